@@ -1,0 +1,3 @@
+import HummingbirdWSClient
+import BenchBaseline
+print("x")

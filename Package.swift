@@ -1,0 +1,95 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// OpenCV 4 comes from the system (Debian: libopencv-dev, libopencv-contrib-dev; Homebrew: opencv).
+// pkg-config would link all 55 OpenCV libraries, which costs ~0.45 s at every process start, so the
+// C++ targets name only the modules Ocular calls.
+let openCVIncludeFlags: [String] = ["-I/usr/include/opencv4", "-I/usr/local/include/opencv4", "-I/opt/homebrew/include/opencv4"]
+let openCVLibraries: [LinkerSetting] = [
+    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_xphoto",
+].map { .linkedLibrary($0) } + [
+    .unsafeFlags(["-L/opt/homebrew/lib", "-L/usr/local/lib"], .when(platforms: [.macOS])),
+]
+let cxxSettings: [CXXSetting] = [.unsafeFlags(openCVIncludeFlags)]
+
+let package = Package(
+    name: "Ocular",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Ocular", targets: ["Ocular"]),
+        .library(name: "OcularStudio", targets: ["OcularStudio"]),
+        .executable(name: "ocular", targets: ["ocular"]),
+        .executable(name: "ocular-bench", targets: ["ocular-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+    ],
+    targets: [
+        // The only code that touches OpenCV: a plain C API whose every function catches C++ exceptions.
+        .target(
+            name: "OpenCVBridge",
+            cxxSettings: cxxSettings,
+            linkerSettings: openCVLibraries
+        ),
+        .target(
+            name: "Ocular",
+            dependencies: ["OpenCVBridge"]
+        ),
+        .target(
+            name: "OcularStudio",
+            dependencies: [
+                "Ocular",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Public")]
+        ),
+        .executableTarget(
+            name: "ocular",
+            dependencies: [
+                "Ocular",
+                "OcularStudio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The same OpenCV work written directly in C++, timed beside the Swift API in one process.
+        .target(
+            name: "BenchBaseline",
+            path: "Benchmarks/BenchBaseline",
+            cxxSettings: cxxSettings,
+            linkerSettings: openCVLibraries
+        ),
+        .executableTarget(
+            name: "ocular-bench",
+            dependencies: [
+                "Ocular",
+                "OcularStudio",
+                "BenchBaseline",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            path: "Benchmarks/ocular-bench"
+        ),
+        .testTarget(
+            name: "OcularTests",
+            dependencies: ["Ocular"]
+        ),
+        .testTarget(
+            name: "OcularStudioTests",
+            dependencies: [
+                "OcularStudio",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]
+        ),
+        .testTarget(
+            name: "OcularCLITests",
+            dependencies: ["ocular", "Ocular"]
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,235 @@
+import Foundation
+import OpenCVBridge
+
+/// Limits applied when reading an image.
+public struct ImageReadOptions: Sendable, Equatable {
+    /// About 100 megapixels: larger images are refused before their pixels are allocated.
+    public static let defaultPixelLimit = 100_000_000
+
+    /// The most pixels (width × height) an image may have.
+    public var pixelLimit: Int
+
+    public init(pixelLimit: Int = ImageReadOptions.defaultPixelLimit) {
+        self.pixelLimit = pixelLimit
+    }
+}
+
+/// A compressed image encoding with its quality setting.
+public enum ImageEncoding: Sendable, Equatable {
+    /// Lossless PNG; `compression` 0 (fastest) … 9 (smallest).
+    case png(compression: Int = 3)
+    /// JPEG; `quality` 0 … 100.
+    case jpeg(quality: Int = 95)
+
+    var fileExtension: String {
+        switch self {
+        case .png: ".png"
+        case .jpeg: ".jpg"
+        }
+    }
+
+    var parameters: [Int32] {
+        switch self {
+        case .png(let compression): [Int32(OCV_WRITE_PNG_COMPRESSION), Int32(min(max(compression, 0), 9))]
+        case .jpeg(let quality): [Int32(OCV_WRITE_JPEG_QUALITY), Int32(min(max(quality, 0), 100))]
+        }
+    }
+}
+
+extension Image {
+    /// Reads an image file (PNG, JPEG, or any format OpenCV's imgcodecs reads), honouring EXIF
+    /// orientation.
+    ///
+    /// The result is ``PixelFormat/gray8`` for gray files, ``PixelFormat/bgra8`` for files with
+    /// transparency and ``PixelFormat/bgr8`` otherwise.
+    /// - Parameters:
+    ///   - path: The file to read.
+    ///   - options: Limits, such as the largest pixel count accepted.
+    /// - Throws: ``OcularError`` naming the file and why: missing, unreadable, empty, not an image,
+    ///   truncated or damaged, or over the pixel limit.
+    public init(contentsOfFile path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
+        let data = try Self.readFile(path)
+        self = try Image(decoding: data, name: path, options: options)
+    }
+
+    /// Decodes an image from the bytes of a file (PNG, JPEG, ...), honouring EXIF orientation.
+    /// - Parameters:
+    ///   - data: The encoded bytes.
+    ///   - name: What to call the data in error messages, such as its file name.
+    ///   - options: Limits, such as the largest pixel count accepted.
+    /// - Throws: ``OcularError`` saying why the bytes are not a usable image.
+    public init(decoding data: some ContiguousBytes, name: String = "image data",
+                options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
+        let result: Result<Image, OcularError> = data.withUnsafeBytes { bytes in
+            do throws(OcularError) {
+                return .success(try Self.decode(bytes, name: name, options: options))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try result.get()
+    }
+
+    /// Encodes the image, converting it first to what the encoding stores (gray, BGR, or BGRA for PNG).
+    /// - Parameter encoding: PNG or JPEG with its setting.
+    /// - Returns: The bytes of the encoded file.
+    public func encoded(as encoding: ImageEncoding) throws(OcularError) -> [UInt8] {
+        try encoded(fileExtension: encoding.fileExtension, parameters: encoding.parameters)
+    }
+
+    /// Writes the image to a file whose extension picks the format (.png, .jpg, .jpeg, .webp, .bmp,
+    /// .tiff, ...). The write is atomic: a failure or crash never leaves a partial file behind.
+    /// - Parameters:
+    ///   - path: Where to write.
+    ///   - quality: JPEG quality 0 … 100 (default 95); ignored by other formats.
+    /// - Throws: ``OcularError/unsupportedFileType(path:)`` for an unknown extension,
+    ///   ``OcularError/writeFailed(path:reason:)`` when the file cannot be written.
+    public func write(toFile path: String, quality: Int = 95) throws(OcularError) {
+        let fileExtension = "." + (path as NSString).pathExtension.lowercased()
+        guard fileExtension.count > 1, path.withCString({ ocv_can_write_image($0) }) else {
+            throw .unsupportedFileType(path: path)
+        }
+        let parameters: [Int32]
+        switch fileExtension {
+        case ".jpg", ".jpeg", ".jpe": parameters = ImageEncoding.jpeg(quality: quality).parameters
+        case ".png": parameters = ImageEncoding.png().parameters
+        default: parameters = []
+        }
+        let bytes = try encoded(fileExtension: fileExtension, parameters: parameters)
+        try Self.writeFile(bytes, to: path)
+    }
+
+    // MARK: - Decoding
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: ImageReadOptions) throws(OcularError) -> Image {
+        guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        let header = ImageHeader(bytes)
+        if let header {
+            if let truncation = header.truncation {
+                throw .corruptImage(path: name, format: header.container.rawValue, reason: truncation)
+            }
+            if let width = header.width, let height = header.height {
+                try checkPixelLimit(width: width, height: height, name: name, options: options)
+            }
+        }
+        let mode: OCVReadMode
+        switch header {
+        case .some(let header) where header.width != nil:
+            mode = header.hasAlpha ? OCV_READ_UNCHANGED : header.isGray ? OCV_READ_GRAYSCALE : OCV_READ_COLOR
+        default:
+            mode = OCV_READ_ANYCOLOR
+        }
+
+        var decoded: OpaquePointer?
+        defer { ocv_matrix_release(decoded) }
+        let operation = "imdecode(\(name))"
+        do throws(OcularError) {
+            if let header, let width = header.width, let height = header.height, width > 0, height > 0 {
+                // The header told the size: decode straight into the image's own storage.
+                let format: PixelFormat = mode == OCV_READ_UNCHANGED ? .bgra8 : mode == OCV_READ_GRAYSCALE ? .gray8 : .bgr8
+                let direct = try Image.filledByOpenCV(width: width, height: height, format: format) { (target) throws(OcularError) in
+                    try OpenCV.call(operation) { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, target, &decoded, $0) }
+                    // Decoded elsewhere (rotated by EXIF, 16-bit, ...): these bytes are discarded below.
+                    if decoded != nil { UnsafeMutableRawPointer(mutating: target.pointee.data!).initializeMemory(as: UInt8.self, repeating: 0, count: 1) }
+                }
+                if decoded == nil { return direct }
+            } else {
+                try OpenCV.call(operation) { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, nil, &decoded, $0) }
+            }
+        } catch {
+            guard let header else { throw .notAnImage(path: name) }
+            let reason = header.container == .gif
+                ? "cannot be decoded: OpenCV \(OpenCV.version) has no GIF reader (convert it to PNG)"
+                : "cannot be decoded: it is damaged, or a variant OpenCV cannot read"
+            throw .corruptImage(path: name, format: header.container.rawValue, reason: reason)
+        }
+        guard let decoded else { throw .openCV(operation: operation, message: "the decoder returned no image") }
+        let image = try Image(copying: ocv_matrix_view(decoded))
+        try checkPixelLimit(width: image.width, height: image.height, name: name, options: options)
+        return image
+    }
+
+    private static func checkPixelLimit(width: Int, height: Int, name: String, options: ImageReadOptions) throws(OcularError) {
+        guard width.multipliedReportingOverflow(by: height).partialValue <= options.pixelLimit,
+              !width.multipliedReportingOverflow(by: height).overflow else {
+            throw .tooManyPixels(path: name, width: width, height: height, limit: options.pixelLimit)
+        }
+    }
+
+    /// Copies pixels OpenCV owns into a new image.
+    init(copying view: OCVImage) throws(OcularError) {
+        let format: PixelFormat
+        switch view.type {
+        case OCV_8UC1: format = .gray8
+        case OCV_8UC3: format = .bgr8
+        case OCV_8UC4: format = .bgra8
+        default: throw .openCV(operation: "imdecode", message: "unexpected matrix type \(view.type.rawValue)")
+        }
+        let width = Int(view.columns), height = Int(view.rows)
+        let rowBytes = format.minimumBytesPerRow(width: width)
+        self = try Image(width: width, height: height, format: format) { buffer in
+            for row in 0..<height {
+                let source = view.data!.advanced(by: row * Int(view.bytesPerRow))
+                buffer.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: source, byteCount: rowBytes)
+            }
+        }
+    }
+
+    // MARK: - Encoding
+
+    private func encoded(fileExtension: String, parameters: [Int32]) throws(OcularError) -> [UInt8] {
+        let storable = try converted(to: storableFormat(keepsAlpha: ![".jpg", ".jpeg", ".jpe"].contains(fileExtension)))
+        var output: OpaquePointer?
+        defer { ocv_bytes_release(output) }
+        try storable.withMatrix { (matrix) throws(OcularError) in
+            try OpenCV.call("imencode(\(fileExtension))") { error in
+                parameters.withUnsafeBufferPointer {
+                    ocv_encode_image(fileExtension, matrix, $0.baseAddress, Int32($0.count), &output, error)
+                }
+            }
+        }
+        guard let output else { throw .openCV(operation: "imencode(\(fileExtension))", message: "no bytes returned") }
+        return Array(UnsafeBufferPointer(start: ocv_bytes_data(output), count: ocv_bytes_count(output)))
+    }
+
+    /// What OpenCV's encoders take: gray, BGR, or BGRA where the format keeps alpha.
+    private func storableFormat(keepsAlpha: Bool) -> PixelFormat {
+        switch format {
+        case .gray8: .gray8
+        case .rgba8, .bgra8: keepsAlpha ? .bgra8 : .bgr8
+        default: .bgr8
+        }
+    }
+
+    // MARK: - Files
+
+    static func readFile(_ path: String) throws(OcularError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .fileNotFound(path: path)
+        }
+        guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "it is a directory") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as CocoaError where error.code == .fileReadNoPermission {
+            throw .unreadableFile(path: path, reason: "permission denied")
+        } catch {
+            throw .unreadableFile(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(OcularError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw .writeFailed(path: path, reason: "the folder '\(directory)' does not exist")
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch let error as CocoaError where error.code == .fileWriteNoPermission {
+            throw .writeFailed(path: path, reason: "permission denied")
+        } catch {
+            throw .writeFailed(path: path, reason: error.localizedDescription)
+        }
+    }
+}

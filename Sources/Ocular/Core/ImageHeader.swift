@@ -1,0 +1,126 @@
+/// What the first bytes of a file say about the image inside, read without decoding it: enough to
+/// refuse an oversized image before allocating its pixels, to tell "not an image" from "damaged",
+/// and to spot truncated PNG and JPEG files (whose decoders would otherwise print warnings and
+/// return half-gray pictures).
+struct ImageHeader: Equatable {
+    enum Container: String {
+        case png = "PNG", jpeg = "JPEG", bmp = "BMP", tiff = "TIFF", webp = "WebP", gif = "GIF"
+        case portableAnymap = "PNM", jpeg2000 = "JPEG 2000", openEXR = "OpenEXR", radiance = "Radiance HDR"
+    }
+
+    var container: Container
+    /// Size and colour layout, for the containers whose headers are parsed (PNG, JPEG).
+    var width: Int?
+    var height: Int?
+    var isGray = false
+    var hasAlpha = false
+    /// A reason when the structure shows the file ends early.
+    var truncation: String?
+
+    /// Recognises the container from its signature, and for PNG and JPEG reads size and layout.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        func starts(with signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count && zip(bytes[offset...], signature).allSatisfy { $0 == $1 }
+        }
+        if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            container = .png
+            readPNG(bytes)
+        } else if starts(with: [0xFF, 0xD8, 0xFF]) {
+            container = .jpeg
+            readJPEG(bytes)
+        } else if starts(with: Array("BM".utf8)) {
+            container = .bmp
+        } else if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            container = .tiff
+        } else if starts(with: Array("RIFF".utf8)), starts(with: Array("WEBP".utf8), at: 8) {
+            container = .webp
+        } else if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) {
+            container = .gif
+        } else if bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1]),
+                  [0x09, 0x0A, 0x0D, 0x20].contains(bytes[2]) {
+            container = .portableAnymap
+        } else if starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
+            container = .jpeg2000
+        } else if starts(with: [0x76, 0x2F, 0x31, 0x01]) {
+            container = .openEXR
+        } else if starts(with: Array("#?RADIANCE".utf8)) || starts(with: Array("#?RGBE".utf8)) {
+            container = .radiance
+        } else {
+            return nil
+        }
+    }
+
+    /// Walks the PNG chunks: IHDR gives size and colour type; a file that ends before IEND is truncated.
+    private mutating func readPNG(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 8
+        var sawEnd = false
+        while offset + 8 <= bytes.count {
+            let length = Int(bigEndian32(bytes, at: offset))
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let next = offset + 12 + length
+            if type == "IHDR", offset + 8 + 13 <= bytes.count {
+                width = Int(bigEndian32(bytes, at: offset + 8))
+                height = Int(bigEndian32(bytes, at: offset + 12))
+                let colorType = bytes[offset + 17]
+                isGray = colorType == 0 || colorType == 4
+                hasAlpha = colorType == 4 || colorType == 6
+            } else if type == "tRNS" {
+                hasAlpha = true
+            } else if type == "IEND" {
+                sawEnd = true
+                break
+            }
+            guard length >= 0, next <= bytes.count else { break }
+            offset = next
+        }
+        if width == nil {
+            truncation = "ends before its header (IHDR) is complete"
+        } else if !sawEnd {
+            truncation = "is truncated: the file ends before the image end marker (IEND)"
+        }
+    }
+
+    /// Scans the JPEG markers up to the first frame header (SOF) for size and component count; a file
+    /// without an end-of-image marker after its last scan is truncated.
+    private mutating func readJPEG(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 2
+        while offset + 4 <= bytes.count, width == nil {
+            guard bytes[offset] == 0xFF else { break }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }  // fill byte
+            if (0xD0...0xD9).contains(marker) || marker == 0x01 { offset += 2; continue }  // no length
+            let length = Int(bigEndian16(bytes, at: offset + 2))
+            let isFrameHeader = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
+            if isFrameHeader, offset + 10 <= bytes.count {
+                height = Int(bigEndian16(bytes, at: offset + 5))
+                width = Int(bigEndian16(bytes, at: offset + 7))
+                isGray = bytes[offset + 9] == 1
+            }
+            if marker == 0xDA { break }  // start of scan: entropy-coded data follows
+            offset += 2 + length
+        }
+        guard width != nil else {
+            truncation = "ends before its frame header (SOF) is complete"
+            return
+        }
+        // Entropy-coded data never holds FF DA or FF D9 (0xFF is stuffed), so reading backwards the
+        // first of the two met must be the end-of-image marker; usually it is the last two bytes.
+        var index = bytes.count - 2
+        while index >= 2 {
+            if bytes[index] == 0xFF, bytes[index + 1] == 0xD9 { return }
+            if bytes[index] == 0xFF, bytes[index + 1] == 0xDA { break }
+            index -= 1
+        }
+        truncation = index >= 2
+            ? "is truncated: the file ends before the end-of-image marker"
+            : "is truncated: it has no image data (no start-of-scan marker)"
+    }
+
+    private func bigEndian32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
+    }
+
+    private func bigEndian16(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt16 {
+        UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+    }
+}

@@ -1,0 +1,68 @@
+/// Everything that can go wrong in Ocular, each case naming what failed and why.
+public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No file at the path.
+    case fileNotFound(path: String)
+    /// The file exists but cannot be read (permissions, a directory, ...).
+    case unreadableFile(path: String, reason: String)
+    /// The file holds zero bytes.
+    case emptyFile(path: String)
+    /// The bytes are not any image format Ocular recognises.
+    case notAnImage(path: String)
+    /// The bytes start like an image of `format` but cannot be decoded: truncated or damaged.
+    case corruptImage(path: String, format: String, reason: String)
+    /// The image has more pixels than the configured limit; it was not decoded.
+    case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+    /// The file name's extension names no format Ocular can write.
+    case unsupportedFileType(path: String)
+    /// Writing the file failed; nothing was left at the path.
+    case writeFailed(path: String, reason: String)
+    /// The file is neither an image nor a video any backend can open.
+    case unreadableMedia(path: String, reason: String)
+    /// Width, height, stride or byte count do not describe a valid image of the format.
+    case invalidImage(reason: String)
+    /// An argument outside what the operation accepts.
+    case invalidArgument(String)
+    /// OpenCV reported a failure in `operation`.
+    case openCV(operation: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            "cannot read '\(path)': no such file"
+        case .unreadableFile(let path, let reason):
+            "cannot read '\(path)': \(reason)"
+        case .emptyFile(let path):
+            "cannot read '\(path)': the file is empty (0 bytes)"
+        case .notAnImage(let path):
+            "cannot read '\(path)': not an image (the contents match no image format)"
+        case .corruptImage(let path, let format, let reason):
+            "cannot read '\(path)': the \(format) data \(reason)"
+        case .tooManyPixels(let path, let width, let height, let limit):
+            "cannot read '\(path)': \(width)×\(height) is \(Self.megapixels(width * height)) megapixels, "
+                + "over the limit of \(Self.megapixels(limit)) megapixels"
+        case .unsupportedFileType(let path):
+            "cannot write '\(path)': the extension names no image format OpenCV can write (try .png or .jpg)"
+        case .writeFailed(let path, let reason):
+            "cannot write '\(path)': \(reason)"
+        case .unreadableMedia(let path, let reason):
+            "cannot open '\(path)': \(reason)"
+        case .invalidImage(let reason):
+            "invalid image: \(reason)"
+        case .invalidArgument(let reason):
+            reason
+        case .openCV(let operation, let message):
+            "OpenCV failed in \(operation): \(message)"
+        }
+    }
+
+    private static func megapixels(_ pixels: Int) -> String {
+        let tenths = (pixels + 50_000) / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+import Foundation
+
+extension OcularError: LocalizedError {
+    public var errorDescription: String? { description }
+}

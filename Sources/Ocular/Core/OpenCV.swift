@@ -1,0 +1,74 @@
+import OpenCVBridge
+
+/// The Swift side of the OpenCV bridge: turning its status codes into thrown errors and lending
+/// image bytes to it without copying.
+enum OpenCV {
+    /// OpenCV's version, e.g. "4.6.0".
+    static var version: String { String(cString: ocv_version()) }
+
+    /// Runs one bridge call; a failed status becomes ``OcularError/openCV(operation:message:)``.
+    static func call(_ operation: String, _ body: (UnsafeMutablePointer<OCVError>) -> OCVStatus) throws(OcularError) {
+        var error = OCVError()
+        let status = body(&error)
+        guard status != OCV_STATUS_OK else { return }
+        throw .openCV(operation: operation, message: message(of: &error))
+    }
+
+    /// The readable reason a call left in `error`.
+    static func message(of error: inout OCVError) -> String {
+        withUnsafeBytes(of: &error.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    static func matrixType(channels: Int) -> OCVMatType {
+        switch channels {
+        case 1: OCV_8UC1
+        case 2: OCV_8UC2
+        case 3: OCV_8UC3
+        default: OCV_8UC4
+        }
+    }
+}
+
+extension Image {
+    /// Lends the pixels to the bridge as a read-only matrix view, valid only inside `body`.
+    func withMatrix<R, E: Error>(_ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E> = bytes.withUnsafeBytes { raw in
+            var view = OCVImage(
+                data: UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                columns: Int32(width),
+                rows: Int32(format.rowCount(height: height)),
+                bytesPerRow: Int64(bytesPerRow),
+                type: OpenCV.matrixType(channels: format.channels))
+            do throws(E) {
+                return .success(try body(&view))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Makes a new tightly packed image that `body` fills through a writable matrix view.
+    static func filledByOpenCV(width: Int, height: Int, format: PixelFormat,
+                               _ body: (UnsafePointer<OCVImage>) throws(OcularError) -> Void) throws(OcularError) -> Image {
+        try Image(width: width, height: height, format: format) { (buffer) throws(OcularError) in
+            var view = OCVImage(
+                data: buffer.baseAddress,
+                columns: Int32(width),
+                rows: Int32(format.rowCount(height: height)),
+                bytesPerRow: Int64(format.minimumBytesPerRow(width: width)),
+                type: OpenCV.matrixType(channels: format.channels))
+            try body(&view)
+        }
+    }
+}
+
+/// Versions of Ocular and of the OpenCV it runs on.
+public enum OcularVersion {
+    /// Ocular's own version.
+    public static let current = "0.1.0"
+    /// The version of the OpenCV library Ocular was built against, e.g. "4.6.0".
+    public static var openCV: String { OpenCV.version }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import OpenCVBridge
+
+/// What `ocular info` reports about an image file.
+public struct ImageFileInfo: Sendable, Equatable, Codable {
+    /// The container, such as "PNG" or "JPEG".
+    public var container: String
+    public var width: Int
+    public var height: Int
+    public var channels: Int
+    /// The pixel format Ocular reads the file as.
+    public var pixelFormat: PixelFormat
+    public var fileSize: Int
+}
+
+/// What `ocular info` reports about a video file.
+public struct VideoFileInfo: Sendable, Equatable, Codable {
+    /// The codec's four-character code, such as "h264" or "MJPG".
+    public var codec: String
+    public var width: Int
+    public var height: Int
+    public var framesPerSecond: Double
+    public var frameCount: Int
+    /// Seconds: frame count ÷ frame rate.
+    public var duration: Double
+    /// The OpenCV videoio backend that read it, such as "FFMPEG".
+    public var backend: String
+    public var fileSize: Int
+}
+
+/// An image or a video, as `ocular info` describes it.
+public enum MediaInfo: Sendable, Equatable {
+    case image(ImageFileInfo)
+    case video(VideoFileInfo)
+
+    /// Describes a media file: decoded as an image when its bytes are one, else opened as a video.
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - options: Limits for reading images.
+    /// - Throws: ``OcularError`` when the file is missing, empty, or neither an image nor a readable video.
+    public init(contentsOfFile path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
+        let data = try Image.readFile(path)
+        guard !data.isEmpty else { throw .emptyFile(path: path) }
+        let header = data.withUnsafeBytes { ImageHeader($0) }
+        if let header {
+            let image = try Image(decoding: data, name: path, options: options)
+            self = .image(ImageFileInfo(
+                container: header.container.rawValue, width: image.width, height: image.height,
+                channels: image.format.channels, pixelFormat: image.format, fileSize: data.count))
+            return
+        }
+        var properties = OCVVideoProperties()
+        do throws(OcularError) {
+            try OpenCV.call("VideoCapture(\(path))") { ocv_video_probe(path, &properties, $0) }
+        } catch {
+            throw .unreadableMedia(path: path, reason: "neither an image nor a video any OpenCV backend can open")
+        }
+        guard properties.width > 0, properties.height > 0 else {
+            throw .unreadableMedia(path: path, reason: "the video backend found no video stream")
+        }
+        let codec = withUnsafeBytes(of: properties.fourcc) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let backend = withUnsafeBytes(of: properties.backend) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let fps = properties.framesPerSecond
+        let frames = Int(max(properties.frameCount, 0))
+        self = .video(VideoFileInfo(
+            codec: codec, width: Int(properties.width), height: Int(properties.height),
+            framesPerSecond: fps, frameCount: frames, duration: fps > 0 ? Double(frames) / fps : 0,
+            backend: backend, fileSize: data.count))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import OpenCVBridge
+
+/// Writes frames to a video file through OpenCV's videoio.
+///
+/// The container follows the extension: `.mp4` holds H.264 where the system's FFmpeg can encode it
+/// (MPEG-4 Part 2 otherwise), `.avi` holds Motion-JPEG. Frames are written to a temporary file that
+/// replaces `path` only when ``finish()`` succeeds, so a failure never leaves a half-written video.
+public final class VideoWriter {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    public let framesPerSecond: Double
+    /// The codec chosen, such as "avc1" or "MJPG".
+    public let codec: String
+    private let temporaryPath: String
+    private var writer: OpaquePointer?
+    public private(set) var framesWritten = 0
+
+    /// Opens a video for frames of one size.
+    /// - Parameters:
+    ///   - path: The file to create: `.mp4` or `.avi`.
+    ///   - width: Frame width in pixels.
+    ///   - height: Frame height in pixels.
+    ///   - framesPerSecond: Playback rate.
+    /// - Throws: ``OcularError/unsupportedFileType(path:)`` for another extension,
+    ///   ``OcularError/writeFailed(path:reason:)`` when no codec can write it.
+    public init(path: String, width: Int, height: Int, framesPerSecond: Double) throws(OcularError) {
+        let fileExtension = (path as NSString).pathExtension.lowercased()
+        let codecs: [String]
+        switch fileExtension {
+        case "mp4": codecs = ["avc1", "mp4v"]
+        case "avi": codecs = ["MJPG"]
+        default: throw .unsupportedFileType(path: path)
+        }
+        guard width > 0, height > 0, framesPerSecond > 0 else {
+            throw .invalidArgument("a video needs a positive size and frame rate, got \(width)×\(height) at \(framesPerSecond) fps")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporaryPath = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(UUID().uuidString).partial.\(fileExtension)"
+        self.temporaryPath = temporaryPath
+        self.path = path
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+        var lastError = "no codec available"
+        for codec in codecs {
+            var opened: OpaquePointer?
+            do throws(OcularError) {
+                try OpenCV.call("VideoWriter(\(codec))") {
+                    ocv_video_writer_open(temporaryPath, codec, framesPerSecond, Int32(width), Int32(height), true, &opened, $0)
+                }
+                self.writer = opened
+                self.codec = codec
+                return
+            } catch {
+                lastError = error.description
+            }
+        }
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+        throw .writeFailed(path: path, reason: lastError)
+    }
+
+    deinit {
+        if let writer {
+            ocv_video_writer_release(writer)
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+        }
+    }
+
+    /// Appends a frame; it is converted to BGR and must have the video's size.
+    public func write(_ frame: Image) throws(OcularError) {
+        guard let writer else { throw .writeFailed(path: path, reason: "the video is already finished") }
+        guard frame.width == width, frame.height == height else {
+            throw .invalidArgument("a \(frame.width)×\(frame.height) frame does not fit a \(width)×\(height) video")
+        }
+        let bgr = try frame.converted(to: .bgr8)
+        try bgr.withMatrix { (matrix) throws(OcularError) in
+            try OpenCV.call("VideoWriter.write") { ocv_video_writer_write(writer, matrix, $0) }
+        }
+        framesWritten += 1
+    }
+
+    /// Closes the file and moves it into place.
+    public func finish() throws(OcularError) {
+        guard let writer else { return }
+        ocv_video_writer_release(writer)
+        self.writer = nil
+        do {
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw .writeFailed(path: path, reason: error.localizedDescription)
+        }
+    }
+}

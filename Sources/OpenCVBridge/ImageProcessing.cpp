@@ -1,0 +1,93 @@
+// Colour conversion, per-channel arithmetic and white balance.
+#include "Bridging.hpp"
+
+#include <opencv2/core/version.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/xphoto/white_balance.hpp>
+
+using namespace ocular_bridge;
+
+OCULAR_SAME_VALUE(OCV_8UC1, CV_8UC1);
+OCULAR_SAME_VALUE(OCV_8UC2, CV_8UC2);
+OCULAR_SAME_VALUE(OCV_8UC3, CV_8UC3);
+OCULAR_SAME_VALUE(OCV_8UC4, CV_8UC4);
+OCULAR_SAME_VALUE(OCV_COLOR_BGR2BGRA, cv::COLOR_BGR2BGRA);
+OCULAR_SAME_VALUE(OCV_COLOR_BGRA2BGR, cv::COLOR_BGRA2BGR);
+OCULAR_SAME_VALUE(OCV_COLOR_BGR2RGBA, cv::COLOR_BGR2RGBA);
+OCULAR_SAME_VALUE(OCV_COLOR_RGBA2BGR, cv::COLOR_RGBA2BGR);
+OCULAR_SAME_VALUE(OCV_COLOR_BGR2RGB, cv::COLOR_BGR2RGB);
+OCULAR_SAME_VALUE(OCV_COLOR_BGRA2RGBA, cv::COLOR_BGRA2RGBA);
+OCULAR_SAME_VALUE(OCV_COLOR_BGR2GRAY, cv::COLOR_BGR2GRAY);
+OCULAR_SAME_VALUE(OCV_COLOR_RGB2GRAY, cv::COLOR_RGB2GRAY);
+OCULAR_SAME_VALUE(OCV_COLOR_GRAY2BGR, cv::COLOR_GRAY2BGR);
+OCULAR_SAME_VALUE(OCV_COLOR_GRAY2BGRA, cv::COLOR_GRAY2BGRA);
+OCULAR_SAME_VALUE(OCV_COLOR_BGRA2GRAY, cv::COLOR_BGRA2GRAY);
+OCULAR_SAME_VALUE(OCV_COLOR_RGBA2GRAY, cv::COLOR_RGBA2GRAY);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2RGB_NV12, cv::COLOR_YUV2RGB_NV12);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2BGR_NV12, cv::COLOR_YUV2BGR_NV12);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2RGBA_NV12, cv::COLOR_YUV2RGBA_NV12);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2BGRA_NV12, cv::COLOR_YUV2BGRA_NV12);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2RGB_I420, cv::COLOR_YUV2RGB_I420);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2BGR_I420, cv::COLOR_YUV2BGR_I420);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2RGBA_I420, cv::COLOR_YUV2RGBA_I420);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2BGRA_I420, cv::COLOR_YUV2BGRA_I420);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2GRAY_420, cv::COLOR_YUV2GRAY_420);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2RGB_YUYV, cv::COLOR_YUV2RGB_YUYV);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2BGR_YUYV, cv::COLOR_YUV2BGR_YUYV);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2RGBA_YUYV, cv::COLOR_YUV2RGBA_YUYV);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2BGRA_YUYV, cv::COLOR_YUV2BGRA_YUYV);
+OCULAR_SAME_VALUE(OCV_COLOR_YUV2GRAY_YUYV, cv::COLOR_YUV2GRAY_YUYV);
+OCULAR_SAME_VALUE(OCV_COLOR_RGB2YUV_I420, cv::COLOR_RGB2YUV_I420);
+OCULAR_SAME_VALUE(OCV_COLOR_BGR2YUV_I420, cv::COLOR_BGR2YUV_I420);
+OCULAR_SAME_VALUE(OCV_COLOR_RGBA2YUV_I420, cv::COLOR_RGBA2YUV_I420);
+OCULAR_SAME_VALUE(OCV_COLOR_BGRA2YUV_I420, cv::COLOR_BGRA2YUV_I420);
+
+const char *ocv_version(void) { return CV_VERSION; }
+
+OCVStatus ocv_convert_color(const OCVImage *source, const OCVImage *destination, OCVColorConversion code,
+                            OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        cv::cvtColor(matrix(source), output, static_cast<int>(code));
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_multiply_channels(const OCVImage *source, const OCVImage *destination, const double *factors,
+                                OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat input = matrix(source);
+        cv::Scalar scale;
+        for (int channel = 0; channel < input.channels() && channel < 4; ++channel) scale[channel] = factors[channel];
+        cv::Mat output = matrix(destination);
+        cv::multiply(input, scale, output);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_gray_world_white_balance(const OCVImage *source, const OCVImage *destination, float saturationThreshold,
+                                       OCVError *error) {
+    return fenced(error, [&] {
+        // The balancer holds no state between calls worth sharing across threads: one per thread.
+        thread_local cv::Ptr<cv::xphoto::GrayworldWB> balancer = cv::xphoto::createGrayworldWB();
+        balancer->setSaturationThreshold(saturationThreshold);
+        cv::Mat input = matrix(source);
+        cv::Mat output = matrix(destination);
+        if (input.channels() == 3) {
+            balancer->balanceWhite(input, output);
+            return checkWrittenInPlace(output, destination, error);
+        }
+        if (input.channels() != 4 || output.channels() != 4) {
+            setMessage(error, "gray-world white balance needs 3 or 4 channels, got %d", input.channels());
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat colour, balanced;
+        cv::cvtColor(input, colour, cv::COLOR_BGRA2BGR);
+        balancer->balanceWhite(colour, balanced);
+        // Balanced colour into channels 0-2, the source's alpha into channel 3.
+        const cv::Mat inputs[] = {balanced, input};
+        const int fromTo[] = {0, 0, 1, 1, 2, 2, 6, 3};
+        cv::mixChannels(inputs, 2, &output, 1, fromTo, 4);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}

@@ -1,0 +1,99 @@
+// Video files (videoio): probing properties and writing frames.
+#include "Bridging.hpp"
+
+#include <opencv2/core/utils/logger.hpp>
+#include <opencv2/videoio.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace ocular_bridge;
+
+struct OCVVideoWriter {
+    cv::VideoWriter writer;
+};
+
+/// Ocular reports every failure itself; without this, probing a file that is not a video makes
+/// GStreamer and FFmpeg print screens of warnings. OPENCV_LOG_LEVEL / OPENCV_FFMPEG_LOGLEVEL still win.
+static void quietVideoLogging() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (!std::getenv("OPENCV_LOG_LEVEL")) cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET
+    });
+}
+
+/// FFmpeg first: it reads every common file and starts faster than GStreamer, which is scanned last.
+static bool openCapture(cv::VideoCapture &capture, const char *path) {
+    quietVideoLogging();
+    return capture.open(path, cv::CAP_FFMPEG) || capture.open(path, cv::CAP_ANY);
+}
+
+OCVStatus ocv_video_probe(const char *path, OCVVideoProperties *properties, OCVError *error) {
+    std::memset(properties, 0, sizeof *properties);
+    return fenced(error, [&] {
+        cv::VideoCapture capture;
+        if (!openCapture(capture, path)) {
+            setMessage(error, "no video backend could open the file");
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        properties->width = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
+        properties->height = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+        properties->framesPerSecond = capture.get(cv::CAP_PROP_FPS);
+        properties->frameCount = static_cast<int64_t>(capture.get(cv::CAP_PROP_FRAME_COUNT));
+        const auto fourcc = static_cast<uint32_t>(capture.get(cv::CAP_PROP_FOURCC));
+        for (int index = 0; index < 4; ++index) {
+            const char character = static_cast<char>((fourcc >> (8 * index)) & 0xFF);
+            properties->fourcc[index] = (character >= 32 && character < 127) ? character : '?';
+        }
+        std::snprintf(properties->backend, sizeof properties->backend, "%s", capture.getBackendName().c_str());
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_video_writer_open(const char *path, const char *fourcc, double framesPerSecond, int32_t width,
+                                int32_t height, bool isColor, OCVVideoWriter **writer, OCVError *error) {
+    *writer = nullptr;
+    return fenced(error, [&] {
+        if (std::strlen(fourcc) != 4) {
+            setMessage(error, "a codec is named by four characters, not '%s'", fourcc);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        quietVideoLogging();
+        auto opened = new OCVVideoWriter();
+        const int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
+        bool isOpen = false;
+        try {
+            const cv::Size size(width, height);
+            isOpen = opened->writer.open(path, cv::CAP_FFMPEG, code, framesPerSecond, size, isColor) ||
+                     opened->writer.open(path, cv::CAP_ANY, code, framesPerSecond, size, isColor);
+        } catch (...) {
+            delete opened;
+            throw;
+        }
+        if (!isOpen) {
+            delete opened;
+            setMessage(error, "no video backend could write codec %s to this file", fourcc);
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        *writer = opened;
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_video_writer_write(OCVVideoWriter *writer, const OCVImage *frame, OCVError *error) {
+    return fenced(error, [&] {
+        writer->writer.write(matrix(frame));
+        return OCV_STATUS_OK;
+    });
+}
+
+void ocv_video_writer_release(OCVVideoWriter *writer) {
+    if (!writer) return;
+    try {
+        writer->writer.release();  // finishes the file
+    } catch (...) {
+    }
+    delete writer;
+}

@@ -1,0 +1,176 @@
+// A plain C interface over exactly the OpenCV calls Ocular makes.
+//
+// Why C and not Swift's C++ interoperability: interop mode would spread to every client target,
+// cannot call cv::Ptr / pure-virtual APIs (the gray-world balancer), and a cv::Exception crossing
+// into Swift aborts the process. Every function here catches every C++ exception and reports it as
+// a status plus a message in `OCVError`, which the Swift side turns into a thrown error.
+//
+// Pixels cross without copying: `OCVImage` is a view of memory the caller owns. When OpenCV would
+// silently reallocate an output (wrong size or type), the call fails with OCV_STATUS_REALLOCATED.
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum OCVStatus {
+    OCV_STATUS_OK = 0,
+    OCV_STATUS_OPENCV_EXCEPTION = 1,   ///< cv::Exception; the message holds OpenCV's reason
+    OCV_STATUS_BAD_ARGUMENT = 2,       ///< an argument the bridge itself rejected
+    OCV_STATUS_REALLOCATED = 3,        ///< OpenCV replaced the caller's output buffer
+    OCV_STATUS_DECODE_FAILED = 4,      ///< no decoder accepted the bytes
+    OCV_STATUS_ENCODE_FAILED = 5,      ///< the encoder refused the image or parameters
+    OCV_STATUS_OPEN_FAILED = 6,        ///< a video file or device could not be opened
+    OCV_STATUS_CXX_EXCEPTION = 7,      ///< any other C++ exception (std::bad_alloc, ...)
+} OCVStatus;
+
+/// Filled with a readable reason whenever a call does not return OCV_STATUS_OK.
+typedef struct OCVError {
+    char message[512];
+} OCVError;
+
+/// OpenCV matrix types Ocular uses (CV_8UC1, CV_8UC2, CV_8UC3, CV_8UC4).
+typedef enum OCVMatType {
+    OCV_8UC1 = 0,
+    OCV_8UC2 = 8,
+    OCV_8UC3 = 16,
+    OCV_8UC4 = 24,
+} OCVMatType;
+
+/// A view of 8-bit pixels owned by the caller; the bridge never frees it.
+/// For planar YUV the view is OpenCV's: one 8UC1 matrix of 3/2 × height rows.
+typedef struct OCVImage {
+    void *_Nullable data;
+    int32_t columns;
+    int32_t rows;
+    int64_t bytesPerRow;
+    OCVMatType type;
+} OCVImage;
+
+/// cv::ColorConversionCodes that Ocular uses, with OpenCV's values (checked at compile time).
+typedef enum OCVColorConversion {
+    OCV_COLOR_BGR2BGRA = 0,        ///< also RGB2RGBA
+    OCV_COLOR_BGRA2BGR = 1,        ///< also RGBA2RGB
+    OCV_COLOR_BGR2RGBA = 2,        ///< also RGB2BGRA
+    OCV_COLOR_RGBA2BGR = 3,        ///< also BGRA2RGB
+    OCV_COLOR_BGR2RGB = 4,         ///< also RGB2BGR
+    OCV_COLOR_BGRA2RGBA = 5,       ///< also RGBA2BGRA
+    OCV_COLOR_BGR2GRAY = 6,
+    OCV_COLOR_RGB2GRAY = 7,
+    OCV_COLOR_GRAY2BGR = 8,        ///< also GRAY2RGB
+    OCV_COLOR_GRAY2BGRA = 9,       ///< also GRAY2RGBA
+    OCV_COLOR_BGRA2GRAY = 10,
+    OCV_COLOR_RGBA2GRAY = 11,
+    OCV_COLOR_YUV2RGB_NV12 = 90,
+    OCV_COLOR_YUV2BGR_NV12 = 91,
+    OCV_COLOR_YUV2RGBA_NV12 = 94,
+    OCV_COLOR_YUV2BGRA_NV12 = 95,
+    OCV_COLOR_YUV2RGB_I420 = 100,
+    OCV_COLOR_YUV2BGR_I420 = 101,
+    OCV_COLOR_YUV2RGBA_I420 = 104,
+    OCV_COLOR_YUV2BGRA_I420 = 105,
+    OCV_COLOR_YUV2GRAY_420 = 106,  ///< the Y plane of I420 and NV12
+    OCV_COLOR_YUV2RGB_YUYV = 115,
+    OCV_COLOR_YUV2BGR_YUYV = 116,
+    OCV_COLOR_YUV2RGBA_YUYV = 119,
+    OCV_COLOR_YUV2BGRA_YUYV = 120,
+    OCV_COLOR_YUV2GRAY_YUYV = 124, ///< the Y samples of YUYV
+    OCV_COLOR_RGB2YUV_I420 = 127,
+    OCV_COLOR_BGR2YUV_I420 = 128,
+    OCV_COLOR_RGBA2YUV_I420 = 129,
+    OCV_COLOR_BGRA2YUV_I420 = 130,
+} OCVColorConversion;
+
+/// cv::ImreadModes that Ocular uses.
+typedef enum OCVReadMode {
+    OCV_READ_UNCHANGED = -1,
+    OCV_READ_GRAYSCALE = 0,
+    OCV_READ_COLOR = 1,
+    OCV_READ_ANYCOLOR = 4,
+} OCVReadMode;
+
+// MARK: - Library
+
+/// OpenCV's version string, e.g. "4.6.0".
+const char *_Nonnull ocv_version(void);
+
+// MARK: - Core and imgproc
+
+/// cv::cvtColor from `source` into the caller's `destination`.
+OCVStatus ocv_convert_color(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                            OCVColorConversion code, OCVError *_Nonnull error);
+
+/// cv::multiply by a per-channel scalar, saturating at 0 and 255. `factors` has one entry per channel.
+OCVStatus ocv_multiply_channels(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                                const double *_Nonnull factors, OCVError *_Nonnull error);
+
+/// cv::xphoto gray-world white balance. 3 channels are balanced directly; with 4 channels the
+/// first three are balanced and the fourth (alpha) is carried over unchanged.
+OCVStatus ocv_gray_world_white_balance(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                                       float saturationThreshold, OCVError *_Nonnull error);
+
+// MARK: - Image codecs
+
+/// A matrix OpenCV allocated; release it with ocv_matrix_release.
+typedef struct OCVMatrix OCVMatrix;
+/// The pixels of a matrix the bridge owns. Valid until the matrix is released.
+OCVImage ocv_matrix_view(const OCVMatrix *_Nonnull matrix);
+void ocv_matrix_release(OCVMatrix *_Nullable matrix);
+
+/// cv::imdecode, applying EXIF orientation unless mode is OCV_READ_UNCHANGED. Depths above 8 bits
+/// are scaled to 8 bits. When `into` is given and the decoded image has its size and type, the
+/// pixels are written there and `*decoded` is NULL; otherwise `*decoded` owns the pixels.
+OCVStatus ocv_decode_image(const void *_Nonnull bytes, size_t count, OCVReadMode mode,
+                           const OCVImage *_Nullable into, OCVMatrix *_Nullable *_Nonnull decoded,
+                           OCVError *_Nonnull error);
+
+/// Bytes OpenCV produced; release with ocv_bytes_release.
+typedef struct OCVBytes OCVBytes;
+const uint8_t *_Nonnull ocv_bytes_data(const OCVBytes *_Nonnull bytes);
+size_t ocv_bytes_count(const OCVBytes *_Nonnull bytes);
+void ocv_bytes_release(OCVBytes *_Nullable bytes);
+
+/// cv::imencode. `fileExtension` is like ".png"; `parameters` are cv::ImwriteFlags pairs.
+OCVStatus ocv_encode_image(const char *_Nonnull fileExtension, const OCVImage *_Nonnull image,
+                           const int32_t *_Nullable parameters, int32_t parameterCount,
+                           OCVBytes *_Nullable *_Nonnull encoded, OCVError *_Nonnull error);
+
+/// cv::haveImageWriter: whether OpenCV can write a file with this name's extension.
+bool ocv_can_write_image(const char *_Nonnull fileName);
+
+/// cv::IMWRITE_JPEG_QUALITY and cv::IMWRITE_PNG_COMPRESSION.
+enum { OCV_WRITE_JPEG_QUALITY = 1, OCV_WRITE_PNG_COMPRESSION = 16 };
+
+// MARK: - Video (videoio)
+
+typedef struct OCVVideoProperties {
+    int32_t width;
+    int32_t height;
+    double framesPerSecond;
+    int64_t frameCount;
+    char fourcc[5];       ///< codec four-character code, e.g. "h264", "MJPG"
+    char backend[32];     ///< videoio backend that opened the file, e.g. "FFMPEG"
+} OCVVideoProperties;
+
+/// Opens a video file with cv::VideoCapture and reads its properties.
+OCVStatus ocv_video_probe(const char *_Nonnull path, OCVVideoProperties *_Nonnull properties,
+                          OCVError *_Nonnull error);
+
+typedef struct OCVVideoWriter OCVVideoWriter;
+
+/// cv::VideoWriter for BGR (isColor) or gray frames of the given size.
+OCVStatus ocv_video_writer_open(const char *_Nonnull path, const char *_Nonnull fourcc, double framesPerSecond,
+                                int32_t width, int32_t height, bool isColor,
+                                OCVVideoWriter *_Nullable *_Nonnull writer, OCVError *_Nonnull error);
+OCVStatus ocv_video_writer_write(OCVVideoWriter *_Nonnull writer, const OCVImage *_Nonnull frame,
+                                 OCVError *_Nonnull error);
+/// Finishes the file and frees the writer.
+void ocv_video_writer_release(OCVVideoWriter *_Nullable writer);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,3 @@
+import Testing
+import HummingbirdTesting
+import HummingbirdWSTesting

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import Ocular
+
+@Suite("Media info and video writing")
+struct MediaTests {
+    @Test("info on an image gives container, size and channels")
+    func imageInfo() throws {
+        guard case .image(let info) = try MediaInfo(contentsOfFile: TestData.path("images/rocket.jpg")) else {
+            Issue.record("rocket.jpg should be an image"); return
+        }
+        #expect(info.container == "JPEG" && info.width == 640 && info.height == 427 && info.channels == 3)
+    }
+
+    @Test("info on the Motion-JPEG clip gives codec, size, rate, frames and duration")
+    func aviInfo() throws {
+        guard case .video(let info) = try MediaInfo(contentsOfFile: TestData.path("video/astronaut_pan.avi")) else {
+            Issue.record("astronaut_pan.avi should be a video"); return
+        }
+        #expect(info.codec == "MJPG" && info.width == 480 && info.height == 360)
+        #expect(info.framesPerSecond == 10 && info.frameCount == 30 && abs(info.duration - 3) < 1e-9)
+    }
+
+    @Test("info on the H.264 clip")
+    func mp4Info() throws {
+        guard case .video(let info) = try MediaInfo(contentsOfFile: TestData.path("video/cockatoo.mp4")) else {
+            Issue.record("cockatoo.mp4 should be a video"); return
+        }
+        #expect(info.codec.lowercased() == "h264" || info.codec.lowercased() == "avc1")
+        #expect(info.width == 1280 && info.height == 720 && info.framesPerSecond == 20 && info.frameCount == 280)
+    }
+
+    @Test("info on something that is neither says so")
+    func notMedia() throws {
+        let folder = try TemporaryFolder()
+        _ = FileManager.default.createFile(atPath: folder.file("x.mp4"), contents: Data("hello".utf8))
+        #expect(throws: OcularError.unreadableMedia(path: folder.file("x.mp4"), reason: "neither an image nor a video any OpenCV backend can open")) {
+            try MediaInfo(contentsOfFile: folder.file("x.mp4"))
+        }
+    }
+
+    @Test("frames written to a video read back with their count and size", arguments: ["clip.avi", "clip.mp4"])
+    func writeVideo(name: String) throws {
+        let folder = try TemporaryFolder()
+        let writer = try VideoWriter(path: folder.file(name), width: 64, height: 48, framesPerSecond: 10)
+        for level in 0..<5 {
+            try writer.write(Image(width: 64, height: 48, format: .rgb8, filledWith: [UInt8(level * 50), 0, 0]))
+        }
+        try writer.finish()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name], "no temporary file left")
+        guard case .video(let info) = try MediaInfo(contentsOfFile: folder.file(name)) else {
+            Issue.record("\(name) should be a video"); return
+        }
+        #expect(info.width == 64 && info.height == 48 && info.frameCount == 5 && info.framesPerSecond == 10)
+    }
+
+    @Test("an unfinished video leaves no file")
+    func abandonedVideo() throws {
+        let folder = try TemporaryFolder()
+        do {
+            let writer = try VideoWriter(path: folder.file("gone.avi"), width: 8, height: 8, framesPerSecond: 5)
+            try writer.write(Image(width: 8, height: 8, format: .gray8, filledWith: [3]))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(throws: OcularError.unsupportedFileType(path: "x.mov")) {
+            try VideoWriter(path: "x.mov", width: 8, height: 8, framesPerSecond: 5)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+@testable import Ocular
+
+/// The shared test data (real images, videos, cascades) lives beside the repository, never fetched.
+enum TestData {
+    static let root: String = {
+        if let override = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"] { return override }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return repository.deletingLastPathComponent().appendingPathComponent("shared/data").path
+    }()
+
+    static func path(_ relative: String) -> String { root + "/" + relative }
+}
+
+/// A fresh folder for one test's files, removed when the test ends.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "ocular-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Deterministic pseudo-random bytes for test images.
+func noiseBytes(count: Int, seed: UInt64) -> [UInt8] {
+    var generator = SeededGenerator(seed: seed)
+    return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+}
