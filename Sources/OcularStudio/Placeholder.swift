@@ -1,3 +1,0 @@
-import Hummingbird
-import HummingbirdWebSocket
-import Logging

@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Ocular
+
+/// Ocular Studio: the web app in which a browser's camera streams frames to the server and gets them
+/// back processed.
+///
+/// Routes: the single-page app at `/`, `GET /api/health`, and the WebSocket `/api/stream`.
+public enum Studio {
+    /// Builds the studio application, ready to run.
+    /// - Parameters:
+    ///   - configuration: Address, limits and encoding settings.
+    ///   - logger: Where the server logs.
+    ///   - onServerRunning: Called with the bound port once the server listens (useful with port 0).
+    /// - Throws: ``StudioError`` when the web app's files cannot be found.
+    public static func makeApplication(
+        configuration: StudioConfiguration = StudioConfiguration(),
+        logger: Logger = Logger(label: "ocular.studio"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws(StudioError) -> some ApplicationProtocol {
+        let publicFolder: String
+        if let folder = configuration.publicFolder {
+            publicFolder = folder
+        } else {
+            publicFolder = try StudioResources.publicFolder()
+        }
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: FileMiddleware(publicFolder, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
+                                              searchForIndexHtml: true, logger: logger))
+        router.get("/api/health") { _, _ in Health() }
+        router.ws("/api/stream") { inbound, outbound, context in
+            try await stream(inbound: inbound, outbound: outbound, configuration: configuration, logger: context.logger)
+        }
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                configuration: .init(ws: .init(maxFrameSize: configuration.maxMessageBytes))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Ocular Studio"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    /// Builds the studio and serves until the process is told to stop (SIGINT, SIGTERM).
+    /// - Throws: ``StudioError`` when the web app is missing or the address cannot be bound.
+    public static func run(
+        configuration: StudioConfiguration,
+        logger: Logger = Logger(label: "ocular.studio"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let application = try makeApplication(configuration: configuration, logger: logger, onServerRunning: onServerRunning)
+        do {
+            try await application.runService()
+        } catch let error as IOError {
+            let reason = error.errnoCode == EADDRINUSE ? "the port is in use; choose another with --port"
+                : error.errnoCode == EADDRNOTAVAIL ? "this machine has no such address" : "\(error)"
+            throw StudioError.cannotListen(host: configuration.host, port: configuration.port, reason: reason)
+        }
+    }
+
+    /// `GET /api/health`: alive, and which Ocular and OpenCV.
+    struct Health: ResponseEncodable {
+        var status = "ok"
+        var ocular = OcularVersion.current
+        var opencv = OcularVersion.openCV
+    }
+
+    /// Runs one client's stream. Frames are processed one at a time by a second task; a frame that
+    /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
+    /// that floods the server gets the newest frames processed and never builds a queue.
+    static func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+                       configuration: StudioConfiguration, logger: Logger) async throws {
+        let session = StreamSession(configuration: configuration)
+        let effects = Effect.allCases.map { StreamMessage.EffectDescription(name: $0.rawValue, title: $0.title) }
+        try await outbound.write(.text(StreamMessage.json(StreamMessage.Hello(
+            effects: effects, settings: session.currentSettings, maxFrameBytes: configuration.maxFrameBytes))))
+
+        let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await frame in frames {
+                    switch session.process(frame) {
+                    case .frame(let jpeg):
+                        try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                    case .refused(let reason):
+                        try await outbound.write(.text(StreamMessage.json(StreamMessage.Failure(about: "frame", message: reason))))
+                    }
+                }
+            }
+            defer { pending.finish() }
+            for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
+                switch message {
+                case .text(let text):
+                    try await outbound.write(.text(session.applySettings(text)))
+                case .binary(let frame) where frame.readableBytes > configuration.maxFrameBytes:
+                    let reason = "frame of \(frame.readableBytes) bytes refused: the limit is \(configuration.maxFrameBytes) bytes"
+                    logger.info("\(reason)")
+                    try await outbound.write(.text(StreamMessage.json(StreamMessage.Failure(about: "frame", message: reason))))
+                case .binary(let frame):
+                    if case .dropped = pending.yield(frame) {
+                        try await outbound.write(.text(StreamMessage.json(StreamMessage.Dropped())))
+                    }
+                }
+            }
+            pending.finish()
+            try await group.waitForAll()
+        }
+    }
+}
+
+/// Why the studio cannot start.
+public enum StudioError: Error, CustomStringConvertible {
+    case missingWebApp(String)
+    case cannotListen(host: String, port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missingWebApp(let detail): "cannot find Ocular Studio's web app: \(detail)"
+        case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+}
+
+/// Locates the web app shipped as a package resource.
+enum StudioResources {
+    static let bundleName = "Ocular_OcularStudio.resources"
+
+    static func publicFolder() throws(StudioError) -> String {
+        // Beside the executable first: SwiftPM's generated `Bundle.module` stops the process when the
+        // bundle was moved, and a missing folder deserves a message instead.
+        let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [
+            executableFolder.appendingPathComponent(bundleName).path,
+            Bundle.main.bundleURL.appendingPathComponent(bundleName).path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName).path,
+        ].map { $0 + "/Public" }
+        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/index.html") }) {
+            return found
+        }
+        throw .missingWebApp("looked in \(candidates.joined(separator: ", ")); pass --public FOLDER or run from the build folder")
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Ocular
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Describe an image (format, size, channels) or a video (codec, size, frame rate, frames, duration).")
+
+    @Argument(help: "The image or video file.")
+    var file: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var read: ReadOptions
+
+    func run() throws {
+        let info = try MediaInfo(contentsOfFile: file, options: read.imageReadOptions)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(MediaInfoReport(path: file, info: info)), as: UTF8.self))
+        } else {
+            print(Self.describe(info, path: file))
+        }
+    }
+
+    static func describe(_ info: MediaInfo, path: String) -> String {
+        switch info {
+        case .image(let image):
+            return """
+                \(path): \(image.container) image
+                  size      \(image.width) × \(image.height)
+                  channels  \(image.channels) (read as \(image.pixelFormat))
+                  file      \(byteCount(image.fileSize))
+                """
+        case .video(let video):
+            return """
+                \(path): video
+                  codec       \(video.codec)
+                  size        \(video.width) × \(video.height)
+                  frame rate  \(decimal(video.framesPerSecond)) fps
+                  frames      \(video.frameCount)
+                  duration    \(decimal(video.duration)) s
+                  file        \(byteCount(video.fileSize))
+                """
+        }
+    }
+
+    private static func decimal(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        return fraction == 0 ? "\(hundredths / 100)" : "\(hundredths / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+    }
+
+    private static func byteCount(_ bytes: Int) -> String {
+        ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)
+    }
+}
+
+/// The JSON shape of `ocular info --json`: the path, the kind, and the kind's fields.
+struct MediaInfoReport: Encodable {
+    let path: String
+    let info: MediaInfo
+
+    enum Keys: String, CodingKey { case path, kind }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(path, forKey: .path)
+        switch info {
+        case .image(let image):
+            try container.encode("image", forKey: .kind)
+            try image.encode(to: encoder)
+        case .video(let video):
+            try container.encode("video", forKey: .kind)
+            try video.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Ocular
+import OcularStudio
+
+struct StudioCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "studio",
+        abstract: "Serve Ocular Studio: the browser's camera, processed live by this server.",
+        discussion: """
+            Open the printed address in a browser. The page asks for the camera; with none, or when \
+            permission is refused, it streams a built-in still image instead. Browsers give the camera \
+            only to https pages or to localhost, so from another device use a localhost tunnel.
+            """)
+
+    @Option(help: "Address to listen on; 0.0.0.0 listens on every network interface.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: "Largest frame accepted, in megabytes.")
+    var maxFrameMegabytes = 8
+
+    @Option(help: "JPEG quality of processed frames, 1 to 100.")
+    var quality = 80
+
+    @Option(name: .customLong("public"), help: "Serve the web app from this folder instead of the built-in one.")
+    var publicFolder: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .notice
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
+        guard (1...30).contains(maxFrameMegabytes) else { throw ValidationError("--max-frame-megabytes must be from 1 to 30") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "ocular.studio")
+        logger.logLevel = logLevel
+        let configuration = StudioConfiguration(
+            host: host, port: port, maxFrameBytes: maxFrameMegabytes << 20, jpegQuality: quality, publicFolder: publicFolder)
+        let host = self.host
+        try await Studio.run(configuration: configuration, logger: logger) { port in
+            let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+            print("Ocular Studio is running at http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)/  (Ctrl-C stops it)")
+            if !["127.0.0.1", "localhost", "::1"].contains(host) {
+                print("Note: on other devices browsers allow the camera only over https; plain http shows the built-in still.")
+            }
+            fflush(stdout)  // the address must reach a pipe or log right away, not when the buffer fills
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
