@@ -50,7 +50,7 @@ struct StudioCommand: AsyncParsableCommand {
             if !["127.0.0.1", "localhost", "::1"].contains(host) {
                 print("Note: on other devices browsers allow the camera only over https; plain http shows the built-in still.")
             }
-            fflush(stdout)  // the address must reach a pipe or log right away, not when the buffer fills
+            fflush(nil)  // the address must reach a pipe or log right away, not when the buffer fills
         }
     }
 }
