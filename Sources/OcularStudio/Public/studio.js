@@ -50,6 +50,7 @@ function showNotice(text, kind = "info") {
 }
 
 function setConnection(name, text) {
+  document.body.dataset.connection = name;
   elements.connection.dataset.state = name;
   elements.connection.textContent = text;
 }

@@ -1,0 +1,31 @@
+# Ocular: `make run` starts Ocular Studio, `make test` runs every test. Both install what is missing.
+SWIFT ?= swift
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
+.PHONY: run test build bench clean
+
+## Install what is missing, build, and serve Ocular Studio (http://127.0.0.1:8080/ by default).
+run:
+	scripts/setup.sh run
+	$(SWIFT) build -c release --product ocular
+	.build/release/ocular studio --host $(HOST) --port $(PORT)
+
+## Install what is missing and run the Swift tests, then the browser tests in headless Chromium.
+test:
+	scripts/setup.sh test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	.venv/bin/python -m pytest Tests/browser -q
+
+## Build the command line in release mode: .build/release/ocular
+build:
+	scripts/setup.sh run
+	$(SWIFT) build -c release --product ocular
+
+## Benchmarks: the Swift API against the same OpenCV calls from C++ and from Python cv2.
+bench:
+	scripts/bench.sh
+
+clean:
+	rm -rf .build artifacts

@@ -1,0 +1,184 @@
+import Foundation
+import Ocular
+import Testing
+
+private let dataRoot: String = {
+    if let override = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"] { return override }
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return repository.deletingLastPathComponent().appendingPathComponent("shared/data").path
+}()
+
+/// The `ocular` executable SwiftPM built beside this test bundle.
+private let ocularExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ocular").path
+
+private struct Run {
+    let status: Int32
+    let output: String
+    let errors: String
+}
+
+private func ocular(_ arguments: String...) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ocularExecutable)
+    process.arguments = arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+               errors: String(decoding: errorData, as: UTF8.self))
+}
+
+private final class Folder {
+    let path = NSTemporaryDirectory() + "ocular-cli-" + UUID().uuidString
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    func file(_ name: String) -> String { path + "/" + name }
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A user mistake gets one clear line on stderr and a failing status, never a crash report.
+private func expectCleanFailure(_ run: Run, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(run.status != 0, sourceLocation: sourceLocation)
+    #expect(run.errors.contains(text), "stderr: \(run.errors)", sourceLocation: sourceLocation)
+    #expect(!run.errors.contains("Fatal error") && !run.errors.contains("Stack dump"), sourceLocation: sourceLocation)
+    #expect(run.status < 128, "killed by a signal", sourceLocation: sourceLocation)
+}
+
+@Suite("The ocular command line")
+struct CLITests {
+    @Test("info describes an image")
+    func infoImage() throws {
+        let run = try ocular("info", dataRoot + "/images/coffee.png")
+        #expect(run.status == 0)
+        #expect(run.output.contains("PNG image") && run.output.contains("600 × 400") && run.output.contains("channels  3"))
+    }
+
+    @Test("info --json describes a video")
+    func infoVideoJSON() throws {
+        let run = try ocular("info", "--json", dataRoot + "/video/astronaut_pan.avi")
+        #expect(run.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        #expect(object?["kind"] as? String == "video")
+        #expect(object?["codec"] as? String == "MJPG")
+        #expect(object?["width"] as? Int == 480 && object?["height"] as? Int == 360)
+        #expect(object?["frameCount"] as? Int == 30 && object?["framesPerSecond"] as? Double == 10 && object?["duration"] as? Double == 3)
+    }
+
+    @Test("info on a missing or non-media file fails cleanly")
+    func infoErrors() throws {
+        expectCleanFailure(try ocular("info", "/no/such/photo.png"), mentioning: "cannot read '/no/such/photo.png': no such file")
+        let folder = try Folder()
+        _ = FileManager.default.createFile(atPath: folder.file("notes.txt"), contents: Data("hello".utf8))
+        expectCleanFailure(try ocular("info", folder.file("notes.txt")), mentioning: "neither an image nor a video")
+    }
+
+    @Test("convert writes the requested pixel format")
+    func convert() throws {
+        let folder = try Folder()
+        let run = try ocular("convert", dataRoot + "/images/coffee.png", folder.file("gray.png"), "--format", "gray")
+        #expect(run.status == 0, "\(run.errors)")
+        let gray = try Image(contentsOfFile: folder.file("gray.png"))
+        #expect(gray.format == .gray8 && gray.width == 600 && gray.height == 400)
+        let expected = try Image(contentsOfFile: dataRoot + "/images/coffee.png").converted(to: .gray8)
+        #expect(gray == expected)
+    }
+
+    @Test("convert to .raw writes the bare bytes in exactly the layout asked for")
+    func convertRaw() throws {
+        let folder = try Folder()
+        #expect(try ocular("convert", dataRoot + "/images/coffee.png", folder.file("frame.raw"), "--format", "rgba").status == 0)
+        let raw = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.file("frame.raw"))))
+        let expected = try Image(contentsOfFile: dataRoot + "/images/coffee.png").converted(to: .rgba8)
+        #expect(raw == expected.bytes)
+        #expect(raw.count == 600 * 400 * 4)
+    }
+
+    @Test("convert refuses what cannot be written, and writes nothing")
+    func convertErrors() throws {
+        let folder = try Folder()
+        expectCleanFailure(try ocular("convert", dataRoot + "/images/coffee.png", folder.file("x.xyz")), mentioning: "no image format OpenCV can write")
+        expectCleanFailure(try ocular("convert", dataRoot + "/images/coffee.png", folder.file("x.jpg"), "--format", "rgba"), mentioning: "JPEG cannot store alpha")
+        expectCleanFailure(try ocular("convert", dataRoot + "/images/coffee.png", folder.file("x.raw")), mentioning: "needs --format")
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test("whitebalance brings the channel means of a colour cast together")
+    func whiteBalance() throws {
+        let folder = try Folder()
+        let cast = try Tint(red: 1.3, green: 1, blue: 0.7).apply(to: Image(contentsOfFile: dataRoot + "/images/coffee.png"))
+        try cast.write(toFile: folder.file("cast.png"))
+        let run = try ocular("whitebalance", folder.file("cast.png"), "-o", folder.file("balanced.png"), "--saturation-threshold", "1")
+        #expect(run.status == 0, "\(run.errors)")
+        let means = try Image(contentsOfFile: folder.file("balanced.png")).channelMeans()
+        #expect(means.max()! - means.min()! < 3, "\(means)")
+    }
+
+    @Test("tint with a seed is reproducible; a gray image comes out in colour")
+    func tintSeed() throws {
+        let folder = try Folder()
+        for name in ["a.png", "b.png"] {
+            let run = try ocular("tint", dataRoot + "/book/Piggy.png", "-o", folder.file(name), "--seed", "7")
+            #expect(run.status == 0, "\(run.errors)")
+            #expect(run.output.contains("seed 7"))
+        }
+        let first = try Image(contentsOfFile: folder.file("a.png"))
+        #expect(first == (try Image(contentsOfFile: folder.file("b.png"))))
+        #expect(first.format == .bgr8 && first.width == 965 && first.height == 1256)
+        let expected = try TintSequence(seed: 7).tint(number: 0).apply(to: Image(contentsOfFile: dataRoot + "/book/Piggy.png"))
+        #expect(try first == expected.converted(to: .bgr8))
+    }
+
+    @Test("tint --frames writes numbered files, each with its own tint")
+    func tintFrames() throws {
+        let folder = try Folder()
+        let run = try ocular("tint", dataRoot + "/images/coffee.png", "-o", folder.file("t.png"), "--frames", "3", "--seed", "1")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(folder.contents == ["t-000.png", "t-001.png", "t-002.png"])
+        let frames = try folder.contents.map { try Image(contentsOfFile: folder.file($0)) }
+        #expect(frames[0] != frames[1] && frames[1] != frames[2])
+    }
+
+    @Test("tint to a video holds each tint for the interval")
+    func tintVideo() throws {
+        let folder = try Folder()
+        let run = try ocular("tint", dataRoot + "/images/coffee.png", "-o", folder.file("t.avi"),
+                             "--frames", "3", "--interval", "0.5", "--fps", "4", "--seed", "2")
+        #expect(run.status == 0, "\(run.errors)")
+        guard case .video(let info) = try MediaInfo(contentsOfFile: folder.file("t.avi")) else {
+            Issue.record("t.avi is not a video"); return
+        }
+        #expect(info.frameCount == 6 && info.framesPerSecond == 4 && info.width == 600 && info.height == 400)
+        #expect(folder.contents == ["t.avi"])
+    }
+
+    @Test("bad options are refused with a reason")
+    func badOptions() throws {
+        expectCleanFailure(try ocular("tint", dataRoot + "/images/coffee.png", "-o", "/tmp/x.png", "--frames", "0"), mentioning: "--frames must be at least 1")
+        expectCleanFailure(try ocular("tint", "/no/such.png", "-o", "/tmp/x.png"), mentioning: "no such file")
+        expectCleanFailure(try ocular("whitebalance", dataRoot + "/images/coffee.png", "-o", "/no/such/folder/x.png"), mentioning: "does not exist")
+        expectCleanFailure(try ocular("studio", "--port", "70000"), mentioning: "--port must be from 0 to 65535")
+    }
+
+    @Test("a second studio on a taken port says the port is in use")
+    func studioPortInUse() throws {
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: ocularExecutable)
+        let port = Int.random(in: 20000...40000)
+        first.arguments = ["studio", "--port", String(port)]
+        let output = Pipe()
+        first.standardOutput = output
+        try first.run()
+        defer { first.terminate(); first.waitUntilExit() }
+        // Wait for the address line: the port is bound when it is printed.
+        var printed = Data()
+        while !String(decoding: printed, as: UTF8.self).contains("running at"), first.isRunning {
+            printed += output.fileHandleForReading.availableData
+        }
+        #expect(String(decoding: printed, as: UTF8.self).contains("http://127.0.0.1:\(port)/"))
+        expectCleanFailure(try ocular("studio", "--port", String(port)), mentioning: "port is in use")
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import Ocular
+import Testing
+@testable import OcularStudio
+
+private let dataRoot: String = {
+    if let override = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"] { return override }
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return repository.deletingLastPathComponent().appendingPathComponent("shared/data").path
+}()
+
+/// A JPEG frame as the browser sends it, and the image it holds.
+private func coffeeFrame() throws -> (jpeg: [UInt8], image: Image) {
+    let image = try Image(contentsOfFile: dataRoot + "/images/coffee.png")
+    let jpeg = try image.encoded(as: .jpeg(quality: 90))
+    return (jpeg, try Image(decoding: jpeg))
+}
+
+/// Reads the next message, failing the test when the stream ends.
+private func next(_ messages: inout WebSocketInboundMessageStream.AsyncIterator) async throws -> WebSocketMessage {
+    guard let message = try await messages.next() else { throw StreamEnded() }
+    return message
+}
+
+private struct StreamEnded: Error {}
+
+private func json(_ message: WebSocketMessage) throws -> [String: Any] {
+    guard case .text(let text) = message else { throw UnexpectedMessage(description: "expected text, got binary") }
+    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        throw UnexpectedMessage(description: "not a JSON object: \(text)")
+    }
+    return object
+}
+
+private func frame(_ message: WebSocketMessage) throws -> Image {
+    guard case .binary(let buffer) = message else {
+        throw UnexpectedMessage(description: "expected a frame, got \(message)")
+    }
+    return try Image(decoding: Array(buffer.readableBytesView), name: "reply")
+}
+
+private struct UnexpectedMessage: Error, CustomStringConvertible { let description: String }
+
+private let clientConfiguration = WebSocketClientConfiguration(maxFrameSize: 1 << 26)
+
+@Suite("Ocular Studio server", .timeLimit(.minutes(1)))
+struct StudioTests {
+    func makeApplication() throws -> some ApplicationProtocol {
+        try Studio.makeApplication(configuration: StudioConfiguration(port: 0))
+    }
+
+    @Test("health answers 200 with Ocular's and OpenCV's versions")
+    func health() async throws {
+        try await makeApplication().test(.router) { client in
+            try await client.execute(uri: "/api/health", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]
+                #expect(body?["ocular"] == OcularVersion.current)
+                #expect(body?["opencv"] == OcularVersion.openCV)
+                #expect(body?["opencv"]?.hasPrefix("4.") == true)
+            }
+        }
+    }
+
+    @Test("the single-page app and its demo still are served")
+    func webApp() async throws {
+        try await makeApplication().test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("<title>Ocular Studio</title>"))
+            }
+            try await client.execute(uri: "/studio.js", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("/api/stream"))
+            }
+            try await client.execute(uri: "/demo/astronaut.jpg", method: .get) { response in
+                #expect(response.status == .ok)
+                let still = try? Image(decoding: Array(response.body.readableBytesView))
+                #expect(still?.width == 512)
+            }
+            try await client.execute(uri: "/../Package.swift", method: .get) { response in
+                #expect(response.status == .notFound || response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test("a JPEG frame comes back the same size, and the chosen effect shows in its pixels")
+    func roundTrip() async throws {
+        let (jpeg, original) = try coffeeFrame()
+        _ = try await makeApplication().test(.live) { client in
+            try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                let hello = try json(try await next(&messages))
+                #expect(hello["type"] as? String == "hello")
+                #expect((hello["effects"] as? [[String: String]])?.map { $0["name"] } == ["none", "gray", "tint", "whitebalance"])
+
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                let plain = try frame(try await next(&messages))
+                #expect(plain.width == 600 && plain.height == 400 && plain.format == .bgr8)
+                let plainMeans = plain.channelMeans()
+                #expect(plainMeans[2] > plainMeans[0] + 20, "colour kept: \(plainMeans)")
+
+                try await outbound.write(.text(#"{"effect":"gray"}"#))
+                let settings = try json(try await next(&messages))
+                #expect(settings["type"] as? String == "settings")
+                #expect((settings["settings"] as? [String: Any])?["effect"] as? String == "gray")
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                let gray = try frame(try await next(&messages))
+                #expect(gray.width == 600 && gray.height == 400 && gray.format == .gray8)
+                // Within JPEG error of the original's luma.
+                let luma = try original.converted(to: .gray8).channelMeans()[0]
+                #expect(abs(gray.channelMeans()[0] - luma) < 2)
+
+                try await outbound.write(.text(#"{"effect":"tint","seed":7}"#))
+                _ = try await next(&messages)
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                let tinted = try frame(try await next(&messages))
+                // The red/blue balance moved as one of the seed's first tints says.
+                let ratio = tinted.channelMeans()[2] / tinted.channelMeans()[0]
+                let candidates = (0..<5).map { try! TintSequence(seed: 7).tint(number: $0).apply(to: original).channelMeans() }
+                #expect(candidates.contains { abs($0[2] / $0[0] - ratio) < 0.05 }, "red/blue ratio \(ratio)")
+                #expect(abs(ratio - plainMeans[2] / plainMeans[0]) > 0.05)
+            }
+        }
+    }
+
+    @Test("malformed JSON and bad settings get error messages; the connection keeps working")
+    func badText() async throws {
+        let (jpeg, _) = try coffeeFrame()
+        _ = try await makeApplication().test(.live) { client in
+            try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await next(&messages)  // hello
+                for (text, expected) in [("{not json", "not a JSON object"), (#"{"effect":"sepia"}"#, "unknown effect 'sepia'"),
+                                         (#"{"quality":500}"#, "quality must be"), (#"{"colour":"red"}"#, "unknown setting 'colour'")] {
+                    try await outbound.write(.text(text))
+                    let reply = try json(try await next(&messages))
+                    #expect(reply["type"] as? String == "error")
+                    #expect(reply["about"] as? String == "settings")
+                    #expect((reply["message"] as? String)?.contains(expected) == true, "\(text) → \(reply)")
+                }
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                #expect(try frame(try await next(&messages)).width == 600)
+            }
+        }
+    }
+
+    @Test("garbage and oversized frames get error messages; the connection keeps working")
+    func badFrames() async throws {
+        let (jpeg, _) = try coffeeFrame()
+        _ = try await makeApplication().test(.live) { client in
+            try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await next(&messages)  // hello
+
+                try await outbound.write(.binary(ByteBuffer(bytes: [0x00, 0x01, 0x02, 0x03, 0x04, 0x05])))
+                let garbage = try json(try await next(&messages))
+                #expect(garbage["type"] as? String == "error" && garbage["about"] as? String == "frame")
+                #expect((garbage["message"] as? String)?.contains("not an image") == true)
+
+                try await outbound.write(.binary(ByteBuffer(bytes: Array(jpeg.prefix(jpeg.count / 2)))))
+                let truncated = try json(try await next(&messages))
+                #expect((truncated["message"] as? String)?.contains("truncated") == true)
+
+                try await outbound.write(.binary(ByteBuffer(repeating: 0xFF, count: 16 << 20)))
+                let huge = try json(try await next(&messages))
+                #expect(huge["about"] as? String == "frame")
+                #expect((huge["message"] as? String)?.contains("the limit is 8388608 bytes") == true)
+
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                #expect(try frame(try await next(&messages)).height == 400)
+            }
+        }
+    }
+
+    @Test("a flood of frames is answered frame for frame, late ones dropped rather than queued")
+    func flood() async throws {
+        let (jpeg, _) = try coffeeFrame()
+        _ = try await makeApplication().test(.live) { client in
+            try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await next(&messages)  // hello
+                let sent = 12
+                for _ in 0..<sent { try await outbound.write(.binary(ByteBuffer(bytes: jpeg))) }
+                var frames = 0, dropped = 0
+                for _ in 0..<sent {
+                    switch try await next(&messages) {
+                    case .binary: frames += 1
+                    case .text(let text):
+                        #expect(text.contains(#""type":"dropped""#), "\(text)")
+                        dropped += 1
+                    }
+                }
+                #expect(frames + dropped == sent)
+                #expect(frames >= 1)
+                #expect(dropped >= 1, "\(sent) frames sent at once should not all be processed")
+            }
+        }
+    }
+}

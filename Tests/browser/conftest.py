@@ -1,0 +1,100 @@
+"""Fixtures for driving Ocular Studio in Debian's headless Chromium with a fake camera."""
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+DATA = Path(os.environ.get("OCULAR_TEST_DATA", REPOSITORY.parent / "shared" / "data"))
+ARTIFACTS = Path(os.environ.get("OCULAR_ARTIFACTS", REPOSITORY / "artifacts"))
+OCULAR = Path(os.environ.get("OCULAR_BIN", REPOSITORY / ".build" / "debug" / "ocular"))
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def camera_file(tmp_path_factory):
+    """The astronaut pan clip as a .y4m file, which Chromium's fake camera loops forever."""
+    path = tmp_path_factory.mktemp("camera") / "astronaut_pan.y4m"
+    subprocess.run(
+        ["ffmpeg", "-v", "error", "-y", "-i", str(DATA / "video" / "astronaut_pan.avi"),
+         "-vf", "scale=640:480", "-pix_fmt", "yuv420p", "-frames:v", "30", str(path)],
+        check=True)
+    return path
+
+
+class Studio:
+    """An `ocular studio` process on a free port."""
+
+    def __init__(self):
+        assert OCULAR.exists(), f"build ocular first: {OCULAR} is missing"
+        self.process = subprocess.Popen([str(OCULAR), "studio", "--port", "0"], stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 30
+        line = ""
+        while time.time() < deadline:
+            line = self.process.stdout.readline()
+            match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            if match:
+                self.url = match.group(1)
+                return
+            if self.process.poll() is not None:
+                break
+        self.stop()
+        raise RuntimeError(f"ocular studio did not start: {line!r}")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@pytest.fixture
+def studio():
+    server = Studio()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+def launch(playwright, camera=None):
+    """Chromium that grants the camera without asking; with `camera`, a fake one fed from that file."""
+    arguments = ["--use-fake-ui-for-media-stream", "--disable-dev-shm-usage"]
+    if camera:
+        arguments += ["--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={camera}"]
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=arguments)
+
+
+@pytest.fixture
+def camera_page(playwright_instance, camera_file):
+    browser = launch(playwright_instance, camera_file)
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    yield page
+    browser.close()
+
+
+@pytest.fixture
+def cameraless_page(playwright_instance):
+    browser = launch(playwright_instance)
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    yield page
+    browser.close()
+
+
+def screenshot(page, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path

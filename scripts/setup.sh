@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what Ocular needs and this machine lacks: Debian packages (OpenCV; for the tests also
+# Chromium and FFmpeg) and, for the tests, a Python virtual environment with Playwright.
+# Usage: scripts/setup.sh run|test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-run}
+
+packages=(libopencv-dev libopencv-contrib-dev opencv-data)
+if [ "$mode" = test ]; then packages+=(chromium ffmpeg); fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== Installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null; then
+  echo "Ocular needs Swift 6 (https://www.swift.org/install/linux/); 'swift' is not on PATH." >&2
+  exit 1
+fi
+
+if [ "$mode" = test ]; then
+  if ! .venv/bin/python -c "import playwright, pytest" 2>/dev/null; then
+    echo "== Creating .venv with Playwright and pytest (Chromium comes from Debian, not from Playwright)"
+    python3 -m venv .venv
+    .venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
+  fi
+  data=${OCULAR_TEST_DATA:-../shared/data}
+  if [ ! -f "$data/images/coffee.png" ]; then
+    echo "The tests read images and videos from $data (set OCULAR_TEST_DATA to point elsewhere); it is missing." >&2
+    exit 1
+  fi
+fi
