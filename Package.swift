@@ -76,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OcularTests",
-            dependencies: ["Ocular"]
+            dependencies: ["Ocular", "OpenCVBridge"]
         ),
         .testTarget(
             name: "OcularStudioTests",

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 
 /// Checks at compile time that a value of the C header equals OpenCV's.
 #define OCULAR_SAME_VALUE(ours, openCVs) static_assert(static_cast<int>(ours) == static_cast<int>(openCVs), #ours)
@@ -24,6 +25,25 @@ inline void setMessage(OCVError *error, const char *format, ...) {
     va_end(arguments);
 }
 
+/// OpenCV's assertion texts span lines ("> Invalid number of channels...\n>     'scn' is 1"): one line reads
+/// better in an error message. (The failing function is named by the Swift side, which knows the operation.)
+inline std::string oneLine(const std::string &text) {
+    std::string line;
+    bool pendingSpace = false;
+    for (size_t index = 0; index < text.size(); ++index) {
+        const char character = text[index];
+        const bool isQuoteMarker = character == '>' && (index == 0 || text[index - 1] == '\n');
+        if (character == '\n' || character == ' ' || character == '\t' || isQuoteMarker) {
+            pendingSpace = !line.empty();
+            continue;
+        }
+        if (pendingSpace) line += ' ';
+        pendingSpace = false;
+        line += character;
+    }
+    return line;
+}
+
 /// Runs `body`, turning every C++ exception into a status and message: nothing may unwind into Swift.
 template <class Body>
 OCVStatus fenced(OCVError *error, Body &&body) noexcept {
@@ -31,7 +51,7 @@ OCVStatus fenced(OCVError *error, Body &&body) noexcept {
     try {
         return body();
     } catch (const cv::Exception &exception) {
-        setMessage(error, "%s (in %s)", exception.err.c_str(), exception.func.c_str());
+        setMessage(error, "%s", oneLine(exception.err).c_str());
         return OCV_STATUS_OPENCV_EXCEPTION;
     } catch (const std::bad_alloc &) {
         setMessage(error, "out of memory");
