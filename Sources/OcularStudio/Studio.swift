@@ -90,7 +90,6 @@ public enum Studio {
                     }
                 }
             }
-            defer { pending.finish() }
             for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
                 switch message {
                 case .text(let text):
@@ -105,7 +104,7 @@ public enum Studio {
                     }
                 }
             }
-            pending.finish()
+            pending.finish()  // the client closed: let the processor finish its frame and stop
             try await group.waitForAll()
         }
     }

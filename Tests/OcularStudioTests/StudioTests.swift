@@ -46,6 +46,14 @@ private func frame(_ message: WebSocketMessage) throws -> Image {
 
 private struct UnexpectedMessage: Error, CustomStringConvertible { let description: String }
 
+/// A seed whose first 30 tints (a minute of animation) all change red against blue by over 10 %.
+private let visibleTintSeed: UInt64 = (0..<10_000).first { seed in
+    (0..<30).allSatisfy { number in
+        let tint = TintSequence(seed: seed).tint(number: number)
+        return abs(tint.red / tint.blue - 1) > 0.1
+    }
+}!
+
 private let clientConfiguration = WebSocketClientConfiguration(maxFrameSize: 1 << 26)
 
 @Suite("Ocular Studio server", .timeLimit(.minutes(1)))
@@ -93,9 +101,11 @@ struct StudioTests {
     func roundTrip() async throws {
         let (jpeg, original) = try coffeeFrame()
         _ = try await makeApplication().test(.live) { client in
+            let connectStart = ContinuousClock.now
             try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
                 let hello = try json(try await next(&messages))
+                let helloAt = ContinuousClock.now
                 #expect(hello["type"] as? String == "hello")
                 #expect((hello["effects"] as? [[String: String]])?.map { $0["name"] } == ["none", "gray", "tint", "whitebalance"])
 
@@ -116,15 +126,21 @@ struct StudioTests {
                 let luma = try original.converted(to: .gray8).channelMeans()[0]
                 #expect(abs(gray.channelMeans()[0] - luma) < 2)
 
-                try await outbound.write(.text(#"{"effect":"tint","seed":7}"#))
+                // The tint shown depends on the time since the session started, which lies between
+                // these bounds; the seed is one whose early tints all move red against blue visibly.
+                try await outbound.write(.text(#"{"effect":"tint","seed":\#(visibleTintSeed)}"#))
                 _ = try await next(&messages)
+                let sentAt = ContinuousClock.now
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
                 let tinted = try frame(try await next(&messages))
-                // The red/blue balance moved as one of the seed's first tints says.
-                let ratio = tinted.channelMeans()[2] / tinted.channelMeans()[0]
-                let candidates = (0..<5).map { try! TintSequence(seed: 7).tint(number: $0).apply(to: original).channelMeans() }
-                #expect(candidates.contains { abs($0[2] / $0[0] - ratio) < 0.05 }, "red/blue ratio \(ratio)")
-                #expect(abs(ratio - plainMeans[2] / plainMeans[0]) > 0.05)
+                let repliedAt = ContinuousClock.now
+                let interval = Tint.defaultInterval
+                let earliest = Int((sentAt - helloAt) / interval), latest = Int((repliedAt - connectStart) / interval)
+                let expected = try (earliest...latest).map { try TintSequence(seed: visibleTintSeed).tint(number: $0).apply(to: original) }
+                let means = tinted.channelMeans()
+                #expect(expected.contains { zip($0.channelMeans(), means).allSatisfy { abs($0 - $1) < 2 } },
+                        "means \(means) match none of tints \(earliest)...\(latest)")
+                #expect(abs(means[2] / means[0] - plainMeans[2] / plainMeans[0]) > 0.1)
             }
         }
     }

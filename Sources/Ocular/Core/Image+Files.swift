@@ -128,9 +128,9 @@ extension Image {
                 // The header told the size: decode straight into the image's own storage.
                 let format: PixelFormat = mode == OCV_READ_UNCHANGED ? .bgra8 : mode == OCV_READ_GRAYSCALE ? .gray8 : .bgr8
                 let direct = try Image.filledByOpenCV(width: width, height: height, format: format) { (target) throws(OcularError) in
+                    // When OpenCV decodes elsewhere (rotated by EXIF, 16-bit, ...), `decoded` holds the
+                    // pixels and this image is discarded unread.
                     try OpenCV.call(operation) { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, target, &decoded, $0) }
-                    // Decoded elsewhere (rotated by EXIF, 16-bit, ...): these bytes are discarded below.
-                    if decoded != nil { UnsafeMutableRawPointer(mutating: target.pointee.data!).initializeMemory(as: UInt8.self, repeating: 0, count: 1) }
                 }
                 if decoded == nil { return direct }
             } else {
@@ -203,14 +203,18 @@ extension Image {
 
     // MARK: - Files
 
-    static func readFile(_ path: String) throws(OcularError) -> Data {
+    /// Reads a whole file, or with `limit` only its first bytes.
+    static func readFile(_ path: String, upTo limit: Int? = nil) throws(OcularError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .fileNotFound(path: path)
         }
         guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "it is a directory") }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let limit else { return try Data(contentsOf: URL(fileURLWithPath: path)) }
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            return try handle.read(upToCount: limit) ?? Data()
         } catch let error as CocoaError where error.code == .fileReadNoPermission {
             throw .unreadableFile(path: path, reason: "permission denied")
         } catch {

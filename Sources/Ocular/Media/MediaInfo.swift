@@ -39,16 +39,18 @@ public enum MediaInfo: Sendable, Equatable {
     ///   - options: Limits for reading images.
     /// - Throws: ``OcularError`` when the file is missing, empty, or neither an image nor a readable video.
     public init(contentsOfFile path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
-        let data = try Image.readFile(path)
-        guard !data.isEmpty else { throw .emptyFile(path: path) }
-        let header = data.withUnsafeBytes { ImageHeader($0) }
-        if let header {
+        // The first bytes tell an image from a video; a video is never read whole.
+        let start = try Image.readFile(path, upTo: 64 << 10)
+        guard !start.isEmpty else { throw .emptyFile(path: path) }
+        if let header = start.withUnsafeBytes({ ImageHeader($0) }) {
+            let data = try Image.readFile(path)
             let image = try Image(decoding: data, name: path, options: options)
             self = .image(ImageFileInfo(
                 container: header.container.rawValue, width: image.width, height: image.height,
                 channels: image.format.channels, pixelFormat: image.format, fileSize: data.count))
             return
         }
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         var properties = OCVVideoProperties()
         do throws(OcularError) {
             try OpenCV.call("VideoCapture(\(path))") { ocv_video_probe(path, &properties, $0) }
@@ -65,6 +67,6 @@ public enum MediaInfo: Sendable, Equatable {
         self = .video(VideoFileInfo(
             codec: codec, width: Int(properties.width), height: Int(properties.height),
             framesPerSecond: fps, frameCount: frames, duration: fps > 0 ? Double(frames) / fps : 0,
-            backend: backend, fileSize: data.count))
+            backend: backend, fileSize: fileSize))
     }
 }

@@ -338,4 +338,6 @@ window.ocularStudio = {
   }),
 };
 
-chooseSource("camera").then(connect);
+// Connect at once: a camera permission prompt may wait for the person; frames flow once a source exists.
+connect();
+chooseSource("camera");
