@@ -196,17 +196,30 @@ struct StudioTests {
 
     @Test("a flood of frames is answered frame for frame, late ones dropped rather than queued")
     func flood() async throws {
-        let (jpeg, _) = try coffeeFrame()
+        // Large frames, so that sending them all takes far less time than processing them.
+        let (_, coffee) = try coffeeFrame()
+        let tiles = 4, width = coffee.width * tiles, height = coffee.height * tiles
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        for row in 0..<height {
+            let source = (row % coffee.height) * coffee.bytesPerRow
+            for tile in 0..<tiles {
+                bytes.replaceSubrange((row * width + tile * coffee.width) * 3..<(row * width + (tile + 1) * coffee.width) * 3,
+                                      with: coffee.bytes[source..<(source + coffee.width * 3)])
+            }
+        }
+        let large = try Image(width: width, height: height, format: .bgr8, bytes: bytes).encoded(as: .jpeg(quality: 90))
         _ = try await makeApplication().test(.live) { client in
             try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
                 _ = try await next(&messages)  // hello
-                let sent = 12
-                for _ in 0..<sent { try await outbound.write(.binary(ByteBuffer(bytes: jpeg))) }
+                let sent = 30
+                for _ in 0..<sent { try await outbound.write(.binary(ByteBuffer(bytes: large))) }
                 var frames = 0, dropped = 0
                 for _ in 0..<sent {
                     switch try await next(&messages) {
-                    case .binary: frames += 1
+                    case .binary(let reply):
+                        #expect(try Image(decoding: Array(reply.readableBytesView)).width == width)
+                        frames += 1
                     case .text(let text):
                         #expect(text.contains(#""type":"dropped""#), "\(text)")
                         dropped += 1
