@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 import Ocular
 
 /// Ocular Studio: the web app in which a browser's camera streams frames to the server and gets them
@@ -82,7 +83,10 @@ public enum Studio {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in frames {
-                    switch session.process(frame) {
+                    // Off the cooperative pool: a frame takes milliseconds of CPU, which would keep
+                    // this and other clients' readers from taking frames (and dropping late ones).
+                    let reply = try await NIOThreadPool.singleton.runIfActive { session.process(frame) }
+                    switch reply {
                     case .frame(let jpeg):
                         try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
                     case .refused(let reason):

@@ -122,7 +122,6 @@ extension Image {
 
         var decoded: OpaquePointer?
         defer { ocv_matrix_release(decoded) }
-        let operation = "imdecode(\(name))"
         do throws(OcularError) {
             if let header, let width = header.width, let height = header.height, width > 0, height > 0 {
                 // The header told the size: decode straight into the image's own storage.
@@ -130,11 +129,11 @@ extension Image {
                 let direct = try Image.filledByOpenCV(width: width, height: height, format: format) { (target) throws(OcularError) in
                     // When OpenCV decodes elsewhere (rotated by EXIF, 16-bit, ...), `decoded` holds the
                     // pixels and this image is discarded unread.
-                    try OpenCV.call(operation) { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, target, &decoded, $0) }
+                    try OpenCV.call("imdecode(\(name))") { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, target, &decoded, $0) }
                 }
                 if decoded == nil { return direct }
             } else {
-                try OpenCV.call(operation) { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, nil, &decoded, $0) }
+                try OpenCV.call("imdecode(\(name))") { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, nil, &decoded, $0) }
             }
         } catch {
             guard let header else { throw .notAnImage(path: name) }
@@ -143,7 +142,7 @@ extension Image {
                 : "cannot be decoded: it is damaged, or a variant OpenCV cannot read"
             throw .corruptImage(path: name, format: header.container.rawValue, reason: reason)
         }
-        guard let decoded else { throw .openCV(operation: operation, message: "the decoder returned no image") }
+        guard let decoded else { throw .openCV(operation: "imdecode(\(name))", message: "the decoder returned no image") }
         let image = try Image(copying: ocv_matrix_view(decoded))
         try checkPixelLimit(width: image.width, height: image.height, name: name, options: options)
         return image

@@ -7,11 +7,13 @@ enum OpenCV {
     static var version: String { String(cString: ocv_version()) }
 
     /// Runs one bridge call; a failed status becomes ``OcularError/openCV(operation:message:)``.
-    static func call(_ operation: String, _ body: (UnsafeMutablePointer<OCVError>) -> OCVStatus) throws(OcularError) {
+    /// The operation's name is built only on failure: on the hot path it would cost more than the call.
+    static func call(_ operation: @autoclosure () -> String,
+                     _ body: (UnsafeMutablePointer<OCVError>) -> OCVStatus) throws(OcularError) {
         var error = OCVError()
         let status = body(&error)
         guard status != OCV_STATUS_OK else { return }
-        throw .openCV(operation: operation, message: message(of: &error))
+        throw .openCV(operation: operation(), message: message(of: &error))
     }
 
     /// The readable reason a call left in `error`.

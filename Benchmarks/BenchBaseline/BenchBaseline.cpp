@@ -1,0 +1,263 @@
+// The C++ baseline: each function repeats, per iteration, exactly the OpenCV work one call of the
+// Swift API makes (see Sources/OpenCVBridge), including a fresh output, and times it.
+#include "BenchBaseline.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/core/utility.hpp>
+#include <opencv2/core/version.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/xphoto/white_balance.hpp>
+
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+void setMessage(BaselineError *error, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+void setMessage(BaselineError *error, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    std::vsnprintf(error->message, sizeof error->message, format, arguments);
+    va_end(arguments);
+}
+
+/// Runs `body`; every C++ exception becomes `false` and a message, none reaches Swift.
+template <class Body>
+bool fenced(BaselineError *error, Body &&body) noexcept {
+    error->message[0] = '\0';
+    try {
+        return body();
+    } catch (const cv::Exception &exception) {
+        setMessage(error, "OpenCV: %s (in %s)", exception.err.c_str(), exception.func.c_str());
+    } catch (const std::bad_alloc &) {
+        setMessage(error, "out of memory");
+    } catch (const std::exception &exception) {
+        setMessage(error, "%s", exception.what());
+    } catch (...) {
+        setMessage(error, "unknown C++ exception");
+    }
+    return false;
+}
+
+using Clock = std::chrono::steady_clock;
+
+double nanoseconds(Clock::time_point start, Clock::time_point end) {
+    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count());
+}
+
+bool checkArguments(const void *pixels, int32_t width, int32_t height, int32_t iterations, BaselineError *error) {
+    if (!pixels || width <= 0 || height <= 0 || iterations <= 0) {
+        setMessage(error, "bad arguments: %dx%d, %d iterations", width, height, iterations);
+        return false;
+    }
+    return true;
+}
+
+/// A read-only matrix header over the caller's tightly packed BGRA pixels.
+cv::Mat bgraView(const uint8_t *bgra, int32_t width, int32_t height) {
+    return cv::Mat(height, width, CV_8UC4, const_cast<uint8_t *>(bgra));
+}
+
+uint64_t hashMatrix(const cv::Mat &matrix) {
+    CV_Assert(matrix.isContinuous());
+    return baseline_fnv1a(matrix.data, matrix.total() * matrix.elemSize());
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *baseline_opencv_version(void) { return CV_VERSION; }
+
+int32_t baseline_opencv_threads(void) {
+    try {
+        return cv::getNumThreads();
+    } catch (...) {
+        return -1;
+    }
+}
+
+const char *baseline_parallel_framework(void) {
+    // The "Parallel framework:" line of the build information (OpenCV 4.6 has no public getter).
+    static const std::string framework = [] {
+        try {
+            const std::string information = cv::getBuildInformation();
+            const std::string key = "Parallel framework:";
+            const size_t start = information.find(key);
+            if (start == std::string::npos) return std::string();
+            const size_t end = information.find('\n', start);
+            std::string value = information.substr(start + key.size(), end == std::string::npos ? std::string::npos : end - start - key.size());
+            const size_t first = value.find_first_not_of(" \t");
+            return first == std::string::npos ? std::string() : value.substr(first);
+        } catch (...) {
+            return std::string();
+        }
+    }();
+    return framework.c_str();
+}
+
+uint64_t baseline_fnv1a(const uint8_t *bytes, size_t count) {
+    uint64_t hash = 0xcbf29ce484222325ULL;
+    for (size_t index = 0; index < count; ++index) {
+        hash ^= bytes[index];
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+bool baseline_make_frame(const char *path, int32_t width, int32_t height, uint8_t *bgra, BaselineError *error) {
+    return fenced(error, [&] {
+        if (!checkArguments(bgra, width, height, 1, error)) return false;
+        const cv::Mat image = cv::imread(path, cv::IMREAD_COLOR);
+        if (image.empty()) {
+            setMessage(error, "cannot read the image '%s'", path);
+            return false;
+        }
+        cv::Mat withAlpha;
+        cv::cvtColor(image, withAlpha, cv::COLOR_BGR2BGRA);
+        cv::Mat output(height, width, CV_8UC4, bgra);
+        cv::resize(withAlpha, output, cv::Size(width, height), 0, 0, cv::INTER_AREA);
+        if (output.data != bgra) {
+            setMessage(error, "cv::resize did not write into the given buffer");
+            return false;
+        }
+        return true;
+    });
+}
+
+bool baseline_encode_jpeg(const uint8_t *bgra, int32_t width, int32_t height, int32_t quality, uint8_t *output,
+                          size_t capacity, size_t *count, BaselineError *error) {
+    *count = 0;
+    return fenced(error, [&] {
+        if (!checkArguments(bgra, width, height, 1, error)) return false;
+        cv::Mat bgr;
+        cv::cvtColor(bgraView(bgra, width, height), bgr, cv::COLOR_BGRA2BGR);
+        std::vector<uchar> bytes;
+        if (!cv::imencode(".jpg", bgr, bytes, {cv::IMWRITE_JPEG_QUALITY, quality})) {
+            setMessage(error, "the JPEG encoder refused the image");
+            return false;
+        }
+        if (bytes.size() > capacity) {
+            setMessage(error, "the JPEG needs %zu bytes, the buffer holds %zu", bytes.size(), capacity);
+            return false;
+        }
+        std::memcpy(output, bytes.data(), bytes.size());
+        *count = bytes.size();
+        return true;
+    });
+}
+
+bool baseline_gray(const uint8_t *bgra, int32_t width, int32_t height, int32_t iterations, double *samples,
+                   uint64_t *checksum, BaselineError *error) {
+    return fenced(error, [&] {
+        if (!checkArguments(bgra, width, height, iterations, error)) return false;
+        const cv::Mat source = bgraView(bgra, width, height);
+        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
+            const auto start = Clock::now();
+            {
+                cv::Mat gray;  // fresh, as Image.converted(to:) returns a new image
+                cv::cvtColor(source, gray, cv::COLOR_BGRA2GRAY);
+                if (checksum && iteration == iterations - 1) {
+                    samples[iteration] = nanoseconds(start, Clock::now());
+                    *checksum = hashMatrix(gray);
+                    continue;
+                }
+            }
+            samples[iteration] = nanoseconds(start, Clock::now());
+        }
+        return true;
+    });
+}
+
+bool baseline_white_balance(const uint8_t *bgra, int32_t width, int32_t height, float saturationThreshold,
+                            int32_t iterations, double *samples, uint64_t *checksum, BaselineError *error) {
+    return fenced(error, [&] {
+        if (!checkArguments(bgra, width, height, iterations, error)) return false;
+        const cv::Mat source = bgraView(bgra, width, height);
+        const cv::Ptr<cv::xphoto::GrayworldWB> balancer = cv::xphoto::createGrayworldWB();
+        balancer->setSaturationThreshold(saturationThreshold);
+        const int fromTo[] = {0, 0, 1, 1, 2, 2, 6, 3};
+        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
+            const auto start = Clock::now();
+            {
+                cv::Mat output(height, width, CV_8UC4);  // the new image's storage
+                cv::Mat colour, balanced;
+                cv::cvtColor(source, colour, cv::COLOR_BGRA2BGR);
+                balancer->balanceWhite(colour, balanced);
+                const cv::Mat inputs[] = {balanced, source};
+                cv::mixChannels(inputs, 2, &output, 1, fromTo, 4);
+                if (checksum && iteration == iterations - 1) {
+                    samples[iteration] = nanoseconds(start, Clock::now());
+                    *checksum = hashMatrix(output);
+                    continue;
+                }
+            }
+            samples[iteration] = nanoseconds(start, Clock::now());
+        }
+        return true;
+    });
+}
+
+bool baseline_tint(const uint8_t *bgra, int32_t width, int32_t height, double red, double green, double blue,
+                   int32_t iterations, double *samples, uint64_t *checksum, BaselineError *error) {
+    return fenced(error, [&] {
+        if (!checkArguments(bgra, width, height, iterations, error)) return false;
+        const cv::Mat source = bgraView(bgra, width, height);
+        const cv::Scalar factors(blue, green, red, 1.0);
+        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
+            const auto start = Clock::now();
+            {
+                cv::Mat tinted;
+                cv::multiply(source, factors, tinted);
+                if (checksum && iteration == iterations - 1) {
+                    samples[iteration] = nanoseconds(start, Clock::now());
+                    *checksum = hashMatrix(tinted);
+                    continue;
+                }
+            }
+            samples[iteration] = nanoseconds(start, Clock::now());
+        }
+        return true;
+    });
+}
+
+bool baseline_jpeg_round_trip(const uint8_t *jpeg, size_t count, int32_t quality, int32_t iterations,
+                              double *samples, uint64_t *checksum, BaselineError *error) {
+    return fenced(error, [&] {
+        if (!checkArguments(jpeg, count > 0 ? 1 : 0, 1, iterations, error)) return false;
+        const cv::Mat encoded(1, static_cast<int>(count), CV_8UC1, const_cast<uint8_t *>(jpeg));
+        const std::vector<int> parameters = {cv::IMWRITE_JPEG_QUALITY, quality};
+        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
+            const auto start = Clock::now();
+            {
+                const cv::Mat image = cv::imdecode(encoded, cv::IMREAD_COLOR);
+                if (image.empty()) {
+                    setMessage(error, "cv::imdecode could not read the JPEG");
+                    return false;
+                }
+                std::vector<uchar> output;
+                if (!cv::imencode(".jpg", image, output, parameters)) {
+                    setMessage(error, "cv::imencode refused the image");
+                    return false;
+                }
+                if (checksum && iteration == iterations - 1) {
+                    samples[iteration] = nanoseconds(start, Clock::now());
+                    *checksum = baseline_fnv1a(output.data(), output.size());
+                    continue;
+                }
+            }
+            samples[iteration] = nanoseconds(start, Clock::now());
+        }
+        return true;
+    });
+}
+
+}  // extern "C"

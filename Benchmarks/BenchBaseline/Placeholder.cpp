@@ -1,1 +1,0 @@
-#include "BenchBaseline.h"

@@ -1,0 +1,227 @@
+// ocular-bench: how Ocular's Swift API compares with the same OpenCV calls made from C++ and from
+// Python cv2, and how fast Ocular Studio answers a client streaming JPEG frames over loopback.
+//
+//     swift run -c release ocular-bench [--quick] [--python PATH]
+//
+// Swift and C++ run in this process on the same pixels, in alternating rounds so that drift in the
+// machine's speed hits both alike; Python runs once, as a subprocess, on the same pixels (raw files).
+import ArgumentParser
+import BenchBaseline
+import Foundation
+import Ocular
+
+@main
+struct OcularBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ocular-bench",
+        abstract: "Time Ocular's Swift API against the same OpenCV calls from C++ and Python cv2, and Ocular Studio end to end.")
+
+    @Flag(help: "A short run: rough figures, for checking that everything works.")
+    var quick = false
+
+    @Option(help: "The Python with cv2 for the Python column (default: the package's .venv-bench/bin/python if it exists, else python3).")
+    var python: String?
+
+    @Option(help: "The picture the benchmark frames are made from.")
+    var image = dataRoot + "/images/coffee.png"
+
+    /// The studio streams these, resized to 640×480. (Not astronaut.png or chelsea.png: Debian's
+    /// libpng warns about their colour profiles on every read.)
+    var studioImages: [String] {
+        ["images/coffee.png", "images/rocket.jpg", "book/Piggy.png"].map { dataRoot + "/" + $0 }
+    }
+
+    /// Rounds of alternating Swift / C++ runs per op, and the time each side spends per op.
+    var rounds: Int { quick ? 4 : 10 }
+    var secondsPerSide: Double { quick ? 0.3 : 2.0 }
+    var studioSeconds: Double { quick ? 1.0 : 5.0 }
+    var minimumIterationsPerRound: Int { quick ? 2 : 3 }
+
+    mutating func run() async throws {
+        let options = self
+        let python = options.python ?? defaultPython()
+        for path in [options.image] + options.studioImages where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("no picture at \(path) (set OCULAR_TEST_DATA to the shared data folder)")
+        }
+        let sizes = [(1280, 720), (1920, 1080)]
+        let jpegSize = (width: 640, height: 480)
+        let jpegQuality = 80
+        let tint = Tint(red: 1.3, green: 0.9, blue: 0.7)
+        let whiteBalance = WhiteBalance()
+        let started = nanosecondsNow()
+
+        print("Ocular benchmark\(options.quick ? " (--quick: rough figures)" : "")")
+        print("  machine:  \(machineDescription())")
+        print("  Swift:    Ocular \(OcularVersion.current) on OpenCV \(OcularVersion.openCV)")
+        print("  C++:      OpenCV \(String(cString: baseline_opencv_version())) (the same libraries, in this process); "
+            + "threads \(baseline_opencv_threads()), parallel framework \(String(cString: baseline_parallel_framework()))")
+        print("  input:    \(options.image) resized (INTER_AREA) to each size as BGRA; JPEG: \(jpegSize.width)×\(jpegSize.height), quality 90 in, \(jpegQuality) out")
+        print("  timing:   median of single calls; \(options.rounds) rounds alternating Swift and C++, ~\(options.secondsPerSide) s per side per row")
+        flushOutput()
+
+        var operations = [Operation]()
+        var folder = ""
+        do {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var manifestFrames = [[String: Any]]()
+            for (width, height) in sizes {
+                let bytes = try makeFrame(options.image, width: width, height: height)
+                let file = "frame-\(width)x\(height).bgra"
+                try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + file))
+                manifestFrames.append(["file": file, "width": width, "height": height])
+                let image = try Image(width: width, height: height, format: .bgra8, bytes: bytes)
+                let size = "\(width)x\(height)"
+                operations.append(Operation(name: "gray", size: size, swift: { try image.converted(to: .gray8).bytes }) {
+                    baseline_gray(bytes, Int32(width), Int32(height), $0, $1, $2, $3)
+                })
+                operations.append(Operation(name: "whitebalance", size: size, swift: { try whiteBalance.apply(to: image).bytes }) {
+                    baseline_white_balance(bytes, Int32(width), Int32(height), whiteBalance.saturationThreshold, $0, $1, $2, $3)
+                })
+                operations.append(Operation(name: "tint", size: size, swift: { try tint.apply(to: image).bytes }) {
+                    baseline_tint(bytes, Int32(width), Int32(height), tint.red, tint.green, tint.blue, $0, $1, $2, $3)
+                })
+            }
+            let jpegFrame = try makeFrame(options.image, width: jpegSize.width, height: jpegSize.height)
+            let jpeg = try encodeJPEG(jpegFrame, width: jpegSize.width, height: jpegSize.height, quality: 90)
+            try Data(jpeg).write(to: URL(fileURLWithPath: folder + "/frame-640x480.jpg"))
+            operations.append(Operation(name: "jpeg", size: "\(jpegSize.width)x\(jpegSize.height)", swift: {
+                try Image(decoding: jpeg, name: "frame.jpg").encoded(as: .jpeg(quality: jpegQuality))
+            }) {
+                baseline_jpeg_round_trip(jpeg, jpeg.count, Int32(jpegQuality), $0, $1, $2, $3)
+            })
+            let manifest: [String: Any] = [
+                "frames": manifestFrames,
+                "jpeg": ["file": "frame-640x480.jpg", "width": jpegSize.width, "height": jpegSize.height],
+                "jpegQuality": jpegQuality,
+                "tint": [tint.red, tint.green, tint.blue],
+                "saturationThreshold": Double(whiteBalance.saturationThreshold),
+                "targetSeconds": options.secondsPerSide,
+                "rounds": options.rounds,
+                "minimumIterations": options.minimumIterationsPerRound,
+            ]
+            try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: folder + "/manifest.json"))
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            fail("cannot prepare the frames: \(error)")
+        }
+
+        // Swift and C++.
+        var measurements = [Measurement]()
+        for operation in operations {
+            do {
+                print("  measuring \(operation.key) …", terminator: "")
+                flushOutput()
+                let measurement = try measure(operation, options: options)
+                measurements.append(measurement)
+                print(String(format: " Swift/C++ %.3f", measurement.ratio))
+            } catch {
+                fail("\(operation.key): \(error)")
+            }
+        }
+
+        // Python.
+        print("  measuring Python cv2 (\(python)) …")
+        flushOutput()
+        let pythonReport = runPython(python, folder: folder)
+        try? FileManager.default.removeItem(atPath: folder)
+
+        // The table.
+        print("")
+        if let problem = pythonReport.problem {
+            print("Python: n/a — \(problem)")
+            print("  Install it with:  python3 -m venv .venv-bench && .venv-bench/bin/pip install \"opencv-contrib-python-headless<5\" numpy")
+            print("  (or run scripts/bench.sh), or pass --python PATH to a Python that has cv2.")
+        } else {
+            print("Python: \(pythonReport.python), cv2 \(pythonReport.version) (pip wheel), threads \(pythonReport.threads), parallel framework \(pythonReport.parallel)")
+            if pythonReport.version != OcularVersion.openCV {
+                print("  NOTE: cv2 \(pythonReport.version) is not Debian's OpenCV \(OcularVersion.openCV): Swift/Python compares two OpenCV")
+                print("        builds (version, compiler flags, SIMD dispatch, bundled libjpeg) as well as the languages.")
+            }
+            for note in pythonReport.notes { print("  NOTE: \(note)") }
+        }
+        print("")
+        let header = [pad("op", 12, right: false), pad("size", 9, right: false), pad("Swift ms", 10), pad("C++ ms", 10),
+                      pad("Swift/C++", 10), pad("rounds", 13), pad("Python ms", 10), pad("Swift/Py", 9), pad("n", 6), "  same"]
+        print(header.joined(separator: " "))
+        print(String(repeating: "-", count: 100))
+        var over = [String]()
+        for measurement in measurements {
+            let operation = measurement.operation
+            let swiftMedian = median(measurement.swift), cxxMedian = median(measurement.cxx)
+            let ratio = measurement.ratio
+            let roundRange = String(format: "%.2f–%.2f", measurement.roundRatios.min()!, measurement.roundRatios.max()!)
+            let pythonMedian = pythonReport.medians[operation.key]
+            let columns = [
+                pad(operation.name, 12, right: false), pad(operation.size, 9, right: false),
+                pad(milliseconds(swiftMedian), 10), pad(milliseconds(cxxMedian), 10),
+                pad(String(format: "%.3f", ratio), 10), pad(roundRange, 13),
+                pad(pythonMedian.map(milliseconds) ?? "n/a", 10),
+                pad(pythonMedian.map { String(format: "%.2f", swiftMedian / $0) } ?? "n/a", 9),
+                pad("\(measurement.swift.count)", 6),
+                "  " + (measurement.sameOutput ? "yes" : "NO"),
+            ]
+            let mark = ratio > 1.05 ? "  <-- over 1.05" : ""
+            if ratio > 1.05 { over.append(operation.key) }
+            print(columns.joined(separator: " ") + mark)
+        }
+        print("""
+
+          Swift ms / C++ ms: medians of single calls (n each); Swift/C++ is their ratio, "rounds" the range of
+          the per-round ratios. "same": the Swift and C++ outputs hash alike (the same work was done).
+          gray = cvtColor BGRA→GRAY; whitebalance = BGRA→BGR, GrayworldWB (threshold 0.9), mixChannels back to BGRA;
+          tint = multiply by (\(tint.blue), \(tint.green), \(tint.red), 1); jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality)).
+        """)
+        flushOutput()
+
+        // Studio.
+        let effects = ["none", "gray", "tint", "whitebalance"]
+        print("Studio end to end: \(jpegSize.width)×\(jpegSize.height) JPEGs (quality 90, \(options.studioImages.count) pictures) over loopback,")
+        print("one frame in flight, ~\(options.studioSeconds) s per effect; the server and the client share this process.")
+        flushOutput()
+        var studioResults = [StudioResult]()
+        do {
+            var frames = [[UInt8]]()
+            for path in options.studioImages {
+                let frame = try makeFrame(path, width: jpegSize.width, height: jpegSize.height)
+                frames.append(try encodeJPEG(frame, width: jpegSize.width, height: jpegSize.height, quality: 90))
+            }
+            let averageBytes = frames.map(\.count).reduce(0, +) / frames.count
+            print("  frames sent: \(averageBytes / 1024) KiB on average")
+            studioResults = try await benchmarkStudio(frames: frames, width: jpegSize.width, height: jpegSize.height,
+                                                      effects: effects, seconds: options.studioSeconds)
+        } catch {
+            print("  studio benchmark failed: \(error)")
+        }
+        if !studioResults.isEmpty {
+            print("")
+            print([pad("effect", 13, right: false), pad("frames", 7), pad("frames/s", 9), pad("median ms", 10), pad("p95 ms", 8),
+                   pad("max ms", 8), pad("reply KiB", 10)].joined(separator: " "))
+            print(String(repeating: "-", count: 71))
+            for result in studioResults {
+                let meetsTarget = result.framesPerSecond >= 30 && percentile(result.roundTrips, 0.95) <= 50e6
+                print([pad(result.effect, 13, right: false), pad("\(result.roundTrips.count)", 7),
+                       pad(String(format: "%.1f", result.framesPerSecond), 9),
+                       pad(milliseconds(median(result.roundTrips)), 10), pad(milliseconds(percentile(result.roundTrips, 0.95)), 8),
+                       pad(milliseconds(result.roundTrips.max()!), 8), pad(String(format: "%.1f", Double(result.replyBytes) / 1024), 10),
+                ].joined(separator: " ") + (meetsTarget ? "" : "  <-- below target"))
+            }
+        }
+
+        // Targets.
+        print("")
+        print("Targets:")
+        print("  Swift/C++ ≤ 1.05 on every op: " + (over.isEmpty ? "met" : "NOT met (\(over.joined(separator: ", ")))"))
+        if studioResults.isEmpty {
+            print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: not measured")
+        } else {
+            let missed = studioResults.filter { $0.framesPerSecond < 30 || percentile($0.roundTrips, 0.95) > 50e6 }.map(\.effect)
+            print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: " + (missed.isEmpty ? "met for every effect" : "NOT met for \(missed.joined(separator: ", "))"))
+        }
+        print(String(format: "(run took %.0f s)", Double(nanosecondsNow() - started) / 1e9))
+    }
+}
+
+/// The shared test pictures beside the repository (override with OCULAR_TEST_DATA).
+let dataRoot = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"]
+    ?? URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent("shared/data").path

@@ -1,0 +1,67 @@
+// The Python cv2 column: one subprocess runs Benchmarks/python/bench_cv2.py on the same raw frames.
+import Foundation
+
+struct PythonReport {
+    var version = "", threads = 0, parallel = "", python = ""
+    var medians: [String: Double] = [:]
+    var notes: [String] = []
+    var problem: String?
+}
+
+func defaultPython() -> String {
+    for folder in [packageRoot, FileManager.default.currentDirectoryPath] {
+        let candidate = folder + "/.venv-bench/bin/python"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return "python3"
+}
+
+func runPython(_ python: String, folder: String) -> PythonReport {
+    var report = PythonReport()
+    let script = [packageRoot, FileManager.default.currentDirectoryPath]
+        .map { $0 + "/Benchmarks/python/bench_cv2.py" }
+        .first { FileManager.default.fileExists(atPath: $0) }
+    guard let script else {
+        report.problem = "Benchmarks/python/bench_cv2.py not found"
+        return report
+    }
+    let process = Process()
+    if python.contains("/") {
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, folder]
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python, script, folder]
+    }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    do {
+        try process.run()
+    } catch {
+        report.problem = "cannot run \(python): \(error.localizedDescription)"
+        return report
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        report.problem = "\(python) exited with status \(process.terminationStatus): "
+            + (errorText.isEmpty ? String(decoding: data, as: UTF8.self) : errorText).trimmingCharacters(in: .whitespacesAndNewlines)
+        return report
+    }
+    if let problem = object["error"] as? String {
+        report.problem = problem
+        return report
+    }
+    report.version = object["opencv"] as? String ?? "?"
+    report.threads = object["threads"] as? Int ?? 0
+    report.parallel = object["parallel"] as? String ?? ""
+    report.python = object["python"] as? String ?? ""
+    report.notes = object["notes"] as? [String] ?? []
+    for (key, value) in object["results"] as? [String: Any] ?? [:] {
+        if let number = value as? NSNumber { report.medians[key] = number.doubleValue }
+    }
+    return report
+}
+

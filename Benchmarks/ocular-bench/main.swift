@@ -1,3 +1,0 @@
-import HummingbirdWSClient
-import BenchBaseline
-print("x")

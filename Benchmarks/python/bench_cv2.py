@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The Python cv2 column of ocular-bench: the same OpenCV calls, timed from Python.
+
+ocular-bench writes the input frames (raw, tightly packed BGRA) and the JPEG to a folder with a
+manifest.json and runs this script once; it prints one JSON object on stdout:
+
+    {"opencv": "4.x.y", "threads": 2, "parallel": "pthreads", "numpy": "...", "python": "...",
+     "results": {"gray@1280x720": median_ns, ...}, "notes": [...]}
+
+If cv2 cannot be imported it prints {"error": "..."} and exits with status 3.
+Each call returns a fresh output array, as the Swift API returns a fresh image.
+"""
+
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+
+def fail(message, status=3):
+    print(json.dumps({"error": message}))
+    sys.exit(status)
+
+
+try:
+    import numpy as np
+    import cv2
+except Exception as exception:  # ImportError, or a broken wheel
+    fail(f"cannot import cv2/numpy: {exception}")
+
+
+def parallel_framework():
+    for line in cv2.getBuildInformation().splitlines():
+        if "Parallel framework:" in line:
+            return line.split(":", 1)[1].strip()
+    return ""
+
+
+def measure(body, target_seconds, rounds, minimum_iterations):
+    """Per-call times in ns: a warm-up, then `rounds` rounds of about target_seconds / rounds each."""
+    start = time.perf_counter()
+    body()
+    body()
+    one = max(time.perf_counter() - start, 1e-7) / 2
+    per_round = max(minimum_iterations, int(target_seconds / rounds / one))
+    samples = []
+    clock = time.perf_counter_ns
+    for _ in range(rounds):
+        for _ in range(per_round):
+            begin = clock()
+            body()
+            samples.append(clock() - begin)
+    return samples
+
+
+def main():
+    if len(sys.argv) != 2:
+        fail("usage: bench_cv2.py FOLDER (with the manifest.json ocular-bench wrote)", 2)
+    folder = sys.argv[1]
+    with open(os.path.join(folder, "manifest.json")) as file:
+        manifest = json.load(file)
+    target = float(manifest.get("targetSeconds", 1.0))
+    rounds = int(manifest.get("rounds", 10))
+    minimum = int(manifest.get("minimumIterations", 3))
+    threshold = float(manifest["saturationThreshold"])
+    red, green, blue = manifest["tint"]
+    quality = int(manifest["jpegQuality"])
+
+    results = {}
+    notes = []
+    xphoto = getattr(cv2, "xphoto", None)
+    if xphoto is None:
+        notes.append("cv2.xphoto is missing (install opencv-contrib-python-headless): no white balance")
+
+    for frame in manifest["frames"]:
+        width, height = frame["width"], frame["height"]
+        source = np.fromfile(os.path.join(folder, frame["file"]), dtype=np.uint8)
+        if source.size != width * height * 4:
+            fail(f"{frame['file']}: {source.size} bytes, expected {width * height * 4}", 4)
+        source = source.reshape(height, width, 4)
+        size = f"{width}x{height}"
+
+        def gray():
+            return cv2.cvtColor(source, cv2.COLOR_BGRA2GRAY)
+
+        results[f"gray@{size}"] = measure(gray, target, rounds, minimum)
+
+        if xphoto is not None:
+            balancer = xphoto.createGrayworldWB()
+            balancer.setSaturationThreshold(threshold)
+            from_to = [0, 0, 1, 1, 2, 2, 6, 3]
+
+            def white_balance():
+                colour = cv2.cvtColor(source, cv2.COLOR_BGRA2BGR)
+                balanced = balancer.balanceWhite(colour)
+                output = np.empty_like(source)
+                cv2.mixChannels([balanced, source], [output], from_to)
+                return output
+
+            results[f"whitebalance@{size}"] = measure(white_balance, target, rounds, minimum)
+
+        factors = (float(blue), float(green), float(red), 1.0)
+
+        def tint():
+            return cv2.multiply(source, factors)
+
+        results[f"tint@{size}"] = measure(tint, target, rounds, minimum)
+
+    with open(os.path.join(folder, manifest["jpeg"]["file"]), "rb") as file:
+        jpeg = np.frombuffer(file.read(), dtype=np.uint8)
+    parameters = [cv2.IMWRITE_JPEG_QUALITY, quality]
+
+    def jpeg_round_trip():
+        image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        written, encoded = cv2.imencode(".jpg", image, parameters)
+        if not written:
+            raise RuntimeError("cv2.imencode refused the image")
+        return encoded
+
+    size = f"{manifest['jpeg']['width']}x{manifest['jpeg']['height']}"
+    results[f"jpeg@{size}"] = measure(jpeg_round_trip, target, rounds, minimum)
+
+    print(json.dumps({
+        "opencv": cv2.__version__,
+        "threads": cv2.getNumThreads(),
+        "parallel": parallel_framework(),
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "results": {key: statistics.median(samples) for key, samples in results.items()},
+        "iterations": {key: len(samples) for key, samples in results.items()},
+        "notes": notes,
+    }))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit:
+        raise
+    except Exception as exception:
+        fail(f"{type(exception).__name__}: {exception}", 5)
