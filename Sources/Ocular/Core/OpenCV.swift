@@ -18,9 +18,12 @@ enum OpenCV {
 
     /// The readable reason a call left in `error`.
     static func message(of error: inout OCVError) -> String {
-        withUnsafeBytes(of: &error.message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+        string(fromCharacters: error.message)
+    }
+
+    /// A C `char[N]` field, which Swift imports as a tuple, read up to its terminating zero.
+    static func string<Characters>(fromCharacters characters: Characters) -> String {
+        withUnsafeBytes(of: characters) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     static func matrixType(channels: Int) -> OCVMatType {

@@ -60,8 +60,8 @@ public enum MediaInfo: Sendable, Equatable {
         guard properties.width > 0, properties.height > 0 else {
             throw .unreadableMedia(path: path, reason: "the video backend found no video stream")
         }
-        let codec = withUnsafeBytes(of: properties.fourcc) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let backend = withUnsafeBytes(of: properties.backend) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let codec = OpenCV.string(fromCharacters: properties.fourcc)
+        let backend = OpenCV.string(fromCharacters: properties.backend)
         let fps = properties.framesPerSecond
         let frames = Int(max(properties.frameCount, 0))
         self = .video(VideoFileInfo(
