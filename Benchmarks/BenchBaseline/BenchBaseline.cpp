@@ -15,6 +15,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -66,9 +67,29 @@ cv::Mat bgraView(const uint8_t *bgra, int32_t width, int32_t height) {
     return cv::Mat(height, width, CV_8UC4, const_cast<uint8_t *>(bgra));
 }
 
-uint64_t hashMatrix(const cv::Mat &matrix) {
+uint64_t hashOutput(const cv::Mat &matrix) {
     CV_Assert(matrix.isContinuous());
     return baseline_fnv1a(matrix.data, matrix.total() * matrix.elemSize());
+}
+
+uint64_t hashOutput(const std::vector<uchar> &bytes) { return baseline_fnv1a(bytes.data(), bytes.size()); }
+
+/// Times `iterations` calls of `work`, each making a fresh output that is freed inside the timing (as
+/// the Swift API's result is); the last output's hash goes to `checksum` when one is asked for.
+template <class Work>
+void timeCalls(int32_t iterations, double *samples, uint64_t *checksum, Work &&work) {
+    for (int32_t iteration = 0; iteration < iterations; ++iteration) {
+        const auto start = Clock::now();
+        {
+            const auto output = work();
+            if (checksum && iteration == iterations - 1) {
+                samples[iteration] = nanoseconds(start, Clock::now());
+                *checksum = hashOutput(output);
+                continue;
+            }
+        }
+        samples[iteration] = nanoseconds(start, Clock::now());
+    }
 }
 
 }  // namespace
@@ -160,19 +181,11 @@ bool baseline_gray(const uint8_t *bgra, int32_t width, int32_t height, int32_t i
     return fenced(error, [&] {
         if (!checkArguments(bgra, width, height, iterations, error)) return false;
         const cv::Mat source = bgraView(bgra, width, height);
-        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
-            const auto start = Clock::now();
-            {
-                cv::Mat gray;  // fresh, as Image.converted(to:) returns a new image
-                cv::cvtColor(source, gray, cv::COLOR_BGRA2GRAY);
-                if (checksum && iteration == iterations - 1) {
-                    samples[iteration] = nanoseconds(start, Clock::now());
-                    *checksum = hashMatrix(gray);
-                    continue;
-                }
-            }
-            samples[iteration] = nanoseconds(start, Clock::now());
-        }
+        timeCalls(iterations, samples, checksum, [&] {
+            cv::Mat gray;  // fresh, as Image.converted(to:) returns a new image
+            cv::cvtColor(source, gray, cv::COLOR_BGRA2GRAY);
+            return gray;
+        });
         return true;
     });
 }
@@ -185,23 +198,15 @@ bool baseline_white_balance(const uint8_t *bgra, int32_t width, int32_t height, 
         const cv::Ptr<cv::xphoto::GrayworldWB> balancer = cv::xphoto::createGrayworldWB();
         balancer->setSaturationThreshold(saturationThreshold);
         const int fromTo[] = {0, 0, 1, 1, 2, 2, 6, 3};
-        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
-            const auto start = Clock::now();
-            {
-                cv::Mat output(height, width, CV_8UC4);  // the new image's storage
-                cv::Mat colour, balanced;
-                cv::cvtColor(source, colour, cv::COLOR_BGRA2BGR);
-                balancer->balanceWhite(colour, balanced);
-                const cv::Mat inputs[] = {balanced, source};
-                cv::mixChannels(inputs, 2, &output, 1, fromTo, 4);
-                if (checksum && iteration == iterations - 1) {
-                    samples[iteration] = nanoseconds(start, Clock::now());
-                    *checksum = hashMatrix(output);
-                    continue;
-                }
-            }
-            samples[iteration] = nanoseconds(start, Clock::now());
-        }
+        timeCalls(iterations, samples, checksum, [&] {
+            cv::Mat output(height, width, CV_8UC4);  // the new image's storage
+            cv::Mat colour, balanced;
+            cv::cvtColor(source, colour, cv::COLOR_BGRA2BGR);
+            balancer->balanceWhite(colour, balanced);
+            const cv::Mat inputs[] = {balanced, source};
+            cv::mixChannels(inputs, 2, &output, 1, fromTo, 4);
+            return output;
+        });
         return true;
     });
 }
@@ -212,19 +217,11 @@ bool baseline_tint(const uint8_t *bgra, int32_t width, int32_t height, double re
         if (!checkArguments(bgra, width, height, iterations, error)) return false;
         const cv::Mat source = bgraView(bgra, width, height);
         const cv::Scalar factors(blue, green, red, 1.0);
-        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
-            const auto start = Clock::now();
-            {
-                cv::Mat tinted;
-                cv::multiply(source, factors, tinted);
-                if (checksum && iteration == iterations - 1) {
-                    samples[iteration] = nanoseconds(start, Clock::now());
-                    *checksum = hashMatrix(tinted);
-                    continue;
-                }
-            }
-            samples[iteration] = nanoseconds(start, Clock::now());
-        }
+        timeCalls(iterations, samples, checksum, [&] {
+            cv::Mat tinted;
+            cv::multiply(source, factors, tinted);
+            return tinted;
+        });
         return true;
     });
 }
@@ -235,27 +232,13 @@ bool baseline_jpeg_round_trip(const uint8_t *jpeg, size_t count, int32_t quality
         if (!checkArguments(jpeg, count > 0 ? 1 : 0, 1, iterations, error)) return false;
         const cv::Mat encoded(1, static_cast<int>(count), CV_8UC1, const_cast<uint8_t *>(jpeg));
         const std::vector<int> parameters = {cv::IMWRITE_JPEG_QUALITY, quality};
-        for (int32_t iteration = 0; iteration < iterations; ++iteration) {
-            const auto start = Clock::now();
-            {
-                const cv::Mat image = cv::imdecode(encoded, cv::IMREAD_COLOR);
-                if (image.empty()) {
-                    setMessage(error, "cv::imdecode could not read the JPEG");
-                    return false;
-                }
-                std::vector<uchar> output;
-                if (!cv::imencode(".jpg", image, output, parameters)) {
-                    setMessage(error, "cv::imencode refused the image");
-                    return false;
-                }
-                if (checksum && iteration == iterations - 1) {
-                    samples[iteration] = nanoseconds(start, Clock::now());
-                    *checksum = baseline_fnv1a(output.data(), output.size());
-                    continue;
-                }
-            }
-            samples[iteration] = nanoseconds(start, Clock::now());
-        }
+        timeCalls(iterations, samples, checksum, [&] {
+            const cv::Mat image = cv::imdecode(encoded, cv::IMREAD_COLOR);
+            if (image.empty()) throw std::runtime_error("cv::imdecode could not read the JPEG");
+            std::vector<uchar> output;
+            if (!cv::imencode(".jpg", image, output, parameters)) throw std::runtime_error("cv::imencode refused the image");
+            return output;
+        });
         return true;
     });
 }
