@@ -3,7 +3,7 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test build bench clean
+.PHONY: run test build bench fuzz clean
 
 ## Install what is missing, build, and serve Ocular Studio (http://127.0.0.1:8080/ by default).
 run:
@@ -26,6 +26,12 @@ build:
 ## Benchmarks: the Swift API against the same OpenCV calls from C++ and from Python cv2.
 bench:
 	scripts/bench.sh
+
+## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of the bridge's decode path: make fuzz SECONDS=600
+SECONDS_TO_FUZZ ?= 600
+fuzz:
+	scripts/setup.sh run
+	scripts/fuzz.sh $(if $(SECONDS),$(SECONDS),$(SECONDS_TO_FUZZ))
 
 clean:
 	rm -rf .build artifacts

@@ -45,9 +45,11 @@ let package = Package(
             dependencies: [
                 "Ocular",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: [.copy("Public")]
@@ -82,9 +84,17 @@ let package = Package(
             ],
             path: "Benchmarks/ocular-bench"
         ),
+        // What OpenCV itself decodes, with nothing of the bridge: the fuzz test's oracle (and the
+        // libFuzzer harness's, see scripts/fuzz.sh).
+        .target(
+            name: "OpenCVReference",
+            path: "Tests/OpenCVReference",
+            cxxSettings: cxxSettings,
+            linkerSettings: openCVLibraries
+        ),
         .testTarget(
             name: "OcularTests",
-            dependencies: ["Ocular", "OpenCVBridge"]
+            dependencies: ["Ocular", "OpenCVBridge", "OpenCVReference"]
         ),
         .testTarget(
             name: "OcularStudioTests",

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -10,6 +11,8 @@ import Ocular
 /// back processed.
 ///
 /// Routes: the single-page app at `/`, `GET /api/health`, and the WebSocket `/api/stream`.
+/// Connections must send their request head in time and stay within the header size limit; idle
+/// keep-alive connections are closed (see ``StudioConfiguration``).
 public enum Studio {
     /// Builds the studio application, ready to run.
     /// - Parameters:
@@ -28,18 +31,37 @@ public enum Studio {
         } else {
             publicFolder = try StudioResources.publicFolder()
         }
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestPathMiddleware())
         router.add(middleware: FileMiddleware(publicFolder, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true, logger: logger))
         router.get("/api/health") { _, _ in Health() }
-        router.ws("/api/stream") { inbound, outbound, context in
+        // Only an upgrade request reaches the WebSocket router; a plain GET is told what to do.
+        router.get("/api/stream") { _, _ in
+            Response(status: .upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
+                     body: .init(byteBuffer: ByteBuffer(string: "/api/stream is a WebSocket: connect with a WebSocket client\n")))
+        }
+
+        let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
+        webSocketRouter.ws("/api/stream") { inbound, outbound, context in
             try await stream(inbound: inbound, outbound: outbound, configuration: configuration, logger: context.logger)
+        }
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .init(configuration.idleTimeout),
+                         httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxHeaderBytes,
+                                                         maxHeaderListSize: configuration.maxHeaderBytes)),
+            ws: .init(maxFrameSize: configuration.maxMessageBytes))
+        let requestHeadTimeout = TimeAmount(configuration.requestHeadTimeout)
+        let server = HTTPServerBuilder { responder in
+            GuardedHTTPChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                   configuration: channelConfiguration),
+                requestHeadTimeout: requestHeadTimeout)
         }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                configuration: .init(ws: .init(maxFrameSize: configuration.maxMessageBytes))),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Ocular Studio"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

@@ -16,9 +16,16 @@ public struct StudioConfiguration: Sendable {
     public var jpegQuality: Int
     /// Folder of the web app's files; `nil` means the ones shipped with Ocular.
     public var publicFolder: String?
+    /// A request head (request line and header fields) larger than this is answered 431.
+    public var maxHeaderBytes: Int
+    /// A connection that has not sent a complete request head this long after opening is closed.
+    public var requestHeadTimeout: Duration
+    /// An HTTP connection idle this long between requests is closed (WebSockets are kept).
+    public var idleTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 8 << 20, maxMessageBytes: Int = 32 << 20,
-                maxFramePixels: Int = 7680 * 4320, jpegQuality: Int = 80, publicFolder: String? = nil) {
+                maxFramePixels: Int = 7680 * 4320, jpegQuality: Int = 80, publicFolder: String? = nil,
+                maxHeaderBytes: Int = 32 << 10, requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30)) {
         self.host = host
         self.port = port
         self.maxFrameBytes = maxFrameBytes
@@ -26,5 +33,8 @@ public struct StudioConfiguration: Sendable {
         self.maxFramePixels = maxFramePixels
         self.jpegQuality = jpegQuality
         self.publicFolder = publicFolder
+        self.maxHeaderBytes = maxHeaderBytes
+        self.requestHeadTimeout = requestHeadTimeout
+        self.idleTimeout = idleTimeout
     }
 }

@@ -63,7 +63,7 @@ struct ConvertCommand: ParsableCommand {
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let converted = try format.map { try image.converted(to: $0.pixelFormat) } ?? image
         if isRaw {
-            try Data(converted.bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try converted.writeRawPixels(toFile: output)
         } else {
             try converted.write(toFile: output, quality: quality)
         }

@@ -20,9 +20,16 @@ struct ReadOptions: ParsableArguments {
     @Option(name: .customLong("max-megapixels"), help: "Refuse images larger than this many megapixels.")
     var maxMegapixels: Double = Double(ImageReadOptions.defaultPixelLimit) / 1_000_000
 
+    /// OpenCV's own decoders stop at 2³⁰ pixels, about 1074 megapixels: a larger limit would promise
+    /// what cannot be read.
+    static let largestLimit = Double(1 << 30) / 1_000_000
+
     func validate() throws {
-        guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
+        guard maxMegapixels.isFinite, maxMegapixels >= 0.000001, maxMegapixels <= Self.largestLimit else {
+            throw ValidationError("--max-megapixels must be a number from 0.000001 to \(Int(Self.largestLimit)), got \(maxMegapixels)")
+        }
     }
 
-    var imageReadOptions: ImageReadOptions { ImageReadOptions(pixelLimit: Int(maxMegapixels * 1_000_000)) }
+    /// Checked in ``validate()``: the product is finite and within Int.
+    var imageReadOptions: ImageReadOptions { ImageReadOptions(pixelLimit: Int((maxMegapixels * 1_000_000).rounded())) }
 }

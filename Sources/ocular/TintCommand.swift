@@ -52,6 +52,7 @@ struct TintCommand: ParsableCommand {
             : noWhiteBalance ? still : WhiteBalance().apply(to: still)
 
         if isVideo {
+            PartialFiles.removeOnTermination()  // Ctrl-C must not leave a hidden half-written video behind
             let writer = try VideoWriter(path: output, width: prepared.width, height: prepared.height, framesPerSecond: fps)
             let repeats = max(1, Int((interval * fps).rounded()))
             var progress = ProgressBar(title: "tint", total: frames * repeats)

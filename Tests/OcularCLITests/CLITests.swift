@@ -73,7 +73,7 @@ struct CLITests {
         expectCleanFailure(try ocular("info", "/no/such/photo.png"), mentioning: "cannot read '/no/such/photo.png': no such file")
         let folder = try Folder()
         _ = FileManager.default.createFile(atPath: folder.file("notes.txt"), contents: Data("hello".utf8))
-        expectCleanFailure(try ocular("info", folder.file("notes.txt")), mentioning: "neither an image nor a video")
+        expectCleanFailure(try ocular("info", folder.file("notes.txt")), mentioning: "not an image or video")
     }
 
     @Test("convert writes the requested pixel format")

@@ -34,7 +34,7 @@ struct MediaTests {
     func notMedia() throws {
         let folder = try TemporaryFolder()
         _ = FileManager.default.createFile(atPath: folder.file("x.mp4"), contents: Data("hello".utf8))
-        #expect(throws: OcularError.unreadableMedia(path: folder.file("x.mp4"), reason: "neither an image nor a video any OpenCV backend can open")) {
+        #expect(throws: OcularError.unreadableMedia(path: folder.file("x.mp4"), reason: MediaInfo.notMediaReason)) {
             try MediaInfo(contentsOfFile: folder.file("x.mp4"))
         }
     }

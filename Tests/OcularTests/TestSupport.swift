@@ -23,6 +23,9 @@ final class TemporaryFolder {
 
     func file(_ name: String) -> String { path + "/" + name }
 
+    /// The names in the folder, hidden files included.
+    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 

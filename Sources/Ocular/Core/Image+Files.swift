@@ -85,6 +85,7 @@ extension Image {
     /// - Throws: ``OcularError/unsupportedFileType(path:)`` for an unknown extension,
     ///   ``OcularError/writeFailed(path:reason:)`` when the file cannot be written.
     public func write(toFile path: String, quality: Int = 95) throws(OcularError) {
+        try FileAccess.checkWritable(path)
         let fileExtension = "." + (path as NSString).pathExtension.lowercased()
         guard fileExtension.count > 1, path.withCString({ ocv_can_write_image($0) }) else {
             throw .unsupportedFileType(path: path)
@@ -103,6 +104,9 @@ extension Image {
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: ImageReadOptions) throws(OcularError) -> Image {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
+        guard bytes.count <= FileAccess.maximumReadBytes else {
+            throw .corruptImage(path: name, format: "image", reason: "is \(bytes.count) bytes, more than OpenCV decodes at once (2 GiB)")
+        }
         let header = ImageHeader(bytes)
         if let header {
             if let truncation = header.truncation {
@@ -112,21 +116,16 @@ extension Image {
                 try checkPixelLimit(width: width, height: height, name: name, options: options)
             }
         }
-        let mode: OCVReadMode
-        switch header {
-        case .some(let header) where header.width != nil:
-            mode = header.hasAlpha ? OCV_READ_UNCHANGED : header.isGray ? OCV_READ_GRAYSCALE : OCV_READ_COLOR
-        default:
-            mode = OCV_READ_ANYCOLOR
-        }
+        let mode = readMode(for: header)
 
         var decoded: OpaquePointer?
         defer { ocv_matrix_release(decoded) }
         do throws(OcularError) {
-            if let header, let width = header.width, let height = header.height, width > 0, height > 0 {
-                // The header told the size: decode straight into the image's own storage.
-                let format: PixelFormat = mode == OCV_READ_UNCHANGED ? .bgra8 : mode == OCV_READ_GRAYSCALE ? .gray8 : .bgr8
-                let direct = try Image.filledByOpenCV(width: width, height: height, format: format) { (target) throws(OcularError) in
+            if let header, header.knowsLayout, let width = header.width, let height = header.height, width > 0, height > 0 {
+                // The header told the size and layout: decode straight into the image's own storage.
+                // The bridge reports success only when the decoder wrote all of it; otherwise the
+                // storage is discarded unread, never handed out.
+                let direct = try Image.filledByOpenCV(width: width, height: height, format: decodedFormat(for: mode)) { (target) throws(OcularError) in
                     // When OpenCV decodes elsewhere (rotated by EXIF, 16-bit, ...), `decoded` holds the
                     // pixels and this image is discarded unread.
                     try OpenCV.call("imdecode(\(name))") { ocv_decode_image(bytes.baseAddress!, bytes.count, mode, target, &decoded, $0) }
@@ -148,9 +147,20 @@ extension Image {
         return image
     }
 
+    /// How OpenCV is asked to decode: the header's own layout where it is known (alpha kept, gray
+    /// kept gray), any colour layout otherwise.
+    static func readMode(for header: ImageHeader?) -> OCVReadMode {
+        guard let header, header.knowsLayout else { return OCV_READ_ANYCOLOR }
+        return header.hasAlpha ? OCV_READ_UNCHANGED : header.isGray ? OCV_READ_GRAYSCALE : OCV_READ_COLOR
+    }
+
+    private static func decodedFormat(for mode: OCVReadMode) -> PixelFormat {
+        mode == OCV_READ_UNCHANGED ? .bgra8 : mode == OCV_READ_GRAYSCALE ? .gray8 : .bgr8
+    }
+
     private static func checkPixelLimit(width: Int, height: Int, name: String, options: ImageReadOptions) throws(OcularError) {
-        guard width.multipliedReportingOverflow(by: height).partialValue <= options.pixelLimit,
-              !width.multipliedReportingOverflow(by: height).overflow else {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= options.pixelLimit else {
             throw .tooManyPixels(path: name, width: width, height: height, limit: options.pixelLimit)
         }
     }
@@ -204,35 +214,17 @@ extension Image {
 
     /// Reads a whole file, or with `limit` only its first bytes.
     static func readFile(_ path: String, upTo limit: Int? = nil) throws(OcularError) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .fileNotFound(path: path)
-        }
-        guard !isDirectory.boolValue else { throw .unreadableFile(path: path, reason: "it is a directory") }
-        do {
-            guard let limit else { return try Data(contentsOf: URL(fileURLWithPath: path)) }
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            return try handle.read(upToCount: limit) ?? Data()
-        } catch let error as CocoaError where error.code == .fileReadNoPermission {
-            throw .unreadableFile(path: path, reason: "permission denied")
-        } catch {
-            throw .unreadableFile(path: path, reason: error.localizedDescription)
-        }
+        try FileAccess.read(path, upTo: limit)
     }
 
     static func writeFile(_ bytes: [UInt8], to path: String) throws(OcularError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            throw .writeFailed(path: path, reason: "the folder '\(directory)' does not exist")
-        }
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch let error as CocoaError where error.code == .fileWriteNoPermission {
-            throw .writeFailed(path: path, reason: "permission denied")
-        } catch {
-            throw .writeFailed(path: path, reason: error.localizedDescription)
-        }
+        try FileAccess.write(bytes, to: path)
+    }
+
+    /// Writes the bare pixel bytes, row after row as ``bytes`` holds them, atomically.
+    /// - Parameter path: The file to create or replace.
+    /// - Throws: ``OcularError/writeFailed(path:reason:)`` saying why the file cannot be written.
+    public func writeRawPixels(toFile path: String) throws(OcularError) {
+        try FileAccess.write(bytes, to: path)
     }
 }

@@ -2,16 +2,24 @@
 /// refuse an oversized image before allocating its pixels, to tell "not an image" from "damaged",
 /// and to spot truncated PNG and JPEG files (whose decoders would otherwise print warnings and
 /// return half-gray pictures).
+///
+/// Every size is read from bytes a stranger wrote: offsets are checked against the buffer before
+/// each read, and numbers are parsed with overflow checks.
 struct ImageHeader: Equatable {
     enum Container: String {
         case png = "PNG", jpeg = "JPEG", bmp = "BMP", tiff = "TIFF", webp = "WebP", gif = "GIF"
-        case portableAnymap = "PNM", jpeg2000 = "JPEG 2000", openEXR = "OpenEXR", radiance = "Radiance HDR"
+        case portableAnymap = "PNM", portableFloatMap = "PFM", sunRaster = "Sun raster"
+        case jpeg2000 = "JPEG 2000", openEXR = "OpenEXR", radiance = "Radiance HDR"
     }
 
     var container: Container
-    /// Size and colour layout, for the containers whose headers are parsed (PNG, JPEG).
+    /// The size the header claims, for the containers whose headers are parsed (PNG, JPEG, BMP, PNM,
+    /// PFM, Sun raster, WebP): enough to apply the pixel limit before decoding.
     var width: Int?
     var height: Int?
+    /// Whether `isGray` and `hasAlpha` were read from the header (PNG and JPEG), so that the decoder
+    /// can be asked for exactly that layout and write straight into the image's storage.
+    var knowsLayout = false
     var isGray = false
     var hasAlpha = false
     /// A reason when the structure shows the file ends early.
@@ -30,15 +38,28 @@ struct ImageHeader: Equatable {
             readJPEG(bytes)
         } else if starts(with: Array("BM".utf8)) {
             container = .bmp
+            readBMP(bytes)
         } else if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             container = .tiff
         } else if starts(with: Array("RIFF".utf8)), starts(with: Array("WEBP".utf8), at: 8) {
             container = .webp
+            readWebP(bytes)
         } else if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) {
             container = .gif
         } else if bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(bytes[1]),
                   [0x09, 0x0A, 0x0D, 0x20].contains(bytes[2]) {
             container = .portableAnymap
+            readAnymap(bytes)
+        } else if bytes.count >= 3, bytes[0] == UInt8(ascii: "P"), [UInt8(ascii: "F"), UInt8(ascii: "f")].contains(bytes[1]),
+                  [0x09, 0x0A, 0x0D, 0x20].contains(bytes[2]) {
+            container = .portableFloatMap
+            readAnymap(bytes)
+        } else if starts(with: [0x59, 0xA6, 0x6A, 0x95]) {
+            container = .sunRaster
+            if bytes.count >= 12 {
+                width = Int(bigEndian32(bytes, at: 4))
+                height = Int(bigEndian32(bytes, at: 8))
+            }
         } else if starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
             container = .jpeg2000
         } else if starts(with: [0x76, 0x2F, 0x31, 0x01]) {
@@ -61,6 +82,7 @@ struct ImageHeader: Equatable {
             if type == "IHDR", offset + 8 + 13 <= bytes.count {
                 width = Int(bigEndian32(bytes, at: offset + 8))
                 height = Int(bigEndian32(bytes, at: offset + 12))
+                knowsLayout = true
                 let colorType = bytes[offset + 17]
                 isGray = colorType == 0 || colorType == 4
                 hasAlpha = colorType == 4 || colorType == 6
@@ -94,6 +116,7 @@ struct ImageHeader: Equatable {
             if isFrameHeader, offset + 10 <= bytes.count {
                 height = Int(bigEndian16(bytes, at: offset + 5))
                 width = Int(bigEndian16(bytes, at: offset + 7))
+                knowsLayout = true
                 isGray = bytes[offset + 9] == 1
             }
             if marker == 0xDA { break }  // start of scan: entropy-coded data follows
@@ -116,6 +139,84 @@ struct ImageHeader: Equatable {
             : "is truncated: it has no image data (no start-of-scan marker)"
     }
 
+    /// BMP: a 12-byte OS/2 core header holds 16-bit sizes, every later header 32-bit signed ones
+    /// (a negative height means top-down rows).
+    private mutating func readBMP(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 26 else { return }
+        let headerSize = littleEndian32(bytes, at: 14)
+        if headerSize == 12 {
+            width = Int(littleEndian16(bytes, at: 18))
+            height = Int(littleEndian16(bytes, at: 20))
+        } else {
+            width = Int(Int32(bitPattern: littleEndian32(bytes, at: 18)))
+            height = Int(Int32(bitPattern: littleEndian32(bytes, at: 22))).magnitude.clampedToInt
+        }
+    }
+
+    /// WebP: the first chunk is VP8 (lossy: 14-bit sizes after the key frame's start code), VP8L
+    /// (lossless: 14-bit sizes minus one) or VP8X (extended: 24-bit canvas sizes minus one).
+    private mutating func readWebP(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 30 else { return }
+        switch String(decoding: bytes[12..<16], as: UTF8.self) {
+        case "VP8 " where bytes[23] == 0x9D && bytes[24] == 0x01 && bytes[25] == 0x2A:
+            width = Int(littleEndian16(bytes, at: 26) & 0x3FFF)
+            height = Int(littleEndian16(bytes, at: 28) & 0x3FFF)
+        case "VP8L" where bytes[20] == 0x2F:
+            let bits = littleEndian32(bytes, at: 21)
+            width = Int(bits & 0x3FFF) + 1
+            height = Int((bits >> 14) & 0x3FFF) + 1
+        case "VP8X":
+            width = Int(littleEndian24(bytes, at: 24)) + 1
+            height = Int(littleEndian24(bytes, at: 27)) + 1
+        default:
+            break
+        }
+    }
+
+    /// PNM (P1–P6) and PFM: whitespace-separated decimal width and height after the magic number,
+    /// with `#` comments; PAM (P7): WIDTH and HEIGHT lines. Numbers too long for Int are taken as
+    /// over every limit.
+    private mutating func readAnymap(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 2
+        var tokens: [String] = []
+        let limit = min(bytes.count, 4096)
+        while offset < limit, tokens.count < (bytes[1] == UInt8(ascii: "7") ? 16 : 2) {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "#") {
+                while offset < limit, bytes[offset] != 0x0A, bytes[offset] != 0x0D { offset += 1 }
+            } else if [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20].contains(byte) {
+                offset += 1
+            } else {
+                let start = offset
+                while offset < limit, ![0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, UInt8(ascii: "#")].contains(bytes[offset]) { offset += 1 }
+                tokens.append(String(decoding: bytes[start..<offset], as: UTF8.self))
+            }
+        }
+        func number(_ token: String) -> Int? {
+            guard !token.isEmpty, token.allSatisfy(\.isASCII), token.allSatisfy(\.isNumber) else { return nil }
+            return Int(token) ?? Int.max  // all digits but too long: larger than any limit
+        }
+        if bytes[1] == UInt8(ascii: "7") {
+            if let index = tokens.firstIndex(of: "WIDTH"), index + 1 < tokens.count { width = number(tokens[index + 1]) }
+            if let index = tokens.firstIndex(of: "HEIGHT"), index + 1 < tokens.count { height = number(tokens[index + 1]) }
+        } else if tokens.count == 2 {
+            width = number(tokens[0])
+            height = number(tokens[1])
+        }
+    }
+
+    private func littleEndian16(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt16 {
+        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    private func littleEndian24(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+    }
+
+    private func littleEndian32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+    }
+
     private func bigEndian32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
         (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
     }
@@ -123,4 +224,9 @@ struct ImageHeader: Equatable {
     private func bigEndian16(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt16 {
         UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
+}
+
+private extension UInt {
+    /// The value as an Int, or Int.max when it does not fit.
+    var clampedToInt: Int { self > UInt(Int.max) ? Int.max : Int(self) }
 }

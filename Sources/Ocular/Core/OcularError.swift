@@ -38,8 +38,9 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptImage(let path, let format, let reason):
             "cannot read '\(path)': the \(format) data \(reason)"
         case .tooManyPixels(let path, let width, let height, let limit):
-            "cannot read '\(path)': \(width)×\(height) is \(Self.megapixels(width * height)) megapixels, "
-                + "over the limit of \(Self.megapixels(limit)) megapixels"
+            // In floating point: a forged header may claim 2³²−1 × 2³²−1, whose product overflows Int.
+            "cannot read '\(path)': \(width)×\(height) is \(Self.megapixels(Double(width) * Double(height))) megapixels, "
+                + "over the limit of \(Self.megapixels(Double(limit))) megapixels"
         case .unsupportedFileType(let path):
             "cannot write '\(path)': the extension names no image format OpenCV can write (try .png or .jpg)"
         case .writeFailed(let path, let reason):
@@ -55,9 +56,12 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func megapixels(_ pixels: Int) -> String {
-        let tenths = (pixels + 50_000) / 100_000
-        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+    /// Megapixels to one decimal, "12" or "0.3"; in scientific notation past what Int holds.
+    static func megapixels(_ pixels: Double) -> String {
+        let tenths = (pixels / 100_000).rounded()
+        guard tenths.isFinite, abs(tenths) < 1e15 else { return "\(pixels / 1_000_000)" }
+        let whole = Int(tenths)
+        return whole % 10 == 0 ? "\(whole / 10)" : "\(whole / 10).\(abs(whole % 10))"
     }
 }
 

@@ -50,16 +50,17 @@ public enum MediaInfo: Sendable, Equatable {
                 channels: image.format.channels, pixelFormat: image.format, fileSize: data.count))
             return
         }
-        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let fileSize = try FileAccess.regularFileSize(path)
         var properties = OCVVideoProperties()
+        // Whether no backend opens the file or one opens it and finds no picture (FFmpeg reads any
+        // text file as "tty" art), the file is the same to the user: not media Ocular reads.
+        let notMedia = OcularError.unreadableMedia(path: path, reason: Self.notMediaReason)
         do throws(OcularError) {
             try OpenCV.call("VideoCapture(\(path))") { ocv_video_probe(path, &properties, $0) }
         } catch {
-            throw .unreadableMedia(path: path, reason: "neither an image nor a video any OpenCV backend can open")
+            throw notMedia
         }
-        guard properties.width > 0, properties.height > 0 else {
-            throw .unreadableMedia(path: path, reason: "the video backend found no video stream")
-        }
+        guard properties.width > 0, properties.height > 0 else { throw notMedia }
         let codec = OpenCV.string(fromCharacters: properties.fourcc)
         let backend = OpenCV.string(fromCharacters: properties.backend)
         let fps = properties.framesPerSecond
@@ -69,4 +70,6 @@ public enum MediaInfo: Sendable, Equatable {
             framesPerSecond: fps, frameCount: frames, duration: fps > 0 ? Double(frames) / fps : 0,
             backend: backend, fileSize: fileSize))
     }
+
+    static let notMediaReason = "not an image or video (the contents match no image format, and no video backend finds a picture in them)"
 }

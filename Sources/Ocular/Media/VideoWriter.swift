@@ -36,9 +36,9 @@ public final class VideoWriter {
         guard width > 0, height > 0, framesPerSecond > 0 else {
             throw .invalidArgument("a video needs a positive size and frame rate, got \(width)×\(height) at \(framesPerSecond) fps")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporaryPath = (directory.isEmpty ? "" : directory + "/") + ".\(name).\(UUID().uuidString).partial.\(fileExtension)"
+        try FileAccess.checkWritable(path)
+        PartialFiles.sweepStale(besides: path)
+        let temporaryPath = PartialFiles.make(for: path)
         self.temporaryPath = temporaryPath
         self.path = path
         self.width = width
@@ -59,6 +59,7 @@ public final class VideoWriter {
             }
         }
         try? FileManager.default.removeItem(atPath: temporaryPath)
+        PartialFiles.finished(temporaryPath)
         throw .writeFailed(path: path, reason: lastError)
     }
 
@@ -66,6 +67,7 @@ public final class VideoWriter {
         if let writer {
             ocv_video_writer_release(writer)
             try? FileManager.default.removeItem(atPath: temporaryPath)
+            PartialFiles.finished(temporaryPath)
         }
     }
 
@@ -87,6 +89,7 @@ public final class VideoWriter {
         guard let writer else { return }
         ocv_video_writer_release(writer)
         self.writer = nil
+        defer { PartialFiles.finished(temporaryPath) }
         do {
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
             try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)

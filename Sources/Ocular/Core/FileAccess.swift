@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading and writing whole files with errors that say what is wrong in words.
+///
+/// The type of a path is checked before it is opened: opening a FIFO for reading blocks until a
+/// writer appears, and reading a device such as /dev/zero never ends, so neither may be opened.
+enum FileAccess {
+    /// The largest file read whole: OpenCV decodes at most 2 GiB at once.
+    static let maximumReadBytes = Int(Int32.max)
+
+    /// Reads a whole regular file, or with `limit` only its first bytes.
+    static func read(_ path: String, upTo limit: Int? = nil) throws(OcularError) -> Data {
+        let size = try regularFileSize(path)
+        if limit == nil, size > maximumReadBytes {
+            throw .unreadableFile(path: path, reason: "it holds \(size) bytes, more than the \(maximumReadBytes) an image file may have")
+        }
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            return try handle.read(upToCount: limit ?? max(size, 1)) ?? Data()
+        } catch let error as CocoaError where error.code == .fileReadNoPermission {
+            throw .unreadableFile(path: path, reason: "permission denied")
+        } catch {
+            throw .unreadableFile(path: path, reason: reason(for: error))
+        }
+    }
+
+    /// The size of the regular file at `path`, or why it is not one.
+    static func regularFileSize(_ path: String) throws(OcularError) -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            switch errno {
+            case ENOENT: throw .fileNotFound(path: path)
+            case ENOTDIR: throw .fileNotFound(path: path)
+            case EACCES: throw .unreadableFile(path: path, reason: "permission denied")
+            default: throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        if let kind = kind(of: status.st_mode) { throw .unreadableFile(path: path, reason: "it is \(kind), not a file") }
+        return Int(status.st_size)
+    }
+
+    /// Checks that a file can be created at `path`: its folder exists and the path is not a folder.
+    static func checkWritable(_ path: String) throws(OcularError) {
+        var status = stat()
+        if stat(path, &status) == 0, let kind = kind(of: status.st_mode) {
+            throw .writeFailed(path: path, reason: "it is \(kind); give a file name")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        guard stat(folder, &status) == 0 else {
+            throw .writeFailed(path: path, reason: "the folder '\(folder)' does not exist")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .writeFailed(path: path, reason: "'\(folder)' is not a folder")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw .writeFailed(path: path, reason: "permission denied: cannot create files in '\(folder)'")
+        }
+    }
+
+    /// Writes `bytes` atomically: a failure never leaves a partial file at `path`.
+    static func write(_ bytes: some DataProtocol, to path: String) throws(OcularError) {
+        try checkWritable(path)
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch let error as CocoaError where error.code == .fileWriteNoPermission {
+            throw .writeFailed(path: path, reason: "permission denied")
+        } catch {
+            throw .writeFailed(path: path, reason: reason(for: error))
+        }
+    }
+
+    /// What a path that is not a regular file is, in words; nil for a regular file.
+    private static func kind(of mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
+    }
+
+    /// Foundation's errors read "The operation could not be completed" plus a domain and code; the
+    /// POSIX reason underneath says more.
+    private static func reason(for error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return error.localizedDescription
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The hidden files that hold output while it is being written (`.clip.mp4.<pid>-<uuid>.partial.mp4`),
+/// renamed into place when done.
+///
+/// A process that is interrupted must not leave them behind: ``removeOnTermination()`` removes the
+/// ones still open on SIGINT or SIGTERM, and a new write sweeps those of processes that died
+/// without a chance to clean up (SIGKILL, power loss).
+public enum PartialFiles {
+    private static let open = Mutex<Set<String>>([])
+    private static let signalSources = Mutex<[any DispatchSourceSignal]>([])
+
+    /// A fresh partial path beside `path`, registered for removal on termination.
+    static func make(for path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let fileExtension = (path as NSString).pathExtension
+        let partial = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid())-\(UUID().uuidString).partial.\(fileExtension)"
+        open.withLock { _ = $0.insert(partial) }
+        return partial
+    }
+
+    /// Forgets a partial path: it was renamed into place or removed.
+    static func finished(_ partial: String) {
+        open.withLock { _ = $0.remove(partial) }
+    }
+
+    /// Removes the partial files of `path` left by processes that no longer run.
+    /// - Returns: The paths removed.
+    @discardableResult
+    static func sweepStale(besides path: String) -> [String] {
+        let folder = (path as NSString).deletingLastPathComponent
+        let prefix = "." + (path as NSString).lastPathComponent + "."
+        let suffix = ".partial." + (path as NSString).pathExtension
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
+            let middle = name.dropFirst(prefix.count).dropLast(suffix.count)
+            // "<pid>-<uuid>"; a name without a live owner's pid (or of an earlier version, uuid only) is stale.
+            if let pid = middle.split(separator: "-", maxSplits: 1).first.flatMap({ pid_t($0) }), isRunning(pid) { continue }
+            let stale = (folder.isEmpty ? "" : folder + "/") + name
+            if (try? FileManager.default.removeItem(atPath: stale)) != nil { removed.append(stale) }
+        }
+        return removed
+    }
+
+    /// On SIGINT or SIGTERM, removes the partial files still being written, then ends the process
+    /// as the signal would have (exit status 128 + signal). Call once, early, in a command-line tool
+    /// that writes files; servers that shut down gracefully should not.
+    public static func removeOnTermination() {
+        signalSources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)  // delivered to the dispatch source instead
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    removeOpen()
+                    signal(number, SIG_DFL)
+                    raise(number)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// Removes every partial file this process still has open.
+    static func removeOpen() {
+        let paths = open.withLock { paths in
+            defer { paths.removeAll() }
+            return paths
+        }
+        for path in paths { unlink(path) }
+    }
+
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import OpenCVBridge
+import OpenCVReference
+import Testing
+@testable import Ocular
+
+/// A deterministic fuzz test of decoding: thousands of damaged variants of the shared images, each of
+/// which must decode to exactly what OpenCV's own `cv::imdecode` returns for the same bytes, or fail
+/// with a typed error. Never a crash, and never an image where OpenCV returns none (that image would be
+/// uninitialised memory: another user's pixels, in the studio).
+///
+/// `make fuzz` runs a coverage-guided fuzzer over the bridge's side of the same promise.
+@Suite("Decoding damaged images", .timeLimit(.minutes(3)))
+struct DecodeFuzzTests {
+    /// Small enough that thousands of decodes take seconds; forged sizes above it are refused early.
+    static let options = ImageReadOptions(pixelLimit: 4_000_000)
+
+    @Test("mutations of the shared images decode as cv::imdecode does, or fail with a typed error")
+    func mutations() throws {
+        var generator = SeededGenerator(seed: 20261123)
+        var checked = 0, decoded = 0, refused = 0
+        var failures: [String] = []
+        for (name, seed) in try Self.seeds() {
+            for round in 0..<Self.mutationsPerSeed {
+                let (mutation, bytes) = Self.mutate(seed, round: round, using: &generator)
+                let outcome = Self.check(bytes)
+                checked += 1
+                switch outcome {
+                case .decoded: decoded += 1
+                case .refused: refused += 1
+                case .mismatch(let what):
+                    failures.append("\(name), \(mutation): \(what)")
+                }
+                if failures.count >= 5 { break }
+            }
+        }
+        for (magic, _) in Self.magicNumbers {
+            for _ in 0..<40 {
+                var bytes = magic
+                bytes += (0..<Int.random(in: 0...600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                checked += 1
+                switch Self.check(bytes) {
+                case .decoded: decoded += 1
+                case .refused: refused += 1
+                case .mismatch(let what): failures.append("random bytes behind \(magic.prefix(8)): \(what)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        // The corpus must exercise both outcomes, or it tests nothing.
+        #expect(checked >= 3000)
+        #expect(decoded >= 300, "only \(decoded) of \(checked) mutations decoded")
+        #expect(refused >= 500, "only \(refused) of \(checked) mutations were refused")
+        print("decode fuzz: \(checked) inputs, \(decoded) decoded as cv::imdecode does, \(refused) refused with typed errors")
+    }
+
+    @Test("a PNG whose IHDR CRC is wrong is refused: its pixels were never written")
+    func badHeaderChecksum() throws {
+        var png = try Self.smallImage().encoded(as: .png())
+        png[29] ^= 0xFF  // the last byte of IHDR's CRC
+        #expect(throws: OcularError.corruptImage(path: "bad.png", format: "PNG",
+                                                 reason: "cannot be decoded: it is damaged, or a variant OpenCV cannot read")) {
+            try Image(decoding: png, name: "bad.png")
+        }
+    }
+
+    // MARK: - Checking one input
+
+    enum Outcome: Equatable {
+        case decoded, refused
+        case mismatch(String)
+    }
+
+    static func check(_ bytes: [UInt8]) -> Outcome {
+        let image: Image
+        do {
+            image = try Image(decoding: bytes, name: "mutation", options: options)
+        } catch {
+            return .refused  // typed: `error` is an OcularError
+        }
+        let mode = bytes.withUnsafeBytes { Image.readMode(for: ImageHeader($0)) }
+        var reference = ReferenceImage()
+        guard reference_decode(bytes, bytes.count, Int32(mode.rawValue), &reference) == 0 else {
+            return .mismatch("Ocular returned \(image) where cv::imdecode returns none")
+        }
+        defer { reference_image_free(&reference) }
+        guard Int(reference.columns) == image.width, Int(reference.rows) == image.height,
+              Int(reference.channels) == image.format.channels else {
+            return .mismatch("Ocular returned \(image), cv::imdecode \(reference.columns)×\(reference.rows)×\(reference.channels)")
+        }
+        let expected = UnsafeBufferPointer(start: reference.bytes, count: image.bytes.count)
+        guard image.bytesPerRow == image.width * image.format.channels, image.bytes.elementsEqual(expected) else {
+            return .mismatch("the pixels of \(image) differ from cv::imdecode's")
+        }
+        return .decoded
+    }
+
+    // MARK: - The corpus
+
+    static let mutationsPerSeed = 110
+
+    /// Small crops of the shared images, encoded as colour, gray and alpha PNG and colour and gray
+    /// JPEG, plus the smallest shared files as they are.
+    static func seeds() throws -> [(String, [UInt8])] {
+        var seeds: [(String, [UInt8])] = []
+        for file in ["images/coffee.png", "images/rocket.jpg", "images/camera.png", "images/coins.png", "faces/chelsea.png"] {
+            let image = try Image(contentsOfFile: TestData.path(file))
+            let crop = try crop(image, width: 48, height: 36)
+            seeds.append(("\(file) as colour PNG", try crop.encoded(as: .png())))
+            seeds.append(("\(file) as gray PNG", try crop.converted(to: .gray8).encoded(as: .png())))
+            seeds.append(("\(file) as alpha PNG", try crop.converted(to: .bgra8).encoded(as: .png())))
+            seeds.append(("\(file) as colour JPEG", try crop.encoded(as: .jpeg(quality: 85))))
+            seeds.append(("\(file) as gray JPEG", try crop.converted(to: .gray8).encoded(as: .jpeg(quality: 85))))
+        }
+        for file in ["images/coins.png", "images/rocket.jpg"] {
+            seeds.append((file, Array(try Data(contentsOf: URL(fileURLWithPath: TestData.path(file))))))
+        }
+        return seeds
+    }
+
+    static func smallImage() throws -> Image {
+        try crop(try Image(contentsOfFile: TestData.path("images/coffee.png")), width: 48, height: 36)
+    }
+
+    /// The centre `width` × `height` pixels of a packed image.
+    static func crop(_ image: Image, width: Int, height: Int) throws -> Image {
+        let channels = image.format.channels
+        let left = (image.width - width) / 2, top = (image.height - height) / 2
+        var bytes: [UInt8] = []
+        for row in top..<(top + height) {
+            let start = row * image.bytesPerRow + left * channels
+            bytes += image.bytes[start..<(start + width * channels)]
+        }
+        return try Image(width: width, height: height, format: image.format, bytes: bytes)
+    }
+
+    /// Each container's signature, followed in the test by random bytes.
+    static let magicNumbers: [([UInt8], String)] = [
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "PNG"),
+        ([0xFF, 0xD8, 0xFF, 0xE0], "JPEG"),
+        (Array("BM".utf8), "BMP"),
+        ([0x49, 0x49, 0x2A, 0x00], "TIFF (little-endian)"),
+        ([0x4D, 0x4D, 0x00, 0x2A], "TIFF (big-endian)"),
+        (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), "WebP"),
+        (Array("GIF89a".utf8), "GIF"),
+        (Array("P6\n".utf8), "PPM"),
+        (Array("P5\n64 64\n255\n".utf8), "PGM with a header"),
+        (Array("P7\nWIDTH 8\nHEIGHT 8\n".utf8), "PAM"),
+        (Array("PF\n".utf8), "PFM"),
+        ([0x59, 0xA6, 0x6A, 0x95], "Sun raster"),
+        ([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20], "JPEG 2000"),
+        ([0x76, 0x2F, 0x31, 0x01], "OpenEXR"),
+        (Array("#?RADIANCE\n".utf8), "Radiance HDR"),
+    ]
+
+    /// One damaged copy of `seed`, and what was done to it.
+    static func mutate(_ seed: [UInt8], round: Int, using generator: inout SeededGenerator) -> (String, [UInt8]) {
+        var bytes = seed
+        switch round % 6 {
+        case 0:
+            let flips = Int.random(in: 1...8, using: &generator)
+            for _ in 0..<flips {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+            }
+            return ("\(flips) bit flips", bytes)
+        case 1:
+            let length = Int.random(in: 0..<bytes.count, using: &generator)
+            return ("truncated to \(length) bytes", Array(bytes.prefix(length)))
+        case 2:
+            let start = Int.random(in: 0..<bytes.count, using: &generator)
+            let end = min(bytes.count, start + Int.random(in: 1...64, using: &generator))
+            for index in start..<end { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+            return ("bytes \(start)..<\(end) overwritten", bytes)
+        case 3, 4:
+            let sizes: [UInt32] = [0, 1, 2, 0xFFFF, 0x7FFF_FFFF, 0xFFFF_FFFF, UInt32.random(in: 0...5000, using: &generator)]
+            let width = sizes.randomElement(using: &generator)!, height = sizes.randomElement(using: &generator)!
+            let fixChecksum = round % 6 == 3
+            return ("header size patched to \(width)×\(height)\(fixChecksum ? ", CRC fixed" : "")",
+                    patchSize(bytes, width: width, height: height, fixChecksum: fixChecksum))
+        default:
+            let start = Int.random(in: 0..<bytes.count, using: &generator)
+            let length = Int.random(in: 1...256, using: &generator)
+            let copied = Array(bytes[start..<min(bytes.count, start + length)])
+            let at = Int.random(in: 0...bytes.count, using: &generator)
+            bytes.insert(contentsOf: copied, at: at)
+            return ("\(copied.count) bytes from \(start) repeated at \(at)", bytes)
+        }
+    }
+
+    /// Writes a size into the PNG IHDR (optionally with a correct CRC, so that libpng reads on) or the
+    /// JPEG frame header (16 bits).
+    static func patchSize(_ seed: [UInt8], width: UInt32, height: UInt32, fixChecksum: Bool) -> [UInt8] {
+        var bytes = seed
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), bytes.count >= 33 {
+            for (offset, value) in [(16, width), (20, height)] {
+                for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
+            }
+            if fixChecksum {
+                let crc = crc32(bytes[12..<29])
+                for index in 0..<4 { bytes[29 + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(index))) }
+            }
+        } else if let frame = (2..<max(2, bytes.count - 9)).first(where: { bytes[$0] == 0xFF && [0xC0, 0xC1, 0xC2].contains(bytes[$0 + 1]) }) {
+            bytes[frame + 5] = UInt8(truncatingIfNeeded: height >> 8)
+            bytes[frame + 6] = UInt8(truncatingIfNeeded: height)
+            bytes[frame + 7] = UInt8(truncatingIfNeeded: width >> 8)
+            bytes[frame + 8] = UInt8(truncatingIfNeeded: width)
+        }
+        return bytes
+    }
+}
+
+/// The CRC-32 of PNG chunks (ISO 3309, reflected polynomial 0xEDB88320).
+func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+}

@@ -1,0 +1,45 @@
+#include "OpenCVReference.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+int reference_decode(const void *bytes, size_t count, int mode, ReferenceImage *image) {
+    *image = ReferenceImage{nullptr, 0, 0, 0};
+    if (count == 0 || count > static_cast<size_t>(INT_MAX)) return -1;
+    try {
+        const cv::Mat encoded(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));
+        cv::Mat decoded = cv::imdecode(encoded, mode);
+        if (decoded.empty()) return -1;
+        if (decoded.depth() == CV_16U) {
+            decoded.convertTo(decoded, CV_8U, 1.0 / 257.0);
+        } else if (decoded.depth() != CV_8U) {
+            cv::Mat scaled;
+            cv::normalize(decoded, scaled, 0, 255, cv::NORM_MINMAX, CV_8U);
+            decoded = scaled;
+        }
+        if (decoded.channels() == 2) {
+            std::vector<cv::Mat> planes;
+            cv::split(decoded, planes);
+            const cv::Mat gray_alpha[] = {planes[0], planes[0], planes[0], planes[1]};
+            cv::merge(gray_alpha, 4, decoded);
+        }
+        const size_t row_bytes = static_cast<size_t>(decoded.cols) * decoded.elemSize();
+        auto *pixels = static_cast<uint8_t *>(std::malloc(row_bytes * decoded.rows));
+        if (!pixels) return -1;
+        for (int row = 0; row < decoded.rows; ++row) std::memcpy(pixels + row * row_bytes, decoded.ptr(row), row_bytes);
+        *image = ReferenceImage{pixels, decoded.cols, decoded.rows, decoded.channels()};
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
+void reference_image_free(ReferenceImage *image) {
+    std::free(image->bytes);
+    image->bytes = nullptr;
+}

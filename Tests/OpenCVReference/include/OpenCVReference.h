@@ -1,0 +1,29 @@
+// What OpenCV itself decodes, with nothing of Ocular's bridge in between: the oracle of the fuzz test
+// and of the libFuzzer harness (`make fuzz`).
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Tightly packed 8-bit pixels in OpenCV's channel order (gray, BGR or BGRA).
+typedef struct ReferenceImage {
+    uint8_t *_Nullable bytes;
+    int32_t columns;
+    int32_t rows;
+    int32_t channels;
+} ReferenceImage;
+
+/// cv::imdecode(bytes, mode) into a fresh matrix, brought to 8 bits the way Ocular documents it (16-bit
+/// values ÷ 257, gray + alpha as BGRA). Returns 0 and fills `image` when OpenCV returns an image, -1
+/// when it returns none or throws.
+int reference_decode(const void *_Nonnull bytes, size_t count, int mode, ReferenceImage *_Nonnull image);
+
+void reference_image_free(ReferenceImage *_Nonnull image);
+
+#ifdef __cplusplus
+}
+#endif

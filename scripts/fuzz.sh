@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the bridge's decode path with libFuzzer and AddressSanitizer.
+# Only the bridge's C++ and a small harness are built with sanitizers (about a second), never the package.
+# Usage: scripts/fuzz.sh [SECONDS]   (default 600)
+# Seeds come from ../shared/data (images, book, faces, beancounter); crashers land in artifacts/fuzz/crashes/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}
+data=${OCULAR_TEST_DATA:-../shared/data}
+out=artifacts/fuzz
+mkdir -p "$out/corpus" "$out/crashes"
+CXX=${CXX:-clang++}
+
+echo "== Building the decode fuzzer"
+"$CXX" -std=c++17 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  -I Sources/OpenCVBridge/include -I Sources/OpenCVBridge -I Tests/OpenCVReference/include -I /usr/include/opencv4 \
+  Fuzz/DecodeFuzzer.cpp Sources/OpenCVBridge/ImageCodecs.cpp Tests/OpenCVReference/OpenCVReference.cpp \
+  -lopencv_core -lopencv_imgproc -lopencv_imgcodecs -o "$out/decode-fuzzer"
+
+# Seeds: every shared image, once per read mode (the first byte picks it), kept small so that each
+# run is quick; libFuzzer mutates from there.
+seeds="$out/seeds"
+rm -rf "$seeds" && mkdir -p "$seeds"
+index=0
+for file in "$data"/images/* "$data"/book/* "$data"/faces/*.png "$data"/beancounter/*.png; do
+  case "$file" in *.png|*.jpg|*.jpeg) ;; *) continue ;; esac
+  [ "$(stat -c %s "$file")" -le 400000 ] || continue
+  for mode in 0 1 2 3; do
+    { printf "\\x0$mode"; cat "$file"; } > "$seeds/seed-$index-$mode"
+  done
+  index=$((index + 1))
+done
+echo "== $index seed files × 4 read modes; fuzzing for $seconds s"
+
+# OpenCV's own limits allow a 1-gigapixel image; the harness decodes twice, so give it room.
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
+"$out/decode-fuzzer" "$out/corpus" "$seeds" \
+  -max_total_time="$seconds" -max_len=400000 -timeout=20 -rss_limit_mb=8192 -malloc_limit_mb=8192 \
+  -artifact_prefix="$out/crashes/" -print_final_stats=1 2>&1 \
+  | tee "$out/fuzz.log" | grep -E '^#[0-9]+ +(pulse|DONE|NEW)|stat::|ERROR|SUMMARY|decode fuzzer' | grep -vE 'NEW' | tail -n 40
+status=${PIPESTATUS[0]}
+echo "== crashers saved: $(find "$out/crashes" -type f | wc -l) (in $out/crashes); full log: $out/fuzz.log"
+exit "$status"
