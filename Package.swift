@@ -92,14 +92,20 @@ let package = Package(
             cxxSettings: cxxSettings,
             linkerSettings: openCVLibraries
         ),
+        // Hand-crafted hostile inputs shared by the test targets.
+        .target(
+            name: "OcularTestSupport",
+            path: "Tests/OcularTestSupport"
+        ),
         .testTarget(
             name: "OcularTests",
-            dependencies: ["Ocular", "OpenCVBridge", "OpenCVReference"]
+            dependencies: ["Ocular", "OpenCVBridge", "OpenCVReference", "OcularTestSupport"]
         ),
         .testTarget(
             name: "OcularStudioTests",
             dependencies: [
                 "OcularStudio",
+                "OcularTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -108,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OcularCLITests",
-            dependencies: ["ocular", "Ocular"]
+            dependencies: ["ocular", "Ocular", "OcularTestSupport"]
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -2,52 +2,6 @@ import Foundation
 import Ocular
 import Testing
 
-private let dataRoot: String = {
-    if let override = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"] { return override }
-    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return repository.deletingLastPathComponent().appendingPathComponent("shared/data").path
-}()
-
-/// The `ocular` executable SwiftPM built beside this test bundle.
-private let ocularExecutable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ocular").path
-
-private struct Run {
-    let status: Int32
-    let output: String
-    let errors: String
-}
-
-private func ocular(_ arguments: String...) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ocularExecutable)
-    process.arguments = arguments
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-               errors: String(decoding: errorData, as: UTF8.self))
-}
-
-private final class Folder {
-    let path = NSTemporaryDirectory() + "ocular-cli-" + UUID().uuidString
-    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-    func file(_ name: String) -> String { path + "/" + name }
-    var contents: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// A user mistake gets one clear line on stderr and a failing status, never a crash report.
-private func expectCleanFailure(_ run: Run, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(run.status != 0, sourceLocation: sourceLocation)
-    #expect(run.errors.contains(text), "stderr: \(run.errors)", sourceLocation: sourceLocation)
-    #expect(!run.errors.contains("Fatal error") && !run.errors.contains("Stack dump"), sourceLocation: sourceLocation)
-    #expect(run.status < 128, "killed by a signal", sourceLocation: sourceLocation)
-}
-
 @Suite("The ocular command line")
 struct CLITests {
     @Test("info describes an image")

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCVBridge
+import OcularTestSupport
 import OpenCVReference
 import Testing
 @testable import Ocular
@@ -207,14 +208,4 @@ struct DecodeFuzzTests {
         }
         return bytes
     }
-}
-
-/// The CRC-32 of PNG chunks (ISO 3309, reflected polynomial 0xEDB88320).
-func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
 }

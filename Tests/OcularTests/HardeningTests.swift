@@ -1,23 +1,11 @@
 import Foundation
+import OcularTestSupport
 import Testing
 @testable import Ocular
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// The 45-byte PNG that used to crash every surface: a signature, an IHDR claiming
-/// 4294967295 × 4294967295 (with a correct CRC), and IEND.
-func forgedHugePNG() -> [UInt8] {
-    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typed = Array(type.utf8) + data
-        let length = UInt32(data.count), crc = crc32(typed)
-        return (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * UInt32($0))) } + typed
-            + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32($0))) }
-    }
-    let header: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 8, 2, 0, 0, 0]
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
-}
 
 @Suite("Hostile input: sizes, file types and paths")
 struct HardeningTests {

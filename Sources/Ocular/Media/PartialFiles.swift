@@ -63,7 +63,8 @@ public enum PartialFiles {
                 source.setEventHandler {
                     removeOpen()
                     signal(number, SIG_DFL)
-                    raise(number)
+                    // To the process, not this thread: dispatch's worker threads block signals.
+                    kill(getpid(), number)
                 }
                 source.resume()
                 sources.append(source)

@@ -1,0 +1,80 @@
+import Foundation
+import OcularTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command line against hostile input: each case once crashed, hung, or answered in a code.
+@Suite("The ocular command line under hostile input")
+struct HardeningCLITests {
+    @Test("the 45-byte PNG claiming 2³²−1 × 2³²−1 pixels gets a message from info and convert, not a crash")
+    func forgedSize() throws {
+        let folder = try Folder()
+        let png = folder.file("huge.png")
+        try Data(forgedHugePNG()).write(to: URL(fileURLWithPath: png))
+        for arguments in [["info", png], ["convert", png, folder.file("out.png")]] {
+            expectCleanFailure(try ocular(arguments), mentioning: "4294967295×4294967295 is 18446744065119.6 megapixels, over the limit of 100 megapixels")
+        }
+        #expect(folder.contents == ["huge.png"])
+    }
+
+    @Test("a FIFO, a device and a directory are refused at once, by type")
+    func specialFiles() throws {
+        let folder = try Folder()
+        let fifo = folder.file("pipe.png")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opening a FIFO for reading waits for a writer: before the fix `info` hung here forever.
+        let started = ContinuousClock.now
+        expectCleanFailure(try ocular("info", fifo), mentioning: "cannot read '\(fifo)': it is a FIFO (named pipe), not a file")
+        expectCleanFailure(try ocular("convert", fifo, folder.file("out.png")), mentioning: "it is a FIFO (named pipe), not a file")
+        #expect(ContinuousClock.now - started < .seconds(20))
+        expectCleanFailure(try ocular("convert", "/dev/zero", folder.file("out.png")), mentioning: "cannot read '/dev/zero': it is a device, not a file")
+        expectCleanFailure(try ocular("info", folder.path), mentioning: "it is a directory, not a file")
+    }
+
+    @Test("--max-megapixels refuses values that are not a positive number within OpenCV's limit")
+    func megapixelOption() throws {
+        let coffee = dataRoot + "/images/coffee.png"
+        for value in ["1e300", "nan", "inf", "0", "-1", "2000"] {
+            let run = try ocular("info", coffee, "--max-megapixels=\(value)")
+            expectCleanFailure(run, mentioning: "--max-megapixels must be a number from 0.000001 to 1073")
+        }
+        expectCleanFailure(try ocular("info", coffee, "--max-megapixels", "0.2"), mentioning: "600×400 is 0.2 megapixels, over the limit of 0.2 megapixels")
+        #expect(try ocular("info", coffee, "--max-megapixels", "0.25").status == 0)
+    }
+
+    @Test("outputs onto a folder or into a missing folder are refused in words")
+    func outputPaths() throws {
+        let folder = try Folder()
+        let coffee = dataRoot + "/images/coffee.png"
+        expectCleanFailure(try ocular("convert", coffee, folder.path), mentioning: "cannot write '\(folder.path)': it is a directory; give a file name")
+        expectCleanFailure(try ocular("convert", coffee, folder.path + "/", "--format", "gray"), mentioning: "it is a directory")
+        expectCleanFailure(try ocular("tint", coffee, "-o", folder.file("missing/clip.mp4"), "--frames", "2"),
+                           mentioning: "cannot write '\(folder.file("missing/clip.mp4"))': the folder '\(folder.file("missing"))' does not exist")
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test("SIGINT or SIGTERM while tint writes a video leaves no partial file behind", arguments: [SIGINT, SIGTERM])
+    func interruptedVideo(signal: Int32) throws {
+        let folder = try Folder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ocularExecutable)
+        process.arguments = ["tint", dataRoot + "/images/coffee.png", "-o", folder.file("clip.mp4"),
+                             "--frames", "200", "--interval", "2", "--fps", "30", "--seed", "1"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !folder.contents.contains(where: { $0.hasSuffix(".partial.mp4") }), ContinuousClock.now < deadline, process.isRunning {
+            usleep(20_000)
+        }
+        #expect(folder.contents.contains { $0.hasSuffix(".partial.mp4") }, "the video was never started")
+        usleep(200_000)  // well inside the 6000 frames
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+        #expect(folder.contents.isEmpty, "left behind: \(folder.contents)")
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import NIOCore
+import Ocular
+import OcularTestSupport
+import Testing
+@testable import OcularStudio
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The studio against hostile clients: frames that must never return pixels, and HTTP that must be
+/// answered and closed rather than left hanging.
+@Suite("Ocular Studio under hostile input", .timeLimit(.minutes(1)))
+struct HardeningStudioTests {
+    static let quickTimeouts = StudioConfiguration(port: 0, requestHeadTimeout: .milliseconds(800), idleTimeout: .milliseconds(800))
+
+    @Test("the 45-byte PNG claiming 2³²−1 × 2³²−1 pixels is refused; the server and the connection carry on")
+    func forgedSize() async throws {
+        let jpeg = try Image(width: 64, height: 48, format: .bgr8, filledWith: [0, 128, 255]).encoded(as: .jpeg(quality: 90))
+        _ = try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
+            try await client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await messages.next()  // hello
+                try await outbound.write(.binary(ByteBuffer(bytes: forgedHugePNG())))
+                guard case .text(let reply) = try await messages.next() else { Issue.record("a frame came back"); return }
+                #expect(reply.contains(#""about":"frame""#) && reply.contains("4294967295×4294967295"), "\(reply)")
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                guard case .binary(let frame) = try await messages.next() else { Issue.record("no frame after the refusal"); return }
+                #expect(try Image(decoding: Array(frame.readableBytesView)).width == 64)
+            }
+            try await client.execute(uri: "/api/health", method: .get) { response in #expect(response.status == .ok) }
+        }
+    }
+
+    @Test("a frame the decoder refuses never comes back as pixels, least of all another client's")
+    func noLeakBetweenClients() async throws {
+        // Client A streams a bright frame; client B then sends damaged frames of the same size. Before
+        // the fix B received A's picture (the decode buffer, reused, was never written).
+        let size = (width: 640, height: 480)
+        let bright = try Image(width: size.width, height: size.height, format: .bgr8, filledWith: [30, 200, 250])
+        let brightJPEG = try bright.encoded(as: .jpeg(quality: 90))
+        var badChecksum = try Image(width: size.width, height: size.height, format: .bgr8, filledWith: [9, 9, 9]).encoded(as: .png())
+        badChecksum[29] ^= 0xFF
+        var badSize = badChecksum
+        badSize[29] ^= 0xFF
+        badSize[18] = 0xFF  // width 0xFF80: the IHDR CRC is now wrong again, the size too
+        let damaged = [badChecksum, badSize]
+
+        _ = try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
+            async let streamA: Void = client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await messages.next()
+                for _ in 0..<6 {
+                    try await outbound.write(.binary(ByteBuffer(bytes: brightJPEG)))
+                    _ = try await messages.next()
+                }
+            }.map { _ in () } ?? ()
+            try await client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await messages.next()
+                for round in 0..<6 {
+                    try await outbound.write(.binary(ByteBuffer(bytes: damaged[round % 2])))
+                    switch try await messages.next() {
+                    case .text(let reply):
+                        #expect(reply.contains(#""type":"error""#) && reply.contains(#""about":"frame""#), "\(reply)")
+                    case .binary(let leaked):
+                        let image = try Image(decoding: Array(leaked.readableBytesView))
+                        Issue.record("a refused frame came back as \(image), channel means \(image.channelMeans())")
+                    case nil:
+                        Issue.record("the stream ended")
+                    }
+                }
+            }
+            try await streamA
+        }
+    }
+
+    @Test("a plain GET of the WebSocket address answers 426 Upgrade Required")
+    func streamWithoutUpgrade() async throws {
+        try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.router) { client in
+            try await client.execute(uri: "/api/stream", method: .get) { response in
+                #expect(response.status == .upgradeRequired)
+                #expect(response.headers[.upgrade] == "websocket")
+            }
+        }
+    }
+
+    @Test("control characters in a path answer 400; repeated slashes redirect to a same-host path")
+    func paths() async throws {
+        try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.router) { client in
+            for uri in ["/index.html%00.png", "/demo/%0Aastronaut.jpg", "/%7F", "/bad%zz"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .badRequest, "\(uri): \(response.status)")
+                    #expect(response.headers[.contentType]?.hasPrefix("image/") != true)
+                }
+            }
+            for (uri, location) in [("//demo", "/demo"), ("//demo//astronaut.jpg", "/demo/astronaut.jpg"), ("///", "/"), ("//x/?a=1", "/x/?a=1")] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .permanentRedirect, "\(uri): \(response.status)")
+                    #expect(response.headers[.location] == location, "\(uri) → \(response.headers[.location] ?? "none")")
+                }
+            }
+            try await client.execute(uri: "/demo", method: .get) { response in
+                #expect(response.headers[.location].map { $0.hasPrefix("/") && !$0.hasPrefix("//") } == true)
+            }
+        }
+    }
+
+    @Test("a 100 KB request header is answered 431 and the connection closed")
+    func oversizedHeader() async throws {
+        try await Studio.makeApplication(configuration: Self.quickTimeouts).test(.live) { client in
+            let port = try #require(client.port)
+            let request = Array("GET / HTTP/1.1\r\nHost: localhost\r\nX-Padding: \(String(repeating: "a", count: 100_000))\r\n\r\n".utf8)
+            let exchange = try RawConnection.exchange(port: port, sending: request, waitingAtMost: 5)
+            #expect(exchange.response.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large"), "\(exchange.response.prefix(80))")
+            #expect(exchange.closedByServer)
+            try await client.execute(uri: "/api/health", method: .get) { response in #expect(response.status == .ok) }
+        }
+    }
+
+    @Test("a connection that sends nothing, or idles after a request, is closed")
+    func idleConnections() async throws {
+        try await Studio.makeApplication(configuration: Self.quickTimeouts).test(.live) { client in
+            let port = try #require(client.port)
+            let silent = try RawConnection.exchange(port: port, sending: [], waitingAtMost: 5)
+            #expect(silent.closedByServer && silent.response.isEmpty, "silent: \(silent)")
+            let partial = try RawConnection.exchange(port: port, sending: Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8), waitingAtMost: 5)
+            #expect(partial.closedByServer && partial.response.isEmpty, "half a head: \(partial)")
+            let keptAlive = try RawConnection.exchange(port: port, sending: Array("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+                                                       waitingAtMost: 5)
+            #expect(keptAlive.response.hasPrefix("HTTP/1.1 200 OK") && keptAlive.closedByServer, "keep-alive: \(keptAlive.response.prefix(40))")
+        }
+    }
+}
+
+/// A bare TCP client: sends bytes, then reads until the server closes or the time runs out.
+enum RawConnection {
+    struct Exchange: CustomStringConvertible {
+        var response: String
+        var closedByServer: Bool
+        var description: String { "\(closedByServer ? "closed" : "open"), \(response.utf8.count) bytes" }
+    }
+
+    static func exchange(port: Int, sending bytes: [UInt8], waitingAtMost seconds: Int) throws -> Exchange {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXFailure(call: "socket") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXFailure(call: "connect") }
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { break }  // the server may close as soon as it has seen enough
+            sent += count
+        }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 { received += buffer[0..<count]; continue }
+            // 0: orderly close; ECONNRESET: closed with our unread bytes pending; EAGAIN: time ran out.
+            let closed = count == 0 || errno == ECONNRESET
+            return Exchange(response: String(decoding: received, as: UTF8.self), closedByServer: closed)
+        }
+    }
+
+    struct POSIXFailure: Error { let call: String }
+}
