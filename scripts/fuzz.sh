@@ -2,7 +2,8 @@
 # Coverage-guided fuzzing of the bridge's decode path with libFuzzer and AddressSanitizer.
 # Only the bridge's C++ and a small harness are built with sanitizers (about a second), never the package.
 # Usage: scripts/fuzz.sh [SECONDS]   (default 600)
-# Seeds come from ../shared/data (images, book, faces, beancounter); crashers land in artifacts/fuzz/crashes/.
+# Seeds come from ../shared/data (images, book, faces, beancounter); crashers land in artifacts/fuzz/crashes/
+# and fuzzing goes on after each (fork mode), so one run reports every kind of finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
@@ -36,8 +37,9 @@ echo "== $index seed files × 4 read modes; fuzzing for $seconds s"
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
 "$out/decode-fuzzer" "$out/corpus" "$seeds" \
   -max_total_time="$seconds" -max_len=400000 -timeout=20 -rss_limit_mb=8192 -malloc_limit_mb=8192 \
+  -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   -artifact_prefix="$out/crashes/" -print_final_stats=1 2>&1 \
-  | tee "$out/fuzz.log" | grep -E '^#[0-9]+ +(pulse|DONE|NEW)|stat::|ERROR|SUMMARY|decode fuzzer' | grep -vE 'NEW' | tail -n 40
+  | tee "$out/fuzz.log" | grep -E '^#[0-9]+: cov|^INFO: fuzzed for|stat::|==ERROR|SUMMARY|decode fuzzer|crash' | tail -n 40
 status=${PIPESTATUS[0]}
 echo "== crashers saved: $(find "$out/crashes" -type f | wc -l) (in $out/crashes); full log: $out/fuzz.log"
 exit "$status"

@@ -36,10 +36,15 @@ struct TintCommand: ParsableCommand {
 
     @OptionGroup var read: ReadOptions
 
+    /// Tints, each a file or `interval × fps` video frames: bounded so that every count stays small.
+    static let maximumFrames = 100_000
+
     private var isVideo: Bool { ["mp4", "avi"].contains((output as NSString).pathExtension.lowercased()) }
 
     func validate() throws {
-        guard frames >= 1 else { throw ValidationError("--frames must be at least 1, got \(frames)") }
+        guard (1...Self.maximumFrames).contains(frames) else {
+            throw ValidationError("--frames must be from 1 to \(Self.maximumFrames), got \(frames)")
+        }
         guard interval > 0, interval <= 3600 else { throw ValidationError("--interval must be between 0 and 3600 seconds, got \(interval)") }
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be between 0 and 240, got \(fps)") }
     }

@@ -111,7 +111,7 @@ struct CLITests {
 
     @Test("bad options are refused with a reason")
     func badOptions() throws {
-        expectCleanFailure(try ocular("tint", dataRoot + "/images/coffee.png", "-o", "/tmp/x.png", "--frames", "0"), mentioning: "--frames must be at least 1")
+        expectCleanFailure(try ocular("tint", dataRoot + "/images/coffee.png", "-o", "/tmp/x.png", "--frames", "0"), mentioning: "--frames must be from 1 to 100000, got 0")
         expectCleanFailure(try ocular("tint", "/no/such.png", "-o", "/tmp/x.png"), mentioning: "no such file")
         expectCleanFailure(try ocular("whitebalance", dataRoot + "/images/coffee.png", "-o", "/no/such/folder/x.png"), mentioning: "does not exist")
         expectCleanFailure(try ocular("studio", "--port", "70000"), mentioning: "--port must be from 0 to 65535")

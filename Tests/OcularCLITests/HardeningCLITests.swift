@@ -34,7 +34,7 @@ struct HardeningCLITests {
         expectCleanFailure(try ocular("info", folder.path), mentioning: "it is a directory, not a file")
     }
 
-    @Test("--max-megapixels refuses values that are not a positive number within OpenCV's limit")
+    @Test("--max-megapixels and --frames refuse values past what can be counted or read")
     func megapixelOption() throws {
         let coffee = dataRoot + "/images/coffee.png"
         for value in ["1e300", "nan", "inf", "0", "-1", "2000"] {
@@ -43,6 +43,9 @@ struct HardeningCLITests {
         }
         expectCleanFailure(try ocular("info", coffee, "--max-megapixels", "0.2"), mentioning: "600×400 is 0.2 megapixels, over the limit of 0.2 megapixels")
         #expect(try ocular("info", coffee, "--max-megapixels", "0.25").status == 0)
+        // frames × interval × fps once overflowed Int while sizing the progress bar.
+        expectCleanFailure(try ocular("tint", coffee, "-o", "/tmp/never.mp4", "--frames", "9223372036854775807"),
+                           mentioning: "--frames must be from 1 to 100000")
     }
 
     @Test("outputs onto a folder or into a missing folder are refused in words")

@@ -91,7 +91,7 @@ enum FileAccess {
 
     /// Foundation's errors read "The operation could not be completed" plus a domain and code; the
     /// POSIX reason underneath says more.
-    private static func reason(for error: any Error) -> String {
+    static func reason(for error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

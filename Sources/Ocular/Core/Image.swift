@@ -131,6 +131,10 @@ public struct Image: Sendable, Equatable {
             throw .invalidImage(reason: "\(format) needs an even height, got \(height)")
         }
         let minimum = format.minimumBytesPerRow(width: width)
+        guard format.rowCount(height: height).multipliedReportingOverflow(by: bytesPerRow).partialValue <= Int(Int32.max) * 4,
+              !format.rowCount(height: height).multipliedReportingOverflow(by: bytesPerRow).overflow else {
+            throw .invalidImage(reason: "\(height) rows of \(bytesPerRow) bytes are more than an image may hold")
+        }
         guard bytesPerRow >= minimum else {
             throw .invalidImage(reason: "\(bytesPerRow) bytes per row is less than the \(minimum) a \(width)-pixel \(format) row needs")
         }

@@ -95,7 +95,7 @@ public final class VideoWriter {
             try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
         } catch {
             try? FileManager.default.removeItem(atPath: temporaryPath)
-            throw .writeFailed(path: path, reason: error.localizedDescription)
+            throw .writeFailed(path: path, reason: FileAccess.reason(for: error))
         }
     }
 }
