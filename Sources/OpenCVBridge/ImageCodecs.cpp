@@ -89,6 +89,44 @@ class LendingAllocator final : public cv::MatAllocator {
     mutable bool lent_ = false;
 };
 
+/// Whether JPEG data reaches its end-of-image marker, walking the markers and the entropy-coded
+/// segments the way libjpeg reads them.
+///
+/// Why: OpenCV's in-memory JPEG source suspends libjpeg when the data runs out, and its decoder does
+/// not check for the suspension. The rows never decoded are then copied out of libjpeg's own
+/// uninitialised buffers, and imdecode reports success (found by `make fuzz`, confirmed with
+/// valgrind: every byte of a 12416×427 "image" uninitialised). Data that reaches EOI never runs out.
+static bool jpegReachesEnd(const uint8_t *bytes, size_t count) {
+    size_t at = 2;  // after SOI
+    while (true) {
+        while (at < count && bytes[at] != 0xFF) ++at;  // libjpeg skips extraneous bytes, with a warning
+        while (at < count && bytes[at] == 0xFF) ++at;  // fill bytes
+        if (at >= count) return false;
+        const uint8_t marker = bytes[at++];
+        if (marker == 0xD9) return true;                                      // EOI
+        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) continue;  // TEM, RSTn, SOI: no length
+        if (at + 2 > count) return false;
+        const size_t length = static_cast<size_t>(bytes[at]) << 8 | bytes[at + 1];
+        if (length < 2 || length > count - at) return false;
+        at += length;
+        if (marker != 0xDA) continue;
+        // Start of scan: entropy-coded data runs to the next marker; FF 00 is a stuffed FF, FF D0–D7
+        // restart markers belong to the scan.
+        while (true) {
+            while (at < count && bytes[at] != 0xFF) ++at;
+            if (at + 1 >= count) return false;
+            const uint8_t next = bytes[at + 1];
+            if (next == 0x00 || (next >= 0xD0 && next <= 0xD7)) {
+                at += 2;
+            } else if (next == 0xFF) {
+                at += 1;
+            } else {
+                break;  // a marker, read by the outer loop
+            }
+        }
+    }
+}
+
 OCVStatus ocv_decode_image(const void *bytes, size_t count, OCVReadMode mode, const OCVImage *into,
                            OCVMatrix **decoded, OCVError *error) {
     *decoded = nullptr;
@@ -96,6 +134,11 @@ OCVStatus ocv_decode_image(const void *bytes, size_t count, OCVReadMode mode, co
         if (count > static_cast<size_t>(INT32_MAX)) {
             setMessage(error, "%zu bytes are more than OpenCV decodes at once (2 GiB)", count);
             return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const auto *data = static_cast<const uint8_t *>(bytes);
+        if (count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF && !jpegReachesEnd(data, count)) {
+            setMessage(error, "the JPEG data ends before its end-of-image marker");
+            return OCV_STATUS_DECODE_FAILED;
         }
         const cv::Mat encoded(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));
         // Declared before the matrix that uses it: the matrix releases its pixels first.

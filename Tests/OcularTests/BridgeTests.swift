@@ -1,4 +1,5 @@
 import OpenCVBridge
+import OpenCVReference
 import Testing
 @testable import Ocular
 
@@ -42,6 +43,36 @@ struct BridgeTests {
         let bytes: [UInt8] = [1, 2, 3, 4]
         let status = ocv_decode_image(bytes, bytes.count, OCV_READ_COLOR, nil, &decoded, &error)
         #expect(status == OCV_STATUS_DECODE_FAILED && decoded == nil)
+    }
+
+    @Test("JPEG data that runs out before its end-of-image marker is refused: OpenCV would fill rows from uninitialised memory")
+    func jpegWithoutEnd() throws {
+        let image = try Image(width: 64, height: 48, format: .bgr8, filledWith: [20, 140, 230])
+        let jpeg = try image.encoded(as: .jpeg(quality: 90))
+        #expect(jpeg.suffix(2) == [0xFF, 0xD9])
+        func bridgeDecodes(_ bytes: [UInt8]) -> (OCVStatus, String) {
+            var decoded: OpaquePointer?
+            var error = OCVError()
+            let status = ocv_decode_image(bytes, bytes.count, OCV_READ_COLOR, nil, &decoded, &error)
+            ocv_matrix_release(decoded)
+            return (status, OpenCV.message(of: &error))
+        }
+        func openCVDecodes(_ bytes: [UInt8]) -> Bool {
+            var reference = ReferenceImage()
+            defer { reference_image_free(&reference) }
+            return reference_decode(bytes, bytes.count, Int32(OCV_READ_COLOR.rawValue), &reference) == 0
+        }
+        #expect(bridgeDecodes(jpeg).0 == OCV_STATUS_OK)
+        #expect(bridgeDecodes(jpeg + Array("trailing bytes after EOI".utf8)).0 == OCV_STATUS_OK)
+
+        // Without EOI, and with a comment after the scan whose length runs past the end although its
+        // text holds FF D9: OpenCV returns an image for both, the bridge refuses both.
+        let endless = Array(jpeg.dropLast(2))
+        let runaway = endless + [0xFF, 0xFE, 0x40, 0x00] + Array("a comment that claims 16 KB ".utf8) + [0xFF, 0xD9]
+        for bytes in [endless, runaway] {
+            #expect(openCVDecodes(bytes))
+            #expect(bridgeDecodes(bytes) == (OCV_STATUS_DECODE_FAILED, "the JPEG data ends before its end-of-image marker"))
+        }
     }
 
     @Test("the Swift side turns a failed call into OcularError.openCV naming the operation")
