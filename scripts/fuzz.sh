@@ -18,20 +18,13 @@ echo "== Building the decode fuzzer"
   Fuzz/DecodeFuzzer.cpp Sources/OpenCVBridge/ImageCodecs.cpp Tests/OpenCVReference/OpenCVReference.cpp \
   -lopencv_core -lopencv_imgproc -lopencv_imgcodecs -o "$out/decode-fuzzer"
 
-# Seeds: every shared image, once per read mode (the first byte picks it), kept small so that each
-# run is quick; libFuzzer mutates from there.
+# Seeds: small crops of every shared image in every format this OpenCV writes, once per read mode
+# (the first byte picks it); libFuzzer mutates from there.
 seeds="$out/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"
-index=0
-for file in "$data"/images/* "$data"/book/* "$data"/faces/*.png "$data"/beancounter/*.png; do
-  case "$file" in *.png|*.jpg|*.jpeg) ;; *) continue ;; esac
-  [ "$(stat -c %s "$file")" -le 400000 ] || continue
-  for mode in 0 1 2 3; do
-    { printf "\\x0$mode"; cat "$file"; } > "$seeds/seed-$index-$mode"
-  done
-  index=$((index + 1))
-done
-echo "== $index seed files × 4 read modes; fuzzing for $seconds s"
+"$CXX" -std=c++17 -O1 -I /usr/include/opencv4 Fuzz/MakeSeeds.cpp -lopencv_core -lopencv_imgproc -lopencv_imgcodecs -o "$out/make-seeds"
+count=$("$out/make-seeds" "$seeds" "$data"/images/* "$data"/book/* "$data"/faces/*.png "$data"/beancounter/*.png 2>/dev/null)
+echo "== $count × 4 read modes; fuzzing for $seconds s"
 
 # OpenCV's own limits allow a 1-gigapixel image; the harness decodes twice, so give it room.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \

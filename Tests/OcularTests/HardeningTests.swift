@@ -22,6 +22,12 @@ struct HardeningTests {
         }
     }
 
+    @Test("bytes without an image signature never reach OpenCV's decoders")
+    func noSignature() throws {
+        #expect(signaturelessJunk.count == 37)
+        #expect(throws: OcularError.notAnImage(path: "junk")) { try Image(decoding: signaturelessJunk, name: "junk") }
+    }
+
     @Test("megapixels print to one decimal, and limits as large as Int still print")
     func megapixelText() {
         #expect(OcularError.megapixels(12_000_000) == "12")
