@@ -132,7 +132,7 @@ struct HardeningTests {
         }
     }
 
-    @Test("a new video sweeps partial files of dead processes and keeps those of live ones")
+    @Test("a new video sweeps the folder's partial files of dead processes and keeps those of live ones")
     func staleParts() throws {
         let folder = try TemporaryFolder()
         let output = folder.file("clip.mp4")
@@ -144,12 +144,16 @@ struct HardeningTests {
         let dead = folder.file(".clip.mp4.\(finished.processIdentifier)-\(UUID().uuidString).partial.mp4")
         let earlierVersion = folder.file(".clip.mp4.\(UUID().uuidString).partial.mp4")
         let live = folder.file(".clip.mp4.\(getpid())-\(UUID().uuidString).partial.mp4")
-        let unrelated = folder.file(".other.mp4.1-\(UUID().uuidString).partial.mp4")
-        for path in [dead, earlierVersion, live, unrelated] { FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3])) }
+        let otherDead = folder.file(".other.avi.\(finished.processIdentifier)-\(UUID().uuidString).partial.avi")
+        let otherLive = folder.file(".other.mp4.1-\(UUID().uuidString).partial.mp4")  // pid 1 always runs
+        let lookalike = folder.file(".notes.partial.txt")
+        for path in [dead, earlierVersion, live, otherDead, otherLive, lookalike] {
+            FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3]))
+        }
         let writer = try VideoWriter(path: output, width: 16, height: 16, framesPerSecond: 5)
         try writer.write(try Image(width: 16, height: 16, format: .bgr8, filledWith: [0, 0, 255]))
         try writer.finish()
         let names = Set(folder.contents)
-        #expect(names == ["clip.mp4", (live as NSString).lastPathComponent, (unrelated as NSString).lastPathComponent], "\(names)")
+        #expect(names == Set(["clip.mp4", live, otherLive, lookalike].map { ($0 as NSString).lastPathComponent }), "\(names)")
     }
 }

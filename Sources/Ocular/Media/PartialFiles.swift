@@ -32,24 +32,26 @@ public enum PartialFiles {
         open.withLock { _ = $0.remove(partial) }
     }
 
-    /// Removes the partial files of `path` left by processes that no longer run.
+    /// Removes the partial files in the folder of `path` left by processes that no longer run.
     /// - Returns: The paths removed.
     @discardableResult
     static func sweepStale(besides path: String) -> [String] {
         let folder = (path as NSString).deletingLastPathComponent
-        let prefix = "." + (path as NSString).lastPathComponent + "."
-        let suffix = ".partial." + (path as NSString).pathExtension
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return [] }
         var removed: [String] = []
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
-            let middle = name.dropFirst(prefix.count).dropLast(suffix.count)
-            // "<pid>-<uuid>"; a name without a live owner's pid (or of an earlier version, uuid only) is stale.
-            if let pid = middle.split(separator: "-", maxSplits: 1).first.flatMap({ pid_t($0) }), isRunning(pid) { continue }
+        for name in names {
+            // ".NAME.<pid>-<uuid>.partial.EXT", or ".NAME.<uuid>.partial.EXT" from before the pid was
+            // recorded: nothing else is ever removed.
+            guard let match = name.wholeMatch(of: partialName) else { continue }
+            if let pid = match.output.1.flatMap({ pid_t($0) }), isRunning(pid) { continue }
             let stale = (folder.isEmpty ? "" : folder + "/") + name
             if (try? FileManager.default.removeItem(atPath: stale)) != nil { removed.append(stale) }
         }
         return removed
     }
+
+    nonisolated(unsafe) private static let partialName =
+        /\..+\.(?:([0-9]{1,10})-)?[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\.partial\.[A-Za-z0-9]+/
 
     /// On SIGINT or SIGTERM, removes the partial files still being written, then ends the process
     /// as the signal would have (exit status 128 + signal). Call once, early, in a command-line tool
