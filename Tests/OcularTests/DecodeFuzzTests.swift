@@ -49,7 +49,7 @@ struct DecodeFuzzTests {
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         // The corpus must exercise both outcomes, or it tests nothing.
-        #expect(checked >= 3000)
+        #expect(checked >= 4000)
         #expect(decoded >= 300, "only \(decoded) of \(checked) mutations decoded")
         #expect(refused >= 500, "only \(refused) of \(checked) mutations were refused")
         print("decode fuzz: \(checked) inputs, \(decoded) decoded as cv::imdecode does, \(refused) refused with typed errors")
@@ -101,7 +101,8 @@ struct DecodeFuzzTests {
     static let mutationsPerSeed = 110
 
     /// Small crops of the shared images, encoded as colour, gray and alpha PNG and colour and gray
-    /// JPEG, plus the smallest shared files as they are.
+    /// JPEG; a crop in every other container OpenCV writes (BMP, TIFF, WebP, PPM, Sun raster, PFM);
+    /// and the smallest shared files as they are.
     static func seeds() throws -> [(String, [UInt8])] {
         var seeds: [(String, [UInt8])] = []
         for file in ["images/coffee.png", "images/rocket.jpg", "images/camera.png", "images/coins.png", "faces/chelsea.png"] {
@@ -112,6 +113,19 @@ struct DecodeFuzzTests {
             seeds.append(("\(file) as alpha PNG", try crop.converted(to: .bgra8).encoded(as: .png())))
             seeds.append(("\(file) as colour JPEG", try crop.encoded(as: .jpeg(quality: 85))))
             seeds.append(("\(file) as gray JPEG", try crop.converted(to: .gray8).encoded(as: .jpeg(quality: 85))))
+        }
+        // The other containers OpenCV writes, through files (the library encodes only PNG and JPEG in memory).
+        let folder = try TemporaryFolder()
+        let crop = try crop(try Image(contentsOfFile: TestData.path("images/coffee.png")), width: 40, height: 30)
+        for fileExtension in ["bmp", "tiff", "webp", "ppm", "ras", "pfm"] {
+            let path = folder.file("seed.\(fileExtension)")
+            try crop.write(toFile: path)
+            seeds.append(("coffee.png as \(fileExtension)", Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
+            if fileExtension == "bmp" || fileExtension == "tiff" {
+                let gray = folder.file("seed-gray.\(fileExtension)")
+                try crop.converted(to: .gray8).write(toFile: gray)
+                seeds.append(("coffee.png as gray \(fileExtension)", Array(try Data(contentsOf: URL(fileURLWithPath: gray)))))
+            }
         }
         for file in ["images/coins.png", "images/rocket.jpg"] {
             seeds.append((file, Array(try Data(contentsOf: URL(fileURLWithPath: TestData.path(file))))))
