@@ -24,10 +24,19 @@ static void quietVideoLogging() {
     });
 }
 
-/// FFmpeg first: it reads every common file and starts faster than GStreamer, which is scanned last.
+/// Opening captures and writers is serialised: with CAP_ANY, OpenCV also tries its gphoto2 backend,
+/// whose plugin loading (libltdl) is not thread-safe; two probes at once crashed the test run.
+static std::mutex &backendLock() {
+    static std::mutex lock;
+    return lock;
+}
+
+/// FFmpeg first: it reads every common file and starts faster than GStreamer. Only the backends
+/// that read files are tried: the camera backends (gphoto2, V4L) have nothing to say about a path.
 static bool openCapture(cv::VideoCapture &capture, const char *path) {
     quietVideoLogging();
-    return capture.open(path, cv::CAP_FFMPEG) || capture.open(path, cv::CAP_ANY);
+    const std::lock_guard<std::mutex> guard(backendLock());
+    return capture.open(path, cv::CAP_FFMPEG) || capture.open(path, cv::CAP_GSTREAMER);
 }
 
 OCVStatus ocv_video_probe(const char *path, OCVVideoProperties *properties, OCVError *error) {
@@ -65,6 +74,7 @@ OCVStatus ocv_video_writer_open(const char *path, const char *fourcc, double fra
         const int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
         bool isOpen = false;
         try {
+            const std::lock_guard<std::mutex> guard(backendLock());
             const cv::Size size(width, height);
             isOpen = opened->writer.open(path, cv::CAP_FFMPEG, code, framesPerSecond, size, isColor) ||
                      opened->writer.open(path, cv::CAP_ANY, code, framesPerSecond, size, isColor);

@@ -1,5 +1,6 @@
 import Foundation
 import OcularTestSupport
+import Synchronization
 import Testing
 @testable import Ocular
 
@@ -116,6 +117,26 @@ struct HardeningTests {
         for path in [text, random] {
             #expect(throws: OcularError.unreadableMedia(path: path, reason: MediaInfo.notMediaReason)) { try MediaInfo(contentsOfFile: path) }
         }
+    }
+
+    @Test("video probes from many threads at once each get their own answer")
+    func concurrentProbes() throws {
+        let folder = try TemporaryFolder()
+        let text = folder.file("notes.txt")
+        try Data("not a video\n".utf8).write(to: URL(fileURLWithPath: text))
+        let video = TestData.path("video/astronaut_pan.avi")
+        let outcomes = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let path = index.isMultiple(of: 2) ? text : video
+            let outcome: String
+            do {
+                if case .video(let info) = try MediaInfo(contentsOfFile: path) { outcome = "video \(info.frameCount)" } else { outcome = "image" }
+            } catch {
+                outcome = (error as? OcularError) == .unreadableMedia(path: text, reason: MediaInfo.notMediaReason) ? "not media" : "\(error)"
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        #expect(outcomes.withLock { $0.sorted() } == Array(repeating: "not media", count: 4) + Array(repeating: "video 30", count: 4))
     }
 
     @Test("info reports images in formats OpenCV reads beyond PNG and JPEG (PFM, Sun raster, PPM) as images")
