@@ -48,7 +48,7 @@ extension Image {
     /// - Throws: ``OcularError`` naming the file and why: missing, unreadable, empty, not an image,
     ///   truncated or damaged, or over the pixel limit.
     public init(contentsOfFile path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
-        let data = try Self.readFile(path)
+        let data = try FileAccess.read(path)
         self = try Image(decoding: data, name: path, options: options)
     }
 
@@ -97,7 +97,7 @@ extension Image {
         default: parameters = []
         }
         let bytes = try encoded(fileExtension: fileExtension, parameters: parameters)
-        try Self.writeFile(bytes, to: path)
+        try FileAccess.write(bytes, to: path)
     }
 
     // MARK: - Decoding
@@ -211,15 +211,6 @@ extension Image {
     }
 
     // MARK: - Files
-
-    /// Reads a whole file, or with `limit` only its first bytes.
-    static func readFile(_ path: String, upTo limit: Int? = nil) throws(OcularError) -> Data {
-        try FileAccess.read(path, upTo: limit)
-    }
-
-    static func writeFile(_ bytes: [UInt8], to path: String) throws(OcularError) {
-        try FileAccess.write(bytes, to: path)
-    }
 
     /// Writes the bare pixel bytes, row after row as ``bytes`` holds them, atomically.
     /// - Parameter path: The file to create or replace.

@@ -131,8 +131,8 @@ public struct Image: Sendable, Equatable {
             throw .invalidImage(reason: "\(format) needs an even height, got \(height)")
         }
         let minimum = format.minimumBytesPerRow(width: width)
-        guard format.rowCount(height: height).multipliedReportingOverflow(by: bytesPerRow).partialValue <= Int(Int32.max) * 4,
-              !format.rowCount(height: height).multipliedReportingOverflow(by: bytesPerRow).overflow else {
+        let (byteCount, overflow) = format.rowCount(height: height).multipliedReportingOverflow(by: bytesPerRow)
+        guard !overflow, byteCount <= Int(Int32.max) * 4 else {
             throw .invalidImage(reason: "\(height) rows of \(bytesPerRow) bytes are more than an image may hold")
         }
         guard bytesPerRow >= minimum else {

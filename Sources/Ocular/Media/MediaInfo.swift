@@ -40,10 +40,10 @@ public enum MediaInfo: Sendable, Equatable {
     /// - Throws: ``OcularError`` when the file is missing, empty, or neither an image nor a readable video.
     public init(contentsOfFile path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
         // The first bytes tell an image from a video; a video is never read whole.
-        let start = try Image.readFile(path, upTo: 64 << 10)
+        let start = try FileAccess.read(path, upTo: 64 << 10)
         guard !start.isEmpty else { throw .emptyFile(path: path) }
         if let header = start.withUnsafeBytes({ ImageHeader($0) }) {
-            let data = try Image.readFile(path)
+            let data = try FileAccess.read(path)
             let image = try Image(decoding: data, name: path, options: options)
             self = .image(ImageFileInfo(
                 container: header.container.rawValue, width: image.width, height: image.height,
