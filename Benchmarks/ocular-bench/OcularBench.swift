@@ -76,7 +76,7 @@ struct OcularBench: AsyncParsableCommand {
                     baseline_gray(bytes, Int32(width), Int32(height), $0, $1, $2, $3)
                 })
                 operations.append(Operation(name: "whitebalance", size: size, swift: { try whiteBalance.apply(to: image).bytes }) {
-                    baseline_white_balance(bytes, Int32(width), Int32(height), whiteBalance.saturationThreshold, $0, $1, $2, $3)
+                    baseline_white_balance(bytes, Int32(width), Int32(height), Float(whiteBalance.saturationThreshold), $0, $1, $2, $3)
                 })
                 operations.append(Operation(name: "tint", size: size, swift: { try tint.apply(to: image).bytes }) {
                     baseline_tint(bytes, Int32(width), Int32(height), tint.red, tint.green, tint.blue, $0, $1, $2, $3)

@@ -10,18 +10,21 @@ import Ocular
 /// Ocular Studio: the web app in which a browser's camera streams frames to the server and gets them
 /// back processed.
 ///
-/// Routes: the single-page app at `/`, `GET /api/health`, and the WebSocket `/api/stream`.
+/// Routes, one controller per resource: the single-page app's files at `/` (``FileMiddleware``),
+/// `GET /api/health` (``HealthController``), and the WebSocket `/api/stream` (``StreamController``).
 /// Connections must send their request head in time and stay within the header size limit; idle
 /// keep-alive connections are closed (see ``StudioConfiguration``).
 public enum Studio {
     /// Builds the studio application, ready to run.
     /// - Parameters:
     ///   - configuration: Address, limits and encoding settings.
+    ///   - registry: The stages clients may use.
     ///   - logger: Where the server logs.
     ///   - onServerRunning: Called with the bound port once the server listens (useful with port 0).
     /// - Throws: ``StudioError`` when the web app's files cannot be found.
     public static func makeApplication(
         configuration: StudioConfiguration = StudioConfiguration(),
+        registry: StageRegistry = .standard,
         logger: Logger = Logger(label: "ocular.studio"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(StudioError) -> some ApplicationProtocol {
@@ -35,17 +38,12 @@ public enum Studio {
         router.add(middleware: RequestPathMiddleware())
         router.add(middleware: FileMiddleware(publicFolder, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true, logger: logger))
-        router.get("/api/health") { _, _ in Health() }
-        // Only an upgrade request reaches the WebSocket router; a plain GET is told what to do.
-        router.get("/api/stream") { _, _ in
-            Response(status: .upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
-                     body: .init(byteBuffer: ByteBuffer(string: "/api/stream is a WebSocket: connect with a WebSocket client\n")))
-        }
+        let stream = StreamController(configuration: configuration, registry: registry)
+        HealthController().addRoutes(to: router)
+        stream.addRoutes(to: router)
 
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
-        webSocketRouter.ws("/api/stream") { inbound, outbound, context in
-            try await stream(inbound: inbound, outbound: outbound, configuration: configuration, logger: context.logger)
-        }
+        stream.addRoutes(to: webSocketRouter)
         let webSocketResponder = webSocketRouter.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(idleTimeout: .init(configuration.idleTimeout),
@@ -81,57 +79,6 @@ public enum Studio {
             let reason = error.errnoCode == EADDRINUSE ? "the port is in use; choose another with --port"
                 : error.errnoCode == EADDRNOTAVAIL ? "this machine has no such address" : "\(error)"
             throw StudioError.cannotListen(host: configuration.host, port: configuration.port, reason: reason)
-        }
-    }
-
-    /// `GET /api/health`: alive, and which Ocular and OpenCV.
-    struct Health: ResponseEncodable {
-        var status = "ok"
-        var ocular = OcularVersion.current
-        var opencv = OcularVersion.openCV
-    }
-
-    /// Runs one client's stream. Frames are processed one at a time by a second task; a frame that
-    /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
-    /// that floods the server gets the newest frames processed and never builds a queue.
-    static func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-                       configuration: StudioConfiguration, logger: Logger) async throws {
-        let session = StreamSession(configuration: configuration)
-        let effects = Effect.allCases.map { StreamMessage.EffectDescription(name: $0.rawValue, title: $0.title) }
-        try await outbound.write(.text(StreamMessage.json(StreamMessage.Hello(
-            effects: effects, settings: session.currentSettings, maxFrameBytes: configuration.maxFrameBytes))))
-
-        let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await frame in frames {
-                    // Off the cooperative pool: a frame takes milliseconds of CPU, which would keep
-                    // this and other clients' readers from taking frames (and dropping late ones).
-                    let reply = try await NIOThreadPool.singleton.runIfActive { session.process(frame) }
-                    switch reply {
-                    case .frame(let jpeg):
-                        try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                    case .refused(let reason):
-                        try await outbound.write(.text(StreamMessage.json(StreamMessage.Failure(about: "frame", message: reason))))
-                    }
-                }
-            }
-            for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
-                switch message {
-                case .text(let text):
-                    try await outbound.write(.text(session.applySettings(text)))
-                case .binary(let frame) where frame.readableBytes > configuration.maxFrameBytes:
-                    let reason = "frame of \(frame.readableBytes) bytes refused: the limit is \(configuration.maxFrameBytes) bytes"
-                    logger.info("\(reason)")
-                    try await outbound.write(.text(StreamMessage.json(StreamMessage.Failure(about: "frame", message: reason))))
-                case .binary(let frame):
-                    if case .dropped = pending.yield(frame) {
-                        try await outbound.write(.text(StreamMessage.json(StreamMessage.Dropped())))
-                    }
-                }
-            }
-            pending.finish()  // the client closed: let the processor finish its frame and stop
-            try await group.waitForAll()
         }
     }
 }

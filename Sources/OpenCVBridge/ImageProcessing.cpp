@@ -5,6 +5,8 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/xphoto/white_balance.hpp>
 
+#include <mutex>
+
 using namespace ocular_bridge;
 
 OCULAR_SAME_VALUE(OCV_8UC1, CV_8UC1);
@@ -89,5 +91,43 @@ OCVStatus ocv_gray_world_white_balance(const OCVImage *source, const OCVImage *d
         const int fromTo[] = {0, 0, 1, 1, 2, 2, 6, 3};
         cv::mixChannels(inputs, 2, &output, 1, fromTo, 4);
         return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_gray_world_statistics(const OCVImage *source, float saturationThreshold, double *unsaturatedSums,
+                                    double *means, OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Mat input = matrix(source);
+        const int channels = input.channels();
+        if (input.depth() != CV_8U || (channels != 3 && channels != 4)) {
+            setMessage(error, "gray-world statistics need 8-bit images of 3 or 4 channels, got %d channels", channels);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        // xphoto's GrayworldWB rule, in integers so that the same pixels count.
+        const unsigned threshold255 = static_cast<unsigned>(cvRound(saturationThreshold * 255));
+        std::mutex lock;
+        uint64_t totals[3] = {0, 0, 0};
+        cv::parallel_for_(cv::Range(0, input.rows), [&](const cv::Range &rows) {
+            uint64_t sums[3] = {0, 0, 0};
+            for (int y = rows.start; y < rows.end; ++y) {
+                const uint8_t *pixel = input.ptr<uint8_t>(y);
+                for (int x = 0; x < input.cols; ++x, pixel += channels) {
+                    const unsigned a = pixel[0], b = pixel[1], c = pixel[2];
+                    const unsigned low = std::min(a, std::min(b, c)), high = std::max(a, std::max(b, c));
+                    const bool counts = (high - low) * 255 <= threshold255 * high;
+                    sums[0] += counts ? a : 0;
+                    sums[1] += counts ? b : 0;
+                    sums[2] += counts ? c : 0;
+                }
+            }
+            std::lock_guard<std::mutex> guard(lock);
+            for (int channel = 0; channel < 3; ++channel) totals[channel] += sums[channel];
+        });
+        const cv::Scalar average = cv::mean(input);
+        for (int channel = 0; channel < 3; ++channel) {
+            unsaturatedSums[channel] = static_cast<double>(totals[channel]);
+            means[channel] = average[channel];
+        }
+        return OCV_STATUS_OK;
     });
 }

@@ -5,13 +5,14 @@ import Ocular
 struct OcularCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ocular",
-        abstract: "Computer-vision camera toolkit: inspect, convert, balance and tint images; run Ocular Studio.",
+        abstract: "Computer-vision camera toolkit: inspect, convert, balance and tint images, run recipes of stages; run Ocular Studio.",
         discussion: """
             Images are read with EXIF orientation applied. Output formats follow the file extension \
             (.png, .jpg, .webp, .bmp, .tiff, ...). Errors go to standard error with a non-zero exit status.
             """,
         version: "\(OcularVersion.current) (OpenCV \(OcularVersion.openCV))",
-        subcommands: [InfoCommand.self, ConvertCommand.self, WhiteBalanceCommand.self, TintCommand.self, StudioCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, StagesCommand.self, WhiteBalanceCommand.self,
+                      TintCommand.self, StudioCommand.self]
     )
 }
 

@@ -7,8 +7,9 @@ struct TintCommand: ParsableCommand {
         commandName: "tint",
         abstract: "Tint an image with random colours, as frames or a video (the \"cool pig\" demo).",
         discussion: """
-            A gray image becomes RGB; a colour image is first white-balanced (gray world). Each frame \
-            multiplies red, green and blue by factors drawn from [0.5, 1.5], [0.6, 1.4] and [0.4, 1.6]. \
+            A gray image becomes RGB; a colour image is first white-balanced (the whiteBalance stage). \
+            Each frame (the tint stage) multiplies red, green and blue by factors drawn from [0.5, 1.5], \
+            [0.6, 1.4] and [0.4, 1.6]; `ocular apply` sets other ranges. \
             One frame is written to OUT; several go to numbered files (photo-000.png, photo-001.png, ...) \
             or, when OUT ends in .mp4 or .avi, to a video that shows each tint for --interval seconds.
             """)
@@ -25,7 +26,7 @@ struct TintCommand: ParsableCommand {
     @Option(help: "How many tints to make.")
     var frames = 1
 
-    @Option(help: "Seconds each tint is shown in a video.")
+    @Option(help: "Seconds each tint is shown in a video, 0.1 to 60.")
     var interval: Double = 2
 
     @Option(help: "Frame rate of a video.")
@@ -45,16 +46,21 @@ struct TintCommand: ParsableCommand {
         guard (1...Self.maximumFrames).contains(frames) else {
             throw ValidationError("--frames must be from 1 to \(Self.maximumFrames), got \(frames)")
         }
-        guard interval > 0, interval <= 3600 else { throw ValidationError("--interval must be between 0 and 3600 seconds, got \(interval)") }
         guard fps > 0, fps <= 240 else { throw ValidationError("--fps must be between 0 and 240, got \(fps)") }
     }
 
     func run() throws {
         let seed = self.seed ?? UInt64.random(in: 0...999_999)
-        let tints = TintSequence(seed: seed, interval: .seconds(interval))
+        // The stages the studio and `apply` use; the seed and interval are checked by their declarations.
+        let tint = try TintStage.with(["seed": .number(Double(seed)), "interval": .number(interval)])
+        let balance = try Pipeline(Recipe(stages: noWhiteBalance ? [] : [.init(WhiteBalanceStage.name)]))
         let still = try Image(contentsOfFile: input, options: read.imageReadOptions)
-        let prepared = try still.format == .gray8 ? still.converted(to: .rgb8)
-            : noWhiteBalance ? still : WhiteBalance().apply(to: still)
+        // Balanced once: every frame tints the same still. Gray has no cast; the tint makes it colour.
+        let prepared = try balance.process(still)
+        /// The `index`-th tint: the frame shown `index` intervals into the animation.
+        func tinted(_ index: Int) throws(OcularError) -> Image {
+            try tint.process(Frame(image: prepared, timestamp: tint.sequence.interval * index)).image
+        }
 
         if isVideo {
             PartialFiles.removeOnTermination()  // Ctrl-C must not leave a hidden half-written video behind
@@ -62,7 +68,7 @@ struct TintCommand: ParsableCommand {
             let repeats = max(1, Int((interval * fps).rounded()))
             var progress = ProgressBar(title: "tint", total: frames * repeats)
             for index in 0..<frames {
-                let frame = try tints.tint(number: index).apply(to: prepared)
+                let frame = try tinted(index)
                 for _ in 0..<repeats {
                     try writer.write(frame)
                     progress.advance()
@@ -75,10 +81,9 @@ struct TintCommand: ParsableCommand {
             let paths = frames == 1 ? [output] : Self.numberedPaths(output, count: frames)
             var progress = ProgressBar(title: "tint", total: frames)
             for (index, path) in paths.enumerated() {
-                let tint = tints.tint(number: index)
-                try tint.apply(to: prepared).write(toFile: path)
+                try tinted(index).write(toFile: path)
                 progress.advance()
-                if frames == 1 { print("\(path): \(tint), seed \(seed)") }
+                if frames == 1 { print("\(path): \(tint.sequence.tint(number: index)), seed \(seed)") }
             }
             progress.finish()
             if frames > 1 { print("\(paths[0]) … \(paths[paths.count - 1]): \(frames) tints, seed \(seed)") }

@@ -5,7 +5,11 @@ struct WhiteBalanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whitebalance",
         abstract: "Correct the colour cast of an image by the gray-world assumption.",
-        discussion: "Scales each channel so that their means agree, ignoring strongly saturated pixels.")
+        discussion: """
+            Scales each channel so that their means agree, ignoring strongly saturated pixels, and keeps \
+            the mean luma (the whiteBalance stage). --no-keep-brightness scales so the largest gain is 1, \
+            as OpenCV's gray-world balancer does, which darkens a colour cast.
+            """)
 
     @Argument(help: "The image to balance.")
     var input: String
@@ -14,26 +18,25 @@ struct WhiteBalanceCommand: ParsableCommand {
     var output: String
 
     @Option(help: "Pixels more saturated than this (0 to 1) are left out of the averages; 1 counts every pixel.")
-    var saturationThreshold: Float = 0.9
+    var saturationThreshold: Double = 0.9
+
+    @Flag(inversion: .prefixedNo, help: "Keep the mean luma (default), or let the largest gain be 1 as OpenCV does.")
+    var keepBrightness = true
 
     @OptionGroup var read: ReadOptions
 
-    func validate() throws {
-        guard (0...1).contains(saturationThreshold) else {
-            throw ValidationError("--saturation-threshold must be from 0 to 1, got \(saturationThreshold)")
-        }
-    }
-
     func run() throws {
+        let stage = try WhiteBalanceStage.with(["saturationThreshold": .number(saturationThreshold), "keepBrightness": .flag(keepBrightness)])
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
-        let balanced = try WhiteBalance(saturationThreshold: saturationThreshold).apply(to: image)
+        let balanced = try stage.process(Frame(image: image)).image
         try balanced.write(toFile: output)
         let before = image.format == .gray8 ? [] : try image.converted(to: .rgb8).channelMeans()
         let after = balanced.format == .gray8 ? [] : try balanced.converted(to: .rgb8).channelMeans()
         if before.isEmpty {
             print("\(output): a gray image has no colour cast; written unchanged")
         } else {
-            print("\(output): channel means R G B \(Self.show(before)) → \(Self.show(after))")
+            let lumaBefore = try image.converted(to: .gray8).channelMeans()[0], lumaAfter = try balanced.converted(to: .gray8).channelMeans()[0]
+            print("\(output): channel means R G B \(Self.show(before)) → \(Self.show(after)), mean luma \(Int(lumaBefore.rounded())) → \(Int(lumaAfter.rounded()))")
         }
     }
 

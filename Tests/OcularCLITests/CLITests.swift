@@ -60,15 +60,27 @@ struct CLITests {
         #expect(folder.contents.isEmpty)
     }
 
-    @Test("whitebalance brings the channel means of a colour cast together")
+    @Test("whitebalance brings the channel means of a colour cast together and keeps the brightness")
     func whiteBalance() throws {
         let folder = try Folder()
         let cast = try Tint(red: 1.3, green: 1, blue: 0.7).apply(to: Image(contentsOfFile: dataRoot + "/images/coffee.png"))
         try cast.write(toFile: folder.file("cast.png"))
+        // As OpenCV scales the gains (the largest 1), nothing clips and the means meet.
+        let opencv = try ocular("whitebalance", folder.file("cast.png"), "-o", folder.file("opencv.png"), "--saturation-threshold", "1",
+                                "--no-keep-brightness")
+        #expect(opencv.status == 0, "\(opencv.errors)")
+        let means = try Image(contentsOfFile: folder.file("opencv.png")).channelMeans()
+        #expect(means.max()! - means.min()! < 3, "\(means)")
+        // By default the mean luma is kept: the same result as the library's stage.
         let run = try ocular("whitebalance", folder.file("cast.png"), "-o", folder.file("balanced.png"), "--saturation-threshold", "1")
         #expect(run.status == 0, "\(run.errors)")
-        let means = try Image(contentsOfFile: folder.file("balanced.png")).channelMeans()
-        #expect(means.max()! - means.min()! < 3, "\(means)")
+        let balanced = try Image(contentsOfFile: folder.file("balanced.png"))
+        #expect(balanced == (try WhiteBalance(saturationThreshold: 1).apply(to: cast)))
+        let lumaBefore = try cast.converted(to: .gray8).channelMeans()[0], lumaAfter = try balanced.converted(to: .gray8).channelMeans()[0]
+        #expect(abs(lumaAfter - lumaBefore) < 0.05 * lumaBefore, "\(lumaBefore) → \(lumaAfter)")
+        #expect(run.output.contains("mean luma \(Int(lumaBefore.rounded())) → \(Int(lumaAfter.rounded()))"), "\(run.output)")
+        expectCleanFailure(try ocular("whitebalance", folder.file("cast.png"), "-o", folder.file("x.png"), "--saturation-threshold", "2"),
+                           mentioning: "stage 'whiteBalance', parameter 'saturationThreshold': must be a number from 0 to 1, got 2")
     }
 
     @Test("tint with a seed is reproducible; a gray image comes out in colour")

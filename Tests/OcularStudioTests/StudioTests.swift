@@ -107,7 +107,12 @@ struct StudioTests {
                 let hello = try json(try await next(&messages))
                 let helloAt = ContinuousClock.now
                 #expect(hello["type"] as? String == "hello")
-                #expect((hello["effects"] as? [[String: String]])?.map { $0["name"] } == ["none", "gray", "tint", "whitebalance"])
+                let stages = try #require(hello["stages"] as? [[String: Any]])
+                #expect(stages.map { $0["name"] as? String } == ["gray", "whiteBalance", "tint"])
+                let seed = try #require((stages[2]["parameters"] as? [[String: Any]])?.first)
+                #expect(seed["name"] as? String == "seed" && seed["kind"] as? String == "number" && seed["maximum"] as? Int == 4294967295)
+                #expect(hello["recipe"] as? [String: [String]] == ["stages": []])
+                #expect(hello["quality"] as? Int == 80)
 
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
                 let plain = try frame(try await next(&messages))
@@ -115,10 +120,10 @@ struct StudioTests {
                 let plainMeans = plain.channelMeans()
                 #expect(plainMeans[2] > plainMeans[0] + 20, "colour kept: \(plainMeans)")
 
-                try await outbound.write(.text(#"{"effect":"gray"}"#))
+                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#))
                 let settings = try json(try await next(&messages))
                 #expect(settings["type"] as? String == "settings")
-                #expect((settings["settings"] as? [String: Any])?["effect"] as? String == "gray")
+                #expect(((settings["recipe"] as? [String: Any])?["stages"] as? [[String: Any]])?.map { $0["stage"] as? String } == ["gray"])
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
                 let gray = try frame(try await next(&messages))
                 #expect(gray.width == 600 && gray.height == 400 && gray.format == .gray8)
@@ -128,7 +133,7 @@ struct StudioTests {
 
                 // The tint shown depends on the time since the session started, which lies between
                 // these bounds; the seed is one whose early tints all move red against blue visibly.
-                try await outbound.write(.text(#"{"effect":"tint","seed":\#(visibleTintSeed)}"#))
+                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"tint","seed":\#(visibleTintSeed)}]}}"#))
                 _ = try await next(&messages)
                 let sentAt = ContinuousClock.now
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
@@ -152,16 +157,31 @@ struct StudioTests {
             try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
                 _ = try await next(&messages)  // hello
-                for (text, expected) in [("{not json", "not a JSON object"), (#"{"effect":"sepia"}"#, "unknown effect 'sepia'"),
-                                         (#"{"quality":500}"#, "quality must be"), (#"{"colour":"red"}"#, "unknown setting 'colour'")] {
+                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#))
+                #expect(try json(try await next(&messages))["type"] as? String == "settings")
+                for (text, expected) in [
+                    ("{not json", "not a JSON object"),
+                    (#"{"effect":"gray"}"#, "a message needs a 'type'"),
+                    (#"{"type":"colour"}"#, "unknown message type 'colour'; the types are settings"),
+                    (#"{"type":"settings","colour":"red"}"#, "a settings message has no 'colour'"),
+                    (#"{"type":"settings","quality":500}"#, "quality must be a whole number from 1 to 100, got 500"),
+                    (#"{"type":"settings","recipe":{"stages":[{"stage":"sepia"}]}}"#, "unknown stage 'sepia'; the stages are gray, whiteBalance, tint"),
+                    (#"{"type":"settings","recipe":{"stages":[{"stage":"tint","seed":-1}]}}"#,
+                     "stage 'tint', parameter 'seed': must be a whole number from 0 to 4294967295, got -1"),
+                    (#"{"type":"settings","recipe":{"stages":[{"seed":1}]}}"#, "stages[0] has no 'stage'"),
+                    // All or nothing: the valid recipe is not applied either.
+                    (#"{"type":"settings","recipe":{"stages":[]},"quality":0}"#, "quality must be a whole number from 1 to 100, got 0"),
+                ] {
                     try await outbound.write(.text(text))
                     let reply = try json(try await next(&messages))
                     #expect(reply["type"] as? String == "error")
                     #expect(reply["about"] as? String == "settings")
                     #expect((reply["message"] as? String)?.contains(expected) == true, "\(text) → \(reply)")
                 }
+                // The connection works, with the settings before the bad messages.
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                #expect(try frame(try await next(&messages)).width == 600)
+                let shown = try frame(try await next(&messages))
+                #expect(shown.width == 600 && shown.format == .gray8)
             }
         }
     }

@@ -2,11 +2,7 @@ import OpenCVBridge
 
 /// A colour tint: red, green and blue multiplied by their own factors, saturating at 0 and 255.
 public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
-    /// The ranges random tints are drawn from, uniformly (the "cool pig" demo's).
-    public static let redRange: ClosedRange<Double> = 0.5...1.5
-    public static let greenRange: ClosedRange<Double> = 0.6...1.4
-    public static let blueRange: ClosedRange<Double> = 0.4...1.6
-    /// How long the animated tint holds each colour.
+    /// How long the animated tint holds each colour (the "cool pig" demo's).
     public static let defaultInterval: Duration = .seconds(2)
 
     public var red: Double
@@ -20,15 +16,17 @@ public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// A tint with each factor drawn uniformly from its range.
-    /// - Parameter generator: The source of randomness; a ``SeededGenerator`` makes it reproducible.
-    public static func random(using generator: inout some RandomNumberGenerator) -> Tint {
+    /// - Parameters:
+    ///   - ranges: Where each factor is drawn from.
+    ///   - generator: The source of randomness; a ``SeededGenerator`` makes it reproducible.
+    public static func random(in ranges: TintRanges = .coolPig, using generator: inout some RandomNumberGenerator) -> Tint {
         // Drawn here rather than with Double.random(in:using:) so that a seed gives the same tint on
         // every platform and Swift version.
         func uniform(_ range: ClosedRange<Double>) -> Double {
             let unit = Double(generator.next() >> 11) * 0x1p-53
             return range.lowerBound + (range.upperBound - range.lowerBound) * unit
         }
-        return Tint(red: uniform(redRange), green: uniform(greenRange), blue: uniform(blueRange))
+        return Tint(red: uniform(ranges.red), green: uniform(ranges.green), blue: uniform(ranges.blue))
     }
 
     public var description: String {
@@ -67,25 +65,68 @@ public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
 public struct TintSequence: Sendable, Equatable {
     public var seed: UInt64
     public var interval: Duration
+    public var ranges: TintRanges
 
     /// - Parameters:
     ///   - seed: Picks the sequence; the same seed gives the same tints.
     ///   - interval: How long each tint is held.
-    public init(seed: UInt64, interval: Duration = Tint.defaultInterval) {
+    ///   - ranges: Where each tint's factors are drawn from.
+    public init(seed: UInt64, interval: Duration = Tint.defaultInterval, ranges: TintRanges = .coolPig) {
         self.seed = seed
         self.interval = interval
+        self.ranges = ranges
     }
 
     /// The `index`-th tint of the sequence.
     public func tint(number index: Int) -> Tint {
         var generator = SeededGenerator(seed: seed &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
-        return .random(using: &generator)
+        return .random(in: ranges, using: &generator)
     }
 
     /// The tint shown `elapsed` after the animation started.
     public func tint(at elapsed: Duration) -> Tint {
         guard interval > .zero, elapsed > .zero else { return tint(number: 0) }
         return tint(number: Int(elapsed / interval))
+    }
+}
+
+/// The ranges a random tint's red, green and blue factors are drawn from.
+public struct TintRanges: Sendable, Equatable {
+    /// A colour channel a tint scales.
+    public enum Channel: String, CaseIterable, Sendable, CustomStringConvertible {
+        case red, green, blue
+        public var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+        public var description: String { rawValue }
+    }
+
+    public var red: ClosedRange<Double>
+    public var green: ClosedRange<Double>
+    public var blue: ClosedRange<Double>
+
+    public init(red: ClosedRange<Double>, green: ClosedRange<Double>, blue: ClosedRange<Double>) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// The textbook's "cool pig" ranges: red 0.5 … 1.5, green 0.6 … 1.4, blue 0.4 … 1.6.
+    public static let coolPig = TintRanges(red: 0.5...1.5, green: 0.6...1.4, blue: 0.4...1.6)
+
+    public subscript(channel: Channel) -> ClosedRange<Double> {
+        get {
+            switch channel {
+            case .red: red
+            case .green: green
+            case .blue: blue
+            }
+        }
+        set {
+            switch channel {
+            case .red: red = newValue
+            case .green: green = newValue
+            case .blue: blue = newValue
+            }
+        }
     }
 }
 

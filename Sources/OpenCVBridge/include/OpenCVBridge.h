@@ -113,6 +113,13 @@ OCVStatus ocv_multiply_channels(const OCVImage *_Nonnull source, const OCVImage 
 OCVStatus ocv_gray_world_white_balance(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                                        float saturationThreshold, OCVError *_Nonnull error);
 
+/// What gray-world white balance needs of a 3- or 4-channel 8-bit image, per colour channel (the
+/// first three, in the image's order): `unsaturatedSums`, the channel sums over the pixels whose
+/// saturation is at most `saturationThreshold` by xphoto's rule ((max − min) · 255 ≤ round(t · 255) · max),
+/// and `means`, the channel means over every pixel.
+OCVStatus ocv_gray_world_statistics(const OCVImage *_Nonnull source, float saturationThreshold,
+                                    double *_Nonnull unsaturatedSums, double *_Nonnull means, OCVError *_Nonnull error);
+
 // MARK: - Image codecs
 
 /// A matrix OpenCV allocated; release it with ocv_matrix_release.

@@ -1,0 +1,65 @@
+/// A parameter's value as a recipe holds it: JSON-shaped, checked against a ``ParameterDescriptor``.
+///
+/// In JSON a number is a number, a flag `true`/`false`, a choice or an image id a string, a colour a
+/// `"#rrggbb"` string, a point `[x, y]`, and "no image" `null`.
+public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    case number(Double)
+    case flag(Bool)
+    case text(String)
+    case point(x: Double, y: Double)
+    case none
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .none
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .flag(flag)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .text(text)
+        } else if let pair = try? container.decode([Double].self), pair.count == 2 {
+            self = .point(x: pair[0], y: pair[1])
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "a parameter value is a number, true or false, a string, [x, y] or null")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let number) where number == number.rounded() && abs(number) < 1e15:
+            try container.encode(Int64(number))  // 7, not 7.0
+        case .number(let number): try container.encode(number)
+        case .flag(let flag): try container.encode(flag)
+        case .text(let text): try container.encode(text)
+        case .point(let x, let y): try container.encode([x, y])
+        case .none: try container.encodeNil()
+        }
+    }
+
+    /// As JSON would show it, for messages.
+    public var description: String {
+        switch self {
+        case .number(let number) where number == number.rounded() && abs(number) < 1e15: String(Int64(number))
+        case .number(let number): String(number)
+        case .flag(let flag): String(flag)
+        case .text(let text): "\"\(text)\""
+        case .point(let x, let y): "[\(x), \(y)]"
+        case .none: "null"
+        }
+    }
+
+    /// What kind of JSON value it is, for messages.
+    var jsonKind: String {
+        switch self {
+        case .number: "a number"
+        case .flag: "true or false"
+        case .text: "a string"
+        case .point: "a list of two numbers"
+        case .none: "null"
+        }
+    }
+}

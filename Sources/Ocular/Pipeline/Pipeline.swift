@@ -1,0 +1,45 @@
+/// Stages applied in order to each frame: the data flow `source → pipeline → sink` in its middle.
+/// Built from a ``Recipe``; every value is checked before any frame is processed.
+public struct Pipeline: Sendable {
+    /// A stage with the values it was built from.
+    public struct Step: Sendable {
+        public let stage: any Stage
+        public let values: StageValues
+    }
+
+    /// The stages, in order.
+    public let steps: [Step]
+
+    /// Builds the stages a recipe names.
+    /// - Parameters:
+    ///   - recipe: The stages and their values.
+    ///   - registry: Where stage names are looked up.
+    /// - Throws: ``StageError`` naming the stage, the parameter and what is allowed.
+    public init(_ recipe: Recipe, registry: StageRegistry = .standard) throws(StageError) {
+        var steps: [Step] = []
+        for step in recipe.stages {
+            let type = try registry.stage(named: step.stage)
+            let values = try StageValues(stage: type.name, declarations: type.parameters, given: step.values)
+            steps.append(Step(stage: try type.init(values), values: values))
+        }
+        self.steps = steps
+    }
+
+    /// The recipe with every value spelled out, defaults included.
+    public var recipe: Recipe {
+        Recipe(stages: steps.map { Recipe.Step($0.values.stage, $0.values.values) })
+    }
+
+    /// Runs every stage on a frame, in order.
+    public func process(_ frame: Frame) throws(OcularError) -> Frame {
+        var frame = frame
+        for step in steps { frame = try step.stage.process(frame) }
+        return frame
+    }
+
+    /// Runs every stage on an image shown at `timestamp`.
+    /// - Returns: The processed image.
+    public func process(_ image: Image, at timestamp: Duration = .zero) throws(OcularError) -> Image {
+        try process(Frame(image: image, timestamp: timestamp)).image
+    }
+}

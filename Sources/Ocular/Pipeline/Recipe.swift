@@ -1,0 +1,145 @@
+import Foundation
+
+/// An ordered list of stages with their parameter values, as JSON:
+/// `{"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":7}]}`. Omitted parameters take their
+/// defaults. The same recipe drives `ocular apply`, the studio's settings and the gallery's record of
+/// how a picture was made.
+public struct Recipe: Sendable, Equatable, Codable {
+    /// One stage of a recipe and the values it sets.
+    public struct Step: Sendable, Equatable, Codable {
+        /// The stage's name, as the registry knows it.
+        public var stage: String
+        /// The parameter values set; the rest take their defaults.
+        public var values: [String: ParameterValue]
+
+        public init(_ stage: String, _ values: [String: ParameterValue] = [:]) {
+            self.stage = stage
+            self.values = values
+        }
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            stage = try container.decode(String.self, forKey: Key(stringValue: "stage"))
+            var values: [String: ParameterValue] = [:]
+            for key in container.allKeys where key.stringValue != "stage" {
+                values[key.stringValue] = try container.decode(ParameterValue.self, forKey: key)
+            }
+            self.values = values
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(stage, forKey: Key(stringValue: "stage"))
+            for (name, value) in values { try container.encode(value, forKey: Key(stringValue: name)) }
+        }
+    }
+
+    /// The stages, applied in this order.
+    public var stages: [Step]
+
+    public init(stages: [Step] = []) {
+        self.stages = stages
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case stages
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        stages = try container.decode([Step].self, forKey: .stages)
+    }
+
+    /// Reads a recipe from JSON text.
+    /// - Throws: ``StageError`` saying where the text stops being a recipe.
+    public init(json: String) throws(StageError) {
+        try self.init(jsonData: Data(json.utf8))
+    }
+
+    /// Reads a recipe from JSON bytes.
+    /// - Throws: ``StageError`` saying where the bytes stop being a recipe.
+    public init(jsonData: Data) throws(StageError) {
+        do {
+            self = try JSONDecoder().decode(Recipe.self, from: jsonData)
+        } catch let error as DecodingError {
+            throw StageError(reason: "not a recipe: \(Self.explain(error)); a recipe looks like "
+                + #"{"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":7}]}"#)
+        } catch {
+            throw StageError(reason: "not a recipe: \(error)")
+        }
+    }
+
+    /// The recipe as compact JSON with sorted keys.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every value is a string, number, bool, pair or null: encoding cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"stages":[]}"#
+    }
+
+    /// Where and why decoding a recipe stopped, in words: "stages[1] has no 'stage'".
+    public static func explain(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let at = place(context.codingPath)
+            return at.isEmpty ? "no '\(key.stringValue)'" : "\(at) has no '\(key.stringValue)'"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let at = place(context.codingPath)
+            let expected = context.codingPath.last?.stringValue == "stage" ? "a stage name (a string)"
+                : context.codingPath.last?.stringValue == "stages" ? "a list of stages" : "another kind of value"
+            return at.isEmpty ? "not a JSON object" : "\(at) should be \(expected)"
+        case .dataCorrupted(let context):
+            let at = place(context.codingPath)
+            return at.isEmpty ? "not valid JSON" : "\(at): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+extension ParameterValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByStringLiteral {
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .flag(value) }
+    public init(stringLiteral value: String) { self = .text(value) }
+}
+
+extension Recipe {
+    /// Recipes are small; a larger file is not one.
+    public static let largestFileBytes = 1 << 20
+
+    /// Reads a recipe from a JSON file.
+    /// - Throws: ``StageError`` naming the file and why it cannot be read or is not a recipe.
+    public init(contentsOfFile path: String) throws(StageError) {
+        let data: Data
+        do {
+            let size = try FileAccess.regularFileSize(path)
+            guard size <= Self.largestFileBytes else {
+                throw StageError(reason: "'\(path)' is not a recipe: it holds \(size) bytes, and a recipe is at most \(Self.largestFileBytes)")
+            }
+            data = try FileAccess.read(path)
+        } catch let error as StageError {
+            throw error
+        } catch let error as OcularError {
+            throw StageError(reason: error.description)
+        } catch {
+            throw StageError(reason: "cannot read '\(path)': \(error)")
+        }
+        do {
+            try self.init(jsonData: data)
+        } catch {
+            throw StageError(reason: "'\(path)' is \(error.reason)")
+        }
+    }
+}

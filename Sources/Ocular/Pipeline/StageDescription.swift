@@ -1,0 +1,37 @@
+/// A stage's declaration as the CLI's `stages --json` and the studio's `hello` publish it.
+public struct StageDescription: Sendable, Equatable, Encodable {
+    public var name: String
+    public var title: String
+    public var category: StageCategory
+    public var summary: String
+    public var parameters: [ParameterDescriptor]
+}
+
+extension ParameterDescriptor: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, title, kind, help, minimum, maximum, step, integer, options
+        case defaultValue = "default"
+    }
+
+    /// `{"name", "title", "kind", "default", "help"}` plus `minimum`, `maximum`, `step`, `integer` for a
+    /// number and `options` for a choice.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(title, forKey: .title)
+        try container.encode(kind.name, forKey: .kind)
+        try container.encode(defaultValue, forKey: .defaultValue)
+        try container.encode(help, forKey: .help)
+        switch kind {
+        case .number(let minimum, let maximum, let step, let integer):
+            try container.encode(ParameterValue.number(minimum), forKey: .minimum)
+            try container.encode(ParameterValue.number(maximum), forKey: .maximum)
+            try container.encode(ParameterValue.number(step), forKey: .step)
+            try container.encode(integer, forKey: .integer)
+        case .choice(let options):
+            try container.encode(options, forKey: .options)
+        case .flag, .colour, .point, .image:
+            break
+        }
+    }
+}

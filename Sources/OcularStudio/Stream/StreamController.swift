@@ -1,0 +1,70 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOPosix
+import Ocular
+
+/// `/api/stream`: the WebSocket over which a page sends camera frames and settings and gets processed
+/// frames back (see ``StreamMessage``).
+struct StreamController {
+    let configuration: StudioConfiguration
+    let registry: StageRegistry
+
+    static let path = "/api/stream"
+
+    /// Only an upgrade request reaches the WebSocket router; a plain GET is told what to do.
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.get(RouterPath(stringLiteral: Self.path)) { _, _ in
+            Response(status: .upgradeRequired, headers: [.upgrade: "websocket", .connection: "Upgrade"],
+                     body: .init(byteBuffer: ByteBuffer(string: "\(Self.path) is a WebSocket: connect with a WebSocket client\n")))
+        }
+    }
+
+    func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
+        router.ws(RouterPath(stringLiteral: Self.path)) { inbound, outbound, context in
+            try await stream(inbound: inbound, outbound: outbound, logger: context.logger)
+        }
+    }
+
+    /// Runs one client's stream. Frames are processed one at a time by a second task; a frame that
+    /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
+    /// that floods the server gets the newest frames processed and never builds a queue.
+    func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+        let session = try StreamSession(configuration: configuration, registry: registry)
+        try await outbound.write(.text(session.hello.json))
+
+        let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await frame in frames {
+                    // Off the cooperative pool: a frame takes milliseconds of CPU, which would keep
+                    // this and other clients' readers from taking frames (and dropping late ones).
+                    let reply = try await NIOThreadPool.singleton.runIfActive { session.process(frame) }
+                    switch reply {
+                    case .frame(let jpeg):
+                        try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                    case .refused(let reason):
+                        try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))
+                    }
+                }
+            }
+            for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
+                switch message {
+                case .text(let text):
+                    try await outbound.write(.text(session.receive(text).json))
+                case .binary(let frame) where frame.readableBytes > configuration.maxFrameBytes:
+                    let reason = "frame of \(frame.readableBytes) bytes refused: the limit is \(configuration.maxFrameBytes) bytes"
+                    logger.info("\(reason)")
+                    try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))
+                case .binary(let frame):
+                    if case .dropped = pending.yield(frame) {
+                        try await outbound.write(.text(StreamMessage.Outbound.dropped.json))
+                    }
+                }
+            }
+            pending.finish()  // the client closed: let the processor finish its frame and stop
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Ocular
+
+/// The JSON text messages of `/api/stream`, both directions, each an object with a `type`. Binary
+/// messages carry frames: the client sends an encoded image (JPEG), the server answers each with
+/// exactly one message, the processed frame as a JPEG of the same size, or an `error` (about
+/// "frame") or `dropped` message naming that frame's fate.
+enum StreamMessage {
+    /// What the page sends.
+    enum Inbound: Decodable, Equatable {
+        /// `{"type":"settings","recipe":{…},"quality":80}`: the recipe applied to every frame from now
+        /// on and the JPEG quality of the answers; either may be left out to keep it.
+        case settings(recipe: Recipe?, quality: Int?)
+
+        private enum CodingKeys: String, CodingKey {
+            case type, recipe, quality
+        }
+
+        static let types = ["settings"]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let type = try container.decode(String.self, forKey: .type)
+            switch type {
+            case "settings":
+                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+                    .filter { CodingKeys(stringValue: $0) == nil }.sorted()
+                if let first = unknown.first {
+                    throw StreamMessageError("a settings message has no '\(first)'; it has recipe and quality")
+                }
+                self = .settings(recipe: try container.decodeIfPresent(Recipe.self, forKey: .recipe),
+                                 quality: try container.decodeIfPresent(Int.self, forKey: .quality))
+            default:
+                throw StreamMessageError("unknown message type '\(type)'; the types are \(Self.types.joined(separator: ", "))")
+            }
+        }
+
+        /// Reads one text message.
+        /// - Throws: ``StreamMessageError`` saying what is wrong, in words.
+        static func decode(_ text: String) throws(StreamMessageError) -> Inbound {
+            do {
+                return try JSONDecoder().decode(Inbound.self, from: Data(text.utf8))
+            } catch let error as StreamMessageError {
+                throw error
+            } catch let error as DecodingError {
+                throw StreamMessageError(Self.explain(error))
+            } catch {
+                throw StreamMessageError("\(error)")
+            }
+        }
+
+        private static func explain(_ error: DecodingError) -> String {
+            let example = #"send messages like {"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#
+            switch error {
+            case .keyNotFound(let key, let context) where context.codingPath.isEmpty:
+                return "a message needs a '\(key.stringValue)'; \(example)"
+            case .dataCorrupted(let context) where context.codingPath.isEmpty:
+                return "not a JSON object: \(example)"
+            case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+                return "not a JSON object: \(example)"
+            case .typeMismatch(_, let context) where context.codingPath.first?.stringValue == "quality",
+                 .dataCorrupted(let context) where context.codingPath.first?.stringValue == "quality":
+                return "quality must be a whole number from 1 to 100"
+            default:
+                return "the recipe is not one: \(Recipe.explain(error))"
+            }
+        }
+    }
+
+    /// What the server sends.
+    enum Outbound: Encodable {
+        /// Once on connection: the versions, every stage the server offers, the current settings and
+        /// the largest frame it accepts.
+        case hello(stages: [StageDescription], recipe: Recipe, quality: Int, maxFrameBytes: Int)
+        /// After every accepted settings message: the recipe with every value spelled out.
+        case settings(recipe: Recipe, quality: Int)
+        /// What went wrong; `about` is "frame" when a frame was refused (its answer), "settings" otherwise.
+        case error(about: String, message: String)
+        /// A frame that arrived while another was processed, superseded by a newer one (its answer).
+        case dropped
+
+        private enum CodingKeys: String, CodingKey {
+            case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .hello(let stages, let recipe, let quality, let maxFrameBytes):
+                try container.encode("hello", forKey: .type)
+                try container.encode(OcularVersion.current, forKey: .ocular)
+                try container.encode(OcularVersion.openCV, forKey: .opencv)
+                try container.encode(stages, forKey: .stages)
+                try container.encode(recipe, forKey: .recipe)
+                try container.encode(quality, forKey: .quality)
+                try container.encode(maxFrameBytes, forKey: .maxFrameBytes)
+            case .settings(let recipe, let quality):
+                try container.encode("settings", forKey: .type)
+                try container.encode(recipe, forKey: .recipe)
+                try container.encode(quality, forKey: .quality)
+            case .error(let about, let message):
+                try container.encode("error", forKey: .type)
+                try container.encode(about, forKey: .about)
+                try container.encode(message, forKey: .message)
+            case .dropped:
+                try container.encode("dropped", forKey: .type)
+                try container.encode("a newer frame arrived before this one was processed", forKey: .message)
+            }
+        }
+
+        /// The message as JSON text with sorted keys.
+        var json: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(self) else { return #"{"type":"error","about":"server","message":"unencodable reply"}"# }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// A text message the server cannot use, and why.
+struct StreamMessageError: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Ocular
+
+struct ApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Run a recipe of stages on an image.",
+        discussion: """
+            A recipe is JSON naming stages in order with the parameters they set; the others keep their \
+            defaults: {"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":7}]}. Pass it inline or \
+            as a file. `ocular stages` lists every stage and its parameters.
+            """)
+
+    @Argument(help: "The image to process.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "Where to write the result; the extension picks the format.")
+    var output: String
+
+    @Option(help: "The recipe: JSON text, or a file holding it.")
+    var recipe: String
+
+    @Option(help: "The frame's time in seconds, for animated stages (the tint shows the tint of that moment).")
+    var time: Double = 0
+
+    @Option(help: "JPEG quality of a .jpg output, 1 to 100.")
+    var quality = 95
+
+    @OptionGroup var read: ReadOptions
+
+    func validate() throws {
+        guard time.isFinite, (0...86_400 * 365).contains(time) else {
+            throw ValidationError("--time must be a number of seconds from 0 to a year, got \(time)")
+        }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
+    }
+
+    func run() throws {
+        let pipeline = try Pipeline(Self.recipe(from: recipe))
+        let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
+        let result = try pipeline.process(image, at: .seconds(time))
+        try result.write(toFile: output, quality: quality)
+        let stages = pipeline.steps.map(\.values.stage)
+        print("\(output): \(result.width) × \(result.height) \(result.format), \(stages.isEmpty ? "no stages" : stages.joined(separator: " → "))")
+    }
+
+    /// Inline JSON when the text starts with `{`, else the path of a file holding it.
+    static func recipe(from text: String) throws(StageError) -> Recipe {
+        text.drop(while: \.isWhitespace).hasPrefix("{") ? try Recipe(json: text) : try Recipe(contentsOfFile: text)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Ocular
+import Testing
+
+@Suite("ocular apply and ocular stages")
+struct StagesCLITests {
+    @Test("apply runs an inline recipe: the same pixels as the library's pipeline")
+    func applyInline() throws {
+        let folder = try Folder()
+        let recipe = #"{"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":7}]}"#
+        let run = try ocular("apply", dataRoot + "/images/coffee.png", "-o", folder.file("out.png"), "--recipe", recipe)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("600 × 400") && run.output.contains("whiteBalance → tint"), "\(run.output)")
+        let expected = try Pipeline(Recipe(json: recipe)).process(Image(contentsOfFile: dataRoot + "/images/coffee.png"))
+        #expect(try Image(contentsOfFile: folder.file("out.png")) == expected)
+    }
+
+    @Test("apply reads a recipe file, and --time picks the tint of that moment")
+    func applyFileAndTime() throws {
+        let folder = try Folder()
+        try Data(#"{"stages":[{"stage":"gray"},{"stage":"tint","seed":3,"interval":1}]}"#.utf8).write(to: URL(fileURLWithPath: folder.file("r.json")))
+        let run = try ocular("apply", dataRoot + "/book/Piggy.png", "-o", folder.file("pig.png"), "--recipe", folder.file("r.json"), "--time", "4.5")
+        #expect(run.status == 0, "\(run.errors)")
+        let piggy = try Image(contentsOfFile: dataRoot + "/book/Piggy.png")
+        // 4.5 s at 1 s per tint: tint number 4 of seed 3. A gray frame is tinted as RGB; files read back as BGR.
+        let expected = try TintSequence(seed: 3).tint(number: 4).apply(to: piggy.converted(to: .gray8)).converted(to: .bgr8)
+        #expect(try Image(contentsOfFile: folder.file("pig.png")) == expected)
+    }
+
+    @Test("apply refuses bad recipes with the stage, the parameter and what is allowed, and writes nothing")
+    func applyErrors() throws {
+        let folder = try Folder()
+        let input = dataRoot + "/images/coffee.png", output = folder.file("out.png")
+        expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[{"stage":"sepia"}]}"#),
+                           mentioning: "unknown stage 'sepia'; the stages are gray, whiteBalance, tint")
+        expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[{"stage":"tint","interval":0}]}"#),
+                           mentioning: "stage 'tint', parameter 'interval': must be a number from 0.1 to 60, got 0")
+        expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", "{stages"), mentioning: "not a recipe: not valid JSON")
+        expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", folder.file("missing.json")),
+                           mentioning: "cannot read '\(folder.file("missing.json"))': no such file")
+        expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[]}"#, "--time=-1"), mentioning: "--time must be")
+        #expect(folder.contents.isEmpty)
+    }
+
+    @Test("stages lists every stage with its parameters; --json gives the declarations")
+    func listStages() throws {
+        let text = try ocular("stages")
+        #expect(text.status == 0)
+        #expect(text.output.contains("whiteBalance — White balance (colourAdjustment)"))
+        #expect(text.output.contains("seed          a whole number from 0 to 4294967295, default 0"), "\(text.output)")
+        #expect(text.output.contains("saturationThreshold  a number from 0 to 1, default 0.9"))
+
+        let json = try ocular("stages", "--json")
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let stages = try #require(object["stages"] as? [[String: Any]])
+        #expect(stages.map { $0["name"] as? String } == StageRegistry.standard.names)
+        let tint = try #require(stages.first { $0["name"] as? String == "tint" })
+        let interval = try #require((tint["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "interval" })
+        #expect(interval["kind"] as? String == "number" && interval["minimum"] as? Double == 0.1 && interval["maximum"] as? Int == 60
+            && interval["default"] as? Int == 2 && interval["step"] as? Double == 0.1)
+    }
+}
