@@ -27,6 +27,17 @@ def camera_file(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="session")
+def camera_file_30fps(tmp_path_factory):
+    """The same clip at 30 frames/s (each frame repeated), as a phone's camera delivers."""
+    path = tmp_path_factory.mktemp("camera30") / "astronaut_pan_30fps.y4m"
+    subprocess.run(
+        ["ffmpeg", "-v", "error", "-y", "-i", str(DATA / "video" / "astronaut_pan.avi"),
+         "-vf", "scale=640:480,fps=30", "-pix_fmt", "yuv420p", "-frames:v", "90", str(path)],
+        check=True)
+    return path
+
+
 class Studio:
     """An `ocular studio` process on a free port."""
 
@@ -80,6 +91,14 @@ def launch(playwright, camera=None):
 @pytest.fixture
 def camera_page(playwright_instance, camera_file):
     browser = launch(playwright_instance, camera_file)
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    yield page
+    browser.close()
+
+
+@pytest.fixture
+def camera_page_30fps(playwright_instance, camera_file_30fps):
+    browser = launch(playwright_instance, camera_file_30fps)
     page = browser.new_page(viewport={"width": 1000, "height": 760})
     yield page
     browser.close()

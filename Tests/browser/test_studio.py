@@ -1,5 +1,8 @@
 """End to end: Ocular Studio in a real browser, frames from a fake camera through the server and back."""
-from conftest import screenshot
+import json
+import subprocess
+
+from conftest import OCULAR, screenshot
 
 # Pixel statistics of the shown (processed) frame, read back from the output canvas.
 CANVAS_STATS = """() => {
@@ -28,6 +31,30 @@ def wait_for_frames(page, more_than, timeout=20000):
     page.wait_for_function(f"window.ocularStudio.stats().framesReceived > {more_than}", timeout=timeout)
 
 
+def recipe_stages(page):
+    return [step["stage"] for step in stats(page)["recipe"]["stages"]]
+
+
+def switch_on(page, stage):
+    """Ticks a stage's toggle and waits until the server has confirmed the recipe with it, then for fresh frames."""
+    page.check(f"input[data-stage-toggle={stage}]")
+    page.wait_for_function(
+        f"window.ocularStudio.stats().recipe.stages.some((step) => step.stage === '{stage}')", timeout=5000)
+    wait_for_frames(page, stats(page)["framesReceived"] + 3)
+
+
+def move_slider(page, stage, parameter, value):
+    """Moves a parameter's slider as a hand would: sets it and fires `input`."""
+    page.eval_on_selector(
+        f"input[type=range][data-stage={stage}][data-parameter={parameter}]",
+        "(slider, value) => { slider.value = value; slider.dispatchEvent(new Event('input', { bubbles: true })); }",
+        value)
+    page.wait_for_function(
+        f"window.ocularStudio.stats().recipe.stages.some((step) => step.stage === '{stage}' && step['{parameter}'] == {value})",
+        timeout=5000)
+    wait_for_frames(page, stats(page)["framesReceived"] + 3)
+
+
 def test_camera_frames_come_back_processed_and_gray_is_gray(studio, camera_page):
     page = camera_page
     page.goto(studio.url)
@@ -39,14 +66,12 @@ def test_camera_frames_come_back_processed_and_gray_is_gray(studio, camera_page)
     assert (colour["width"], colour["height"]) == (640, 480)
     assert colour["colourfulShare"] > 0.05, f"the astronaut's suit and flag should be in colour: {colour}"
 
-    page.click("button[data-effect=gray]")
-    page.wait_for_function("window.ocularStudio.stats().effect === 'gray'")
-    settled = stats(page)["framesReceived"]
-    wait_for_frames(page, settled + 5)
+    switch_on(page, "gray")
     gray = page.evaluate(CANVAS_STATS)
     assert gray["maxChannelGap"] <= 1, f"a gray frame has equal channels: {gray}"
     assert gray["greenStd"] > 20, f"and is still a picture, not a flat fill: {gray}"
-    assert page.get_attribute("button[data-effect=gray]", "aria-checked") == "true"
+    assert page.get_attribute("li[data-stage=gray]", "data-enabled") == "true"
+    assert "Gray" in page.inner_text("#recipe-summary")
     screenshot(page, "studio-camera-gray.png")
 
     frames_per_second = float(page.inner_text("#fps"))
@@ -71,14 +96,84 @@ def test_tint_animates_every_two_seconds(studio, cameraless_page):
     page = cameraless_page
     page.goto(studio.url)
     wait_for_frames(page, 3)
-    page.click("button[data-effect=tint]")
-    page.wait_for_function("window.ocularStudio.stats().effect === 'tint'")
-    wait_for_frames(page, stats(page)["framesReceived"] + 3)
+    switch_on(page, "tint")
     first = page.evaluate(CANVAS_STATS)["mean"]
     page.wait_for_timeout(2500)
     second = page.evaluate(CANVAS_STATS)["mean"]
     assert max(abs(a - b) for a, b in zip(first, second)) > 3, f"the tint should change: {first} → {second}"
     screenshot(page, "studio-tint.png")
+
+
+def test_controls_are_built_from_the_registry(studio, cameraless_page):
+    page = cameraless_page
+    page.goto(studio.url)
+    wait_for_frames(page, 3)
+    listed = json.loads(subprocess.run([str(OCULAR), "stages", "--json"], check=True, capture_output=True, text=True).stdout)
+    names = [stage["name"] for stage in listed["stages"]]
+    assert page.eval_on_selector_all("li.stage-card", "(cards) => cards.map((card) => card.dataset.stage)") == names
+    for stage in listed["stages"]:
+        numbers = [p["name"] for p in stage["parameters"] if p["kind"] == "number"]
+        flags = [p["name"] for p in stage["parameters"] if p["kind"] == "flag"]
+        sliders = page.eval_on_selector_all(
+            f"input[type=range][data-stage={stage['name']}]", "(inputs) => inputs.map((input) => input.dataset.parameter)")
+        toggles = page.eval_on_selector_all(
+            f"input[type=checkbox][data-stage={stage['name']}]", "(inputs) => inputs.map((input) => input.dataset.parameter)")
+        assert sliders == numbers and toggles == flags, stage["name"]
+        for parameter in stage["parameters"]:
+            if parameter["kind"] == "number":
+                slider = f"input[type=range][data-stage={stage['name']}][data-parameter={parameter['name']}]"
+                bounds = page.eval_on_selector(slider, "(s) => [Number(s.min), Number(s.max), Number(s.step), Number(s.value)]")
+                assert bounds == [parameter["minimum"], parameter["maximum"], parameter["step"], parameter["default"]]
+    # Switched off, every stage's parameters are hidden; the recipe is empty.
+    assert recipe_stages(page) == []
+    page.click("li[data-stage=tint] .stage-head label")
+    page.wait_for_function("window.ocularStudio.stats().recipe.stages.length === 1")
+    page.wait_for_timeout(300)
+    screenshot(page, "studio-stages.png")
+
+
+def test_moving_the_tint_seed_changes_the_tint(studio, cameraless_page):
+    page = cameraless_page
+    page.goto(studio.url)
+    wait_for_frames(page, 3)
+    switch_on(page, "tint")
+    move_slider(page, "tint", "interval", 60)  # one tint for a minute: only the seed changes it
+    before = page.evaluate(CANVAS_STATS)["mean"]
+    wait_for_frames(page, stats(page)["framesReceived"] + 3)
+    again = page.evaluate(CANVAS_STATS)["mean"]
+    assert max(abs(a - b) for a, b in zip(before, again)) < 1, f"the same seed shows the same tint: {before} vs {again}"
+    move_slider(page, "tint", "seed", 7)
+    after = page.evaluate(CANVAS_STATS)["mean"]
+    assert max(abs(a - b) for a, b in zip(before, after)) > 3, f"another seed, another tint: {before} → {after}"
+
+
+def test_an_out_of_range_value_sent_by_hand_is_refused_by_name(studio, cameraless_page):
+    page = cameraless_page
+    page.goto(studio.url)
+    wait_for_frames(page, 3)
+    switch_on(page, "gray")
+    page.evaluate("""window.ocularStudio.sendText(JSON.stringify(
+        {type: "settings", recipe: {stages: [{stage: "tint", seed: -5}]}}))""")
+    page.wait_for_function("document.getElementById('notice').textContent.includes('seed')", timeout=5000)
+    notice = page.inner_text("#notice")
+    assert "stage 'tint', parameter 'seed': must be a whole number from 0 to 4294967295, got -5" in notice
+    # The connection keeps working, with the settings it had.
+    wait_for_frames(page, stats(page)["framesReceived"] + 5)
+    assert recipe_stages(page) == ["gray"]
+    assert page.evaluate(CANVAS_STATS)["maxChannelGap"] <= 1
+    assert page.inner_text("#connection") == "Live"
+
+
+def test_every_camera_frame_is_sent_when_answers_keep_up(studio, camera_page_30fps):
+    page = camera_page_30fps
+    page.goto(studio.url)
+    wait_for_frames(page, 10)
+    start = stats(page)
+    page.wait_for_function(f"window.ocularStudio.stats().cameraFrames >= {start['cameraFrames'] + 60}", timeout=20000)
+    end = stats(page)
+    camera_frames = end["cameraFrames"] - start["cameraFrames"]
+    sent = end["framesSent"] - start["framesSent"]
+    assert sent >= 50, f"over {camera_frames} camera frames the page sent {sent} ({end})"
 
 
 def test_an_unreachable_server_is_reported(studio, cameraless_page):

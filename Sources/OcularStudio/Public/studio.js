@@ -2,12 +2,20 @@
 //
 // Protocol (/api/stream): binary messages carry frames, JPEG both ways; the server answers every frame
 // with exactly one message: the processed JPEG, or JSON {type: "error", about: "frame"} / {type: "dropped"}.
-// Text messages are JSON: the client sends settings ({"effect": "gray"}); the server sends "hello",
-// "settings" and "error". One frame is in flight at a time: the next is sent when the answer arrives.
+// Text messages are JSON objects with a "type". The server opens with "hello", which lists every stage
+// with its declared parameters; the page builds its controls from that list, so no stage needs HTML of
+// its own. The page sends {"type": "settings", "recipe": {"stages": [...]}}; the server answers
+// "settings" (the recipe with every value spelled out) or "error".
+//
+// Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
+// and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
 
 const MAX_FRAMES_PER_SECOND = 30;
 const CAPTURE_QUALITY = 0.85;
 const STALL_TIMEOUT_MS = 5000;
+// A camera's frame intervals jitter around its rate: only hold back what comes much faster than the cap.
+const CAMERA_JITTER = 0.75;
+const SETTINGS_DELAY_MS = 60;  // while a slider moves, at most one settings message per this
 
 const elements = {
   output: document.getElementById("output"),
@@ -21,7 +29,8 @@ const elements = {
   notice: document.getElementById("notice"),
   connection: document.getElementById("connection"),
   source: document.getElementById("source"),
-  effects: document.getElementById("effects"),
+  stages: document.getElementById("stages"),
+  recipeSummary: document.getElementById("recipe-summary"),
 };
 
 const state = {
@@ -32,7 +41,23 @@ const state = {
   sentAt: 0,
   lastSend: 0,
   stallTimer: 0,
-  settings: { effect: "none" },
+  capTimer: 0,
+  encoding: false,            // a frame is being captured and encoded
+  prepareAgain: false,        // a newer camera frame arrived during that encoding
+  prepared: null,             // {blob, capturedAt}: the next frame to send
+  stillBlob: null,            // {image, blob}: the still's encoding
+  cameraFrames: 0,            // requestVideoFrameCallback calls
+  cameraFrameAt: 0,           // when the newest camera frame arrived
+  capturedAt: 0,              // when the frame in flight arrived from the camera (or was grabbed)
+  answers: 0,                 // frames answered
+  shownAnswer: 0,             // the newest answer drawn
+  framesSent: 0,
+  stages: [],               // the server's stage declarations, from "hello"
+  order: [],                // stage names, top to bottom
+  enabled: new Set(),
+  values: {},               // stage name → {parameter: value}
+  recipe: { stages: [] },   // the recipe the server last confirmed
+  settingsTimer: 0,
   source: "still",          // "camera" or "still"
   still: null,              // HTMLImageElement of the chosen still
   cameraStream: null,
@@ -96,11 +121,13 @@ async function startCamera() {
   await elements.camera.play();
   state.cameraStream = stream;
   state.source = "camera";
+  watchCameraFrames(elements.camera);
 }
 
 function stopCamera() {
   if (state.cameraStream) state.cameraStream.getTracks().forEach((track) => track.stop());
   state.cameraStream = null;
+  state.prepared = null;
   elements.camera.srcObject = null;
 }
 
@@ -137,6 +164,7 @@ async function chooseSource(value) {
     showNotice(`The still image '${value}' could not be loaded from the server.`, "error");
   }
   setBusy(state.connected ? "" : "Connecting to the server…");
+  sendIfDue();  // a still does not wait for camera frames
 }
 
 // ---- Frames out ------------------------------------------------------------------------------
@@ -157,52 +185,100 @@ function grabFrame() {
   return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", CAPTURE_QUALITY));
 }
 
-/// Waits until the next frame is due: a new camera frame, and no faster than the frame-rate cap.
-function nextFrameDue() {
-  const wait = Math.max(0, state.lastSend + 1000 / MAX_FRAMES_PER_SECOND - performance.now());
-  return new Promise((resolve) => {
-    const afterCap = () => setTimeout(resolve, wait);
-    if (state.source === "camera" && elements.camera.requestVideoFrameCallback) {
-      elements.camera.requestVideoFrameCallback(afterCap);
-    } else {
-      afterCap();
-    }
-  });
-}
-
-async function sendNextFrame() {
-  if (!state.connected || state.inFlight) return;
-  state.inFlight = true;
-  await nextFrameDue();
-  const blob = state.connected ? await grabFrame() : null;
-  if (!blob || !state.connected) {
-    state.inFlight = false;
-    if (state.connected) setTimeout(sendNextFrame, 100);
+/// Captures and encodes the newest frame into `state.prepared`, ready to send, while the previous
+/// frame may still be in flight: the encoding (~15 ms in a software browser) then costs no round-trip
+/// time. A camera frame that arrives during an encoding is encoded after it, replacing it.
+async function prepareFrame() {
+  if (state.encoding) {
+    state.prepareAgain = true;
     return;
   }
+  const camera = state.source === "camera";
+  const capturedAt = camera && state.cameraFrameAt ? state.cameraFrameAt : performance.now();
+  if (!camera && state.still && state.stillBlob && state.stillBlob.image === state.still) {
+    // A still does not change: its encoding is made once.
+    state.prepared = { blob: state.stillBlob.blob, capturedAt };
+    sendIfDue();
+    return;
+  }
+  state.encoding = true;
+  const blob = state.connected ? await grabFrame() : null;
+  if (blob && !camera && state.still) state.stillBlob = { image: state.still, blob };
+  state.encoding = false;
+  if (blob) state.prepared = { blob, capturedAt };
+  if (state.prepareAgain) {
+    state.prepareAgain = false;
+    prepareFrame();
+    return;
+  }
+  if (blob) sendIfDue();
+  else if (state.connected) setTimeout(sendIfDue, 100);  // no picture yet: try again shortly
+}
+
+/// Sends the prepared frame if one is due: nothing in flight, and not faster than the cap. Called on
+/// every prepared frame and every answer. A still is prepared on demand; a camera frame when it arrives.
+function sendIfDue() {
+  if (!state.connected || state.inFlight) return;
+  const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
+  if (!state.prepared) {
+    if (!camera && !state.encoding) prepareFrame();
+    return;
+  }
+  const minimumInterval = (1000 / MAX_FRAMES_PER_SECOND) * (camera ? CAMERA_JITTER : 1);
+  const early = state.lastSend + minimumInterval - performance.now();
+  if (early > 0) {
+    clearTimeout(state.capTimer);
+    state.capTimer = setTimeout(sendIfDue, early);
+    return;
+  }
+  const { blob, capturedAt } = state.prepared;
+  state.prepared = null;
+  state.inFlight = true;
   state.sentAt = performance.now();
+  state.capturedAt = capturedAt;
   state.lastSend = state.sentAt;
+  state.framesSent += 1;
   state.socket.send(blob);
   clearTimeout(state.stallTimer);
   state.stallTimer = setTimeout(() => {
     // The answer never came (a lost message): do not stall forever.
     state.inFlight = false;
-    sendNextFrame();
+    sendIfDue();
   }, STALL_TIMEOUT_MS);
+}
+
+/// Counts each new camera frame and prepares it for sending.
+function watchCameraFrames(video) {
+  if (!video.requestVideoFrameCallback) return;
+  const stream = state.cameraStream;
+  const onFrame = () => {
+    if (!stream || state.cameraStream !== stream) return;  // this camera stopped (or was restarted)
+    state.cameraFrames += 1;
+    state.cameraFrameAt = performance.now();
+    prepareFrame();
+    video.requestVideoFrameCallback(onFrame);
+  };
+  video.requestVideoFrameCallback(onFrame);
 }
 
 function frameAnswered() {
   clearTimeout(state.stallTimer);
   state.inFlight = false;
-  sendNextFrame();
+  sendIfDue();
 }
 
 // ---- Frames in -------------------------------------------------------------------------------
 
+/// Shows an answer. The next frame is sent first, so that its capture and encoding overlap this
+/// one's decoding; a late decode never overwrites a newer frame.
 async function showFrame(data) {
-  const latency = performance.now() - state.sentAt;
+  const capturedAt = state.capturedAt;
+  const number = ++state.answers;
+  frameAnswered();
   try {
     const bitmap = await createImageBitmap(new Blob([data], { type: "image/jpeg" }));
+    if (number < state.shownAnswer) { bitmap.close(); return; }
+    state.shownAnswer = number;
     const canvas = elements.output;
     if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
       canvas.width = bitmap.width;
@@ -213,25 +289,26 @@ async function showFrame(data) {
     bitmap.close();
     state.framesReceived += 1;
     canvas.dataset.frames = String(state.framesReceived);
-    state.arrivals.push(performance.now());
-    state.latencies.push(latency);
+    const now = performance.now();
+    state.arrivals.push(now);
+    state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
     if (state.latencies.length > 30) state.latencies.shift();
     if (!elements.busy.hidden) setBusy("");
   } catch (error) {
     showNotice("The server sent a frame this browser could not decode.", "error");
   }
-  frameAnswered();
 }
 
 function handleMessage(message) {
   switch (message.type) {
     case "hello":
-      buildEffectButtons(message.effects);
-      send(state.settings);  // a reconnect keeps the chosen effect
+      buildStageControls(message.stages);
+      // A reconnect keeps what was chosen; a first connection takes the server's recipe.
+      if (state.recipe.stages.length) sendSettings();
+      else adoptRecipe(message.recipe);
       break;
     case "settings":
-      state.settings.effect = message.settings.effect;
-      markEffect(message.settings.effect);
+      adoptRecipe(message.recipe);
       break;
     case "error":
       showNotice(`Server: ${message.message}`, "error");
@@ -263,7 +340,7 @@ function connect() {
     setConnection("live", "Live");
     if (elements.notice.dataset.kind === "error") showNotice("");
     if (elements.busy.textContent.includes("server")) setBusy("");
-    sendNextFrame();
+    sendIfDue();
   });
   socket.addEventListener("message", (event) => {
     if (typeof event.data === "string") {
@@ -281,6 +358,7 @@ function connect() {
     state.connected = false;
     state.inFlight = false;
     clearTimeout(state.stallTimer);
+    clearTimeout(state.capTimer);
     const seconds = Math.round(state.retryDelay / 100) / 10;
     setConnection("offline", `Server unreachable, retrying in ${seconds} s`);
     showNotice(
@@ -295,44 +373,261 @@ function connect() {
   });
 }
 
-// ---- Effects ---------------------------------------------------------------------------------
+// ---- Stages: controls built from the server's declarations ----------------------------------
 
-function buildEffectButtons(effects) {
-  if (!Array.isArray(effects) || !effects.length) return;
-  elements.effects.replaceChildren(...effects.map(({ name, title }) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.setAttribute("role", "radio");
-    button.dataset.effect = name;
-    button.textContent = title;
-    return button;
-  }));
-  markEffect(state.settings.effect);
+/// The recipe the controls describe: the switched-on stages, top to bottom, with their values.
+function currentRecipe() {
+  return {
+    stages: state.order.filter((name) => state.enabled.has(name))
+      .map((name) => ({ stage: name, ...state.values[name] })),
+  };
 }
 
-function markEffect(effect) {
-  for (const button of elements.effects.querySelectorAll("button")) {
-    button.setAttribute("aria-checked", String(button.dataset.effect === effect));
+function sendSettings() {
+  clearTimeout(state.settingsTimer);
+  state.settingsTimer = 0;
+  send({ type: "settings", recipe: currentRecipe() });
+  summariseRecipe(currentRecipe());
+}
+
+/// While a slider moves: at most one settings message per SETTINGS_DELAY_MS.
+function sendSettingsSoon() {
+  if (!state.settingsTimer) state.settingsTimer = setTimeout(sendSettings, SETTINGS_DELAY_MS);
+}
+
+function titleOf(name) {
+  return (state.stages.find((stage) => stage.name === name) || { title: name }).title;
+}
+
+function summariseRecipe(recipe) {
+  elements.recipeSummary.textContent = recipe.stages.length
+    ? `Stages: ${recipe.stages.map((step) => titleOf(step.stage)).join(" → ")}`
+    : "No stages: frames come back as they are.";
+}
+
+/// Takes the server's confirmed recipe: which stages are on, in what order, with what values.
+function adoptRecipe(recipe) {
+  if (!recipe || !Array.isArray(recipe.stages)) return;
+  state.recipe = recipe;
+  const named = recipe.stages.map((step) => step.stage);
+  state.enabled = new Set(named);
+  // The list keeps its order (the registry's, or the user's) while it agrees with the recipe's;
+  // otherwise the recipe's stages come first, in its order.
+  const listed = state.order.filter((name) => named.includes(name));
+  if (listed.length !== named.length || listed.some((name, index) => name !== named[index])) {
+    state.order = [...named, ...state.order.filter((name) => !named.includes(name))];
+  }
+  for (const step of recipe.stages) {
+    const { stage, ...values } = step;
+    state.values[stage] = { ...state.values[stage], ...values };
+  }
+  renderStages();
+  summariseRecipe(recipe);
+}
+
+function buildStageControls(stages) {
+  if (!Array.isArray(stages)) return;
+  state.stages = stages;
+  const known = stages.map((stage) => stage.name);
+  state.order = [...state.order.filter((name) => known.includes(name)), ...known.filter((name) => !state.order.includes(name))];
+  for (const stage of stages) {
+    const values = {};
+    for (const parameter of stage.parameters) values[parameter.name] = parameter.default;
+    state.values[stage.name] = { ...values, ...state.values[stage.name] };
+  }
+  renderStages();
+}
+
+function renderStages() {
+  const cards = state.order.map((name, index) => {
+    const stage = state.stages.find((candidate) => candidate.name === name);
+    return stage ? stageCard(stage, index) : null;
+  }).filter(Boolean);
+  elements.stages.replaceChildren(...cards);
+}
+
+function stageCard(stage, index) {
+  const card = document.createElement("li");
+  card.className = "stage-card";
+  card.dataset.stage = stage.name;
+  card.dataset.enabled = String(state.enabled.has(stage.name));
+
+  const head = document.createElement("div");
+  head.className = "stage-head";
+  const label = document.createElement("label");
+  const toggle = document.createElement("input");
+  toggle.type = "checkbox";
+  toggle.dataset.stageToggle = stage.name;
+  toggle.checked = state.enabled.has(stage.name);
+  toggle.addEventListener("change", () => {
+    if (toggle.checked) state.enabled.add(stage.name);
+    else state.enabled.delete(stage.name);
+    card.dataset.enabled = String(toggle.checked);
+    sendSettings();
+  });
+  label.append(toggle, document.createTextNode(stage.title));
+  head.append(label, moveButton(stage.name, index, -1, "↑", "Run earlier"), moveButton(stage.name, index, 1, "↓", "Run later"));
+
+  const summary = document.createElement("p");
+  summary.className = "stage-summary";
+  summary.textContent = stage.summary;
+
+  const parameters = document.createElement("div");
+  parameters.className = "parameters";
+  parameters.append(...stage.parameters.map((parameter) => parameterControl(stage.name, parameter)));
+  card.append(head, summary, parameters);
+  return card;
+}
+
+function moveButton(name, index, offset, text, title) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = text;
+  button.title = title;
+  button.setAttribute("aria-label", `${title}: ${titleOf(name)}`);
+  button.disabled = index + offset < 0 || index + offset >= state.order.length;
+  button.addEventListener("click", () => {
+    const order = [...state.order];
+    [order[index], order[index + offset]] = [order[index + offset], order[index]];
+    state.order = order;
+    renderStages();
+    if (state.enabled.has(name)) sendSettings();
+  });
+  return button;
+}
+
+/// One control per parameter kind: a slider for a number, a menu for a choice, a toggle for a flag,
+/// a colour well for a colour, two sliders for a point, a file picker for an image.
+function parameterControl(stageName, parameter) {
+  const row = document.createElement("label");
+  row.className = "parameter";
+  row.title = parameter.help || "";
+  const caption = document.createElement("span");
+  caption.textContent = parameter.title;
+  row.append(caption);
+  const value = state.values[stageName][parameter.name];
+  const set = (next, soon) => {
+    state.values[stageName][parameter.name] = next;
+    if (!state.enabled.has(stageName)) return;
+    if (soon) sendSettingsSoon();
+    else sendSettings();
+  };
+  const mark = (input) => {
+    input.dataset.stage = stageName;
+    input.dataset.parameter = parameter.name;
+    return input;
+  };
+
+  switch (parameter.kind) {
+    case "number": {
+      const slider = mark(document.createElement("input"));
+      slider.type = "range";
+      const box = document.createElement("input");
+      box.type = "number";
+      for (const input of [slider, box]) {
+        input.min = parameter.minimum;
+        input.max = parameter.maximum;
+        input.step = parameter.step;
+        input.value = value;
+      }
+      box.setAttribute("aria-label", parameter.title);
+      slider.addEventListener("input", () => { box.value = slider.value; set(Number(slider.value), true); });
+      box.addEventListener("change", () => {
+        const number = Number(box.value);
+        if (box.value === "" || !Number.isFinite(number)) { box.value = state.values[stageName][parameter.name]; return; }
+        slider.value = box.value;
+        set(number, false);  // out of range: the server says what is allowed
+      });
+      row.append(box, slider);
+      break;
+    }
+    case "choice": {
+      const menu = mark(document.createElement("select"));
+      for (const option of parameter.options) menu.add(new Option(option.title, option.value));
+      menu.value = value;
+      menu.addEventListener("change", () => set(menu.value, false));
+      row.append(menu);
+      break;
+    }
+    case "flag": {
+      const box = mark(document.createElement("input"));
+      box.type = "checkbox";
+      box.checked = Boolean(value);
+      box.addEventListener("change", () => set(box.checked, false));
+      row.append(box);
+      break;
+    }
+    case "colour": {
+      const well = mark(document.createElement("input"));
+      well.type = "color";
+      well.value = value;
+      well.addEventListener("input", () => set(well.value, true));
+      row.append(well);
+      break;
+    }
+    case "point": {
+      const [x, y] = Array.isArray(value) ? value : [0.5, 0.5];
+      const sliders = [x, y].map((coordinate, axis) => {
+        const slider = mark(document.createElement("input"));
+        slider.type = "range";
+        slider.min = 0;
+        slider.max = 1;
+        slider.step = 0.01;
+        slider.value = coordinate;
+        slider.setAttribute("aria-label", `${parameter.title} ${axis ? "y" : "x"}`);
+        return slider;
+      });
+      const update = () => set(sliders.map((slider) => Number(slider.value)), true);
+      sliders.forEach((slider) => slider.addEventListener("input", update));
+      row.append(...sliders);
+      break;
+    }
+    case "image": {
+      const picker = mark(document.createElement("input"));
+      picker.type = "file";
+      picker.accept = "image/*";
+      picker.addEventListener("change", () => uploadImage(picker.files[0], (id) => set(id, false)));
+      row.append(picker);
+      break;
+    }
+    default: {
+      const unknown = document.createElement("span");
+      unknown.textContent = `(${parameter.kind}: not settable here)`;
+      row.append(unknown);
+    }
+  }
+  return row;
+}
+
+/// Uploads a picture for an image parameter; the server answers its id.
+async function uploadImage(file, use) {
+  if (!file) return;
+  setBusy("Uploading the picture…");
+  try {
+    const response = await fetch("api/sources", { method: "POST", body: file, headers: { "Content-Type": file.type || "application/octet-stream" } });
+    if (!response.ok) throw new Error(`${response.status} ${(await response.text()).trim() || response.statusText}`);
+    const { id } = await response.json();
+    use(id);
+  } catch (error) {
+    showNotice(`The picture could not be uploaded: ${error.message}`, "error");
+  } finally {
+    setBusy("");
   }
 }
-
-elements.effects.addEventListener("click", (event) => {
-  const button = event.target.closest("button[data-effect]");
-  if (!button) return;
-  state.settings.effect = button.dataset.effect;
-  markEffect(state.settings.effect);
-  send({ effect: state.settings.effect });
-});
 
 elements.source.addEventListener("change", () => chooseSource(elements.source.value));
 
 // For tests and the curious: window.ocularStudio.stats()
 window.ocularStudio = {
+  /// Sends a text message as it is, to try the server's checks by hand.
+  sendText: (text) => state.connected && state.socket.send(text),
   stats: () => ({
     connected: state.connected,
     source: state.source,
-    effect: state.settings.effect,
+    recipe: state.recipe,
     framesReceived: state.framesReceived,
+    cameraFrames: state.cameraFrames,
+    framesSent: state.framesSent,
     framesPerSecond: state.arrivals.filter((time) => performance.now() - time <= 1000).length,
     medianLatencyMs: [...state.latencies].sort((a, b) => a - b)[Math.floor(state.latencies.length / 2)] ?? null,
   }),
