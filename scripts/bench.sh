@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Runs ocular-bench: Ocular's Swift API against the same OpenCV calls from C++ and from Python cv2,
-# and Ocular Studio end to end. Extra arguments go to ocular-bench (e.g. --quick).
+# Ocular Studio end to end, and the studio page in headless Chromium with a 30 frames/s fake camera.
+# Extra arguments go to ocular-bench (e.g. --quick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh run
+scripts/setup.sh test  # Chromium, FFmpeg and Playwright for the browser row
 
 venv=.venv-bench
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-# contrib for cv2.xphoto (white balance); below 5, as unpinned pip installs OpenCV 5.
-if ! "$venv/bin/python" -c "import numpy, cv2; cv2.xphoto" 2>/dev/null; then
+# Below 5, as unpinned pip installs OpenCV 5.
+if ! "$venv/bin/python" -c "import numpy, cv2" 2>/dev/null; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check "opencv-contrib-python-headless<5" numpy
 fi
 
 swift build -c release --product ocular-bench
-exec "$(swift build -c release --show-bin-path)/ocular-bench" --python "$venv/bin/python" "$@"
+swift build -c release --product ocular
+bin="$(swift build -c release --show-bin-path)"
+"$bin/ocular-bench" --python "$venv/bin/python" "$@"
+echo
+.venv/bin/python Benchmarks/browser/bench_browser.py --ocular "$bin/ocular"

@@ -9,6 +9,8 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/xphoto/white_balance.hpp>
 
+#include <mutex>
+
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -195,16 +197,39 @@ bool baseline_white_balance(const uint8_t *bgra, int32_t width, int32_t height, 
     return fenced(error, [&] {
         if (!checkArguments(bgra, width, height, iterations, error)) return false;
         const cv::Mat source = bgraView(bgra, width, height);
-        const cv::Ptr<cv::xphoto::GrayworldWB> balancer = cv::xphoto::createGrayworldWB();
-        balancer->setSaturationThreshold(saturationThreshold);
-        const int fromTo[] = {0, 0, 1, 1, 2, 2, 6, 3};
+        const unsigned threshold255 = static_cast<unsigned>(cvRound(saturationThreshold * 255));
         timeCalls(iterations, samples, checksum, [&] {
-            cv::Mat output(height, width, CV_8UC4);  // the new image's storage
-            cv::Mat colour, balanced;
-            cv::cvtColor(source, colour, cv::COLOR_BGRA2BGR);
-            balancer->balanceWhite(colour, balanced);
-            const cv::Mat inputs[] = {balanced, source};
-            cv::mixChannels(inputs, 2, &output, 1, fromTo, 4);
+            // Gray-world channel sums over the pixels xphoto's GrayworldWB counts, in row stripes.
+            std::mutex lock;
+            uint64_t totals[3] = {0, 0, 0};
+            cv::parallel_for_(cv::Range(0, source.rows), [&](const cv::Range &rows) {
+                uint64_t sums[3] = {0, 0, 0};
+                for (int y = rows.start; y < rows.end; ++y) {
+                    const uint8_t *pixel = source.ptr<uint8_t>(y);
+                    for (int x = 0; x < source.cols; ++x, pixel += 4) {
+                        const unsigned b = pixel[0], g = pixel[1], r = pixel[2];
+                        const unsigned low = std::min(b, std::min(g, r)), high = std::max(b, std::max(g, r));
+                        const bool counts = (high - low) * 255 <= threshold255 * high;
+                        sums[0] += counts ? b : 0;
+                        sums[1] += counts ? g : 0;
+                        sums[2] += counts ? r : 0;
+                    }
+                }
+                std::lock_guard<std::mutex> guard(lock);
+                for (int channel = 0; channel < 3; ++channel) totals[channel] += sums[channel];
+            }, cv::getNumThreads());
+            // Gains ∝ 1 / sum, scaled to keep the mean BT.601 luma; alpha unchanged.
+            const cv::Scalar means = cv::mean(source);
+            const double weights[3] = {0.114, 0.587, 0.299};
+            double inverse[3], luma = 0, balanced = 0;
+            for (int channel = 0; channel < 3; ++channel) {
+                inverse[channel] = totals[channel] ? 1.0 / static_cast<double>(totals[channel]) : 0;
+                luma += weights[channel] * means[channel];
+                balanced += weights[channel] * inverse[channel] * means[channel];
+            }
+            const double scale = balanced > 0 ? luma / balanced : 1;
+            cv::Mat output;
+            cv::multiply(source, cv::Scalar(inverse[0] * scale, inverse[1] * scale, inverse[2] * scale, 1.0), output);
             return output;
         });
         return true;

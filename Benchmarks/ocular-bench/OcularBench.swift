@@ -169,15 +169,16 @@ struct OcularBench: AsyncParsableCommand {
 
           Swift ms / C++ ms: medians of single calls (n each); Swift/C++ is their ratio, "rounds" the range of
           the per-round ratios. "same": the Swift and C++ outputs hash alike (the same work was done).
-          gray = cvtColor BGRA→GRAY; whitebalance = BGRA→BGR, GrayworldWB (threshold 0.9), mixChannels back to BGRA;
+          gray = cvtColor BGRA→GRAY; whitebalance = gray-world sums (xphoto's rule, threshold 0.9, parallel_for_ rows),
+          mean, gains keeping the mean luma, multiply;
           tint = multiply by (\(tint.blue), \(tint.green), \(tint.red), 1); jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality)).
         """)
         flushOutput()
 
         // Studio.
-        let effects = ["none", "gray", "tint", "whitebalance"]
+        let effects = ["none", "gray", "tint", "whiteBalance"]
         print("Studio end to end: \(jpegSize.width)×\(jpegSize.height) JPEGs (quality 90, \(options.studioImages.count) pictures) over loopback,")
-        print("one frame in flight, ~\(options.studioSeconds) s per effect; the server and the client share this process.")
+        print("one frame in flight, ~\(options.studioSeconds) s per stage; the server and the client share this process.")
         flushOutput()
         var studioResults = [StudioResult]()
         do {
@@ -195,7 +196,7 @@ struct OcularBench: AsyncParsableCommand {
         }
         if !studioResults.isEmpty {
             print("")
-            print([pad("effect", 13, right: false), pad("frames", 7), pad("frames/s", 9), pad("median ms", 10), pad("p95 ms", 8),
+            print([pad("stage", 13, right: false), pad("frames", 7), pad("frames/s", 9), pad("median ms", 10), pad("p95 ms", 8),
                    pad("max ms", 8), pad("reply KiB", 10)].joined(separator: " "))
             print(String(repeating: "-", count: 71))
             for result in studioResults {

@@ -53,7 +53,7 @@ func benchmarkStudio(frames: [[UInt8]], width: Int, height: Int, effects: [Strin
     return try outcome.get()
 }
 
-/// The scripted client: for each effect, selects it, warms up, then streams for `seconds`.
+/// The scripted client: for each stage (or "none"), selects it, warms up, then streams for `seconds`.
 func streamFrames(to port: Int, frames: [[UInt8]], width: Int, height: Int, effects: [String], seconds: Double,
                   logger: Logger) async throws -> [StudioResult] {
     let buffers = frames.map { ByteBuffer(bytes: $0) }
@@ -77,9 +77,11 @@ func streamFrames(to port: Int, frames: [[UInt8]], width: Int, height: Int, effe
             }
         }
         for effect in effects {
-            try await outbound.write(.text(#"{"effect":"\#(effect)"}"#))
-            guard case .text(let answer)? = try await messages.next(), answer.contains(#""settings""#) else {
-                throw BenchError("the studio refused effect \(effect)")
+            // "none" is the empty recipe; any other name a recipe of that one stage at its defaults.
+            let stages = effect == "none" ? "" : #"{"stage":"\#(effect)"}"#
+            try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[\#(stages)]}}"#))
+            guard case .text(let answer)? = try await messages.next(), answer.contains(#""type":"settings""#) else {
+                throw BenchError("the studio refused stage \(effect)")
             }
             // Warm-up; check that the reply is a JPEG of the frame's size.
             for index in 0..<5 {

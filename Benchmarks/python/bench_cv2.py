@@ -70,9 +70,6 @@ def main():
 
     results = {}
     notes = []
-    xphoto = getattr(cv2, "xphoto", None)
-    if xphoto is None:
-        notes.append("cv2.xphoto is missing (install opencv-contrib-python-headless): no white balance")
 
     for frame in manifest["frames"]:
         width, height = frame["width"], frame["height"]
@@ -87,19 +84,25 @@ def main():
 
         results[f"gray@{size}"] = measure(gray, target, rounds, minimum)
 
-        if xphoto is not None:
-            balancer = xphoto.createGrayworldWB()
-            balancer.setSaturationThreshold(threshold)
-            from_to = [0, 0, 1, 1, 2, 2, 6, 3]
+        threshold255 = round(threshold * 255)
+        luma_weights = (0.114, 0.587, 0.299)
 
-            def white_balance():
-                colour = cv2.cvtColor(source, cv2.COLOR_BGRA2BGR)
-                balanced = balancer.balanceWhite(colour)
-                output = np.empty_like(source)
-                cv2.mixChannels([balanced, source], [output], from_to)
-                return output
+        def white_balance():
+            # Gray-world channel sums over the pixels xphoto's GrayworldWB counts, gains scaled to
+            # keep the mean luma, as Ocular does.
+            bgr = source[:, :, :3]
+            high = bgr.max(axis=2).astype(np.uint32)
+            low = bgr.min(axis=2).astype(np.uint32)
+            counted = (high - low) * 255 <= threshold255 * high
+            sums = [float(np.sum(bgr[:, :, channel], where=counted, dtype=np.uint64)) for channel in range(3)]
+            means = cv2.mean(source)
+            inverse = [1.0 / total if total else 0.0 for total in sums]
+            luma = sum(w * m for w, m in zip(luma_weights, means))
+            balanced = sum(w * i * m for w, i, m in zip(luma_weights, inverse, means))
+            scale = luma / balanced if balanced > 0 else 1.0
+            return cv2.multiply(source, (inverse[0] * scale, inverse[1] * scale, inverse[2] * scale, 1.0))
 
-            results[f"whitebalance@{size}"] = measure(white_balance, target, rounds, minimum)
+        results[f"whitebalance@{size}"] = measure(white_balance, target, rounds, minimum)
 
         factors = (float(blue), float(green), float(red), 1.0)
 

@@ -94,6 +94,34 @@ OCVStatus ocv_gray_world_white_balance(const OCVImage *source, const OCVImage *d
     });
 }
 
+namespace {
+
+/// Channel sums of the pixels xphoto's GrayworldWB counts, over rows in one stripe per thread (a few
+/// large tasks time steadily; many small ones wait on the scheduler). The channel count is a template
+/// parameter so that the compiler sees the pixel stride and vectorises the loop.
+template <int Channels>
+void grayWorldSums(const cv::Mat &input, unsigned threshold255, uint64_t totals[3]) {
+    std::mutex lock;
+    cv::parallel_for_(cv::Range(0, input.rows), [&](const cv::Range &rows) {
+        uint64_t sums[3] = {0, 0, 0};
+        for (int y = rows.start; y < rows.end; ++y) {
+            const uint8_t *pixel = input.ptr<uint8_t>(y);
+            for (int x = 0; x < input.cols; ++x, pixel += Channels) {
+                const unsigned a = pixel[0], b = pixel[1], c = pixel[2];
+                const unsigned low = std::min(a, std::min(b, c)), high = std::max(a, std::max(b, c));
+                const bool counts = (high - low) * 255 <= threshold255 * high;
+                sums[0] += counts ? a : 0;
+                sums[1] += counts ? b : 0;
+                sums[2] += counts ? c : 0;
+            }
+        }
+        std::lock_guard<std::mutex> guard(lock);
+        for (int channel = 0; channel < 3; ++channel) totals[channel] += sums[channel];
+    }, cv::getNumThreads());
+}
+
+}  // namespace
+
 OCVStatus ocv_gray_world_statistics(const OCVImage *source, float saturationThreshold, double *unsaturatedSums,
                                     double *means, OCVError *error) {
     return fenced(error, [&] {
@@ -105,24 +133,12 @@ OCVStatus ocv_gray_world_statistics(const OCVImage *source, float saturationThre
         }
         // xphoto's GrayworldWB rule, in integers so that the same pixels count.
         const unsigned threshold255 = static_cast<unsigned>(cvRound(saturationThreshold * 255));
-        std::mutex lock;
         uint64_t totals[3] = {0, 0, 0};
-        cv::parallel_for_(cv::Range(0, input.rows), [&](const cv::Range &rows) {
-            uint64_t sums[3] = {0, 0, 0};
-            for (int y = rows.start; y < rows.end; ++y) {
-                const uint8_t *pixel = input.ptr<uint8_t>(y);
-                for (int x = 0; x < input.cols; ++x, pixel += channels) {
-                    const unsigned a = pixel[0], b = pixel[1], c = pixel[2];
-                    const unsigned low = std::min(a, std::min(b, c)), high = std::max(a, std::max(b, c));
-                    const bool counts = (high - low) * 255 <= threshold255 * high;
-                    sums[0] += counts ? a : 0;
-                    sums[1] += counts ? b : 0;
-                    sums[2] += counts ? c : 0;
-                }
-            }
-            std::lock_guard<std::mutex> guard(lock);
-            for (int channel = 0; channel < 3; ++channel) totals[channel] += sums[channel];
-        });
+        if (channels == 4) {
+            grayWorldSums<4>(input, threshold255, totals);
+        } else {
+            grayWorldSums<3>(input, threshold255, totals);
+        }
         const cv::Scalar average = cv::mean(input);
         for (int channel = 0; channel < 3; ++channel) {
             unsaturatedSums[channel] = static_cast<double>(totals[channel]);

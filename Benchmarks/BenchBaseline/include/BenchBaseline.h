@@ -45,8 +45,9 @@ bool baseline_encode_jpeg(const uint8_t *_Nonnull bgra, int32_t width, int32_t h
 bool baseline_gray(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, int32_t iterations,
                    double *_Nonnull samples, uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
 
-/// Gray-world white balance of BGRA as the bridge does it: cvtColor(BGRA → BGR), GrayworldWB
-/// balanceWhite, then mixChannels of the balanced BGR and the source alpha into a fresh BGRA matrix.
+/// Gray-world white balance of BGRA as Ocular does it: channel sums over the pixels xphoto's
+/// GrayworldWB counts (parallel_for_ over rows), cv::mean, gains ∝ 1/sum scaled to keep the mean
+/// BT.601 luma, then cv::multiply by the gains (alpha × 1) into a fresh matrix.
 bool baseline_white_balance(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, float saturationThreshold,
                             int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
                             BaselineError *_Nonnull error);

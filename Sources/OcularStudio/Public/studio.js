@@ -63,7 +63,8 @@ const state = {
   cameraStream: null,
   framesReceived: 0,
   arrivals: [],             // times of recent answers, for frames per second
-  latencies: [],            // recent round trips in ms
+  latencies: [],            // recent camera-to-screen delays in ms
+  delayLog: [],             // every frame's delays since the last takeDelays(), for benchmarks
 };
 
 // ---- Status, notices, busy state -------------------------------------------------------------
@@ -273,6 +274,7 @@ function frameAnswered() {
 /// one's decoding; a late decode never overwrites a newer frame.
 async function showFrame(data) {
   const capturedAt = state.capturedAt;
+  const roundTrip = performance.now() - state.sentAt;  // sent → answered, before the next send resets sentAt
   const number = ++state.answers;
   frameAnswered();
   try {
@@ -292,6 +294,7 @@ async function showFrame(data) {
     const now = performance.now();
     state.arrivals.push(now);
     state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
+    if (state.delayLog.length < 100000) state.delayLog.push({ delay: now - capturedAt, roundTrip });
     if (state.latencies.length > 30) state.latencies.shift();
     if (!elements.busy.hidden) setBusy("");
   } catch (error) {
@@ -621,6 +624,9 @@ elements.source.addEventListener("change", () => chooseSource(elements.source.va
 window.ocularStudio = {
   /// Sends a text message as it is, to try the server's checks by hand.
   sendText: (text) => state.connected && state.socket.send(text),
+  /// {delay, roundTrip} in ms of every frame shown since the last call: camera frame to screen, and
+  /// frame sent to answer received.
+  takeDelays: () => state.delayLog.splice(0),
   stats: () => ({
     connected: state.connected,
     source: state.source,
