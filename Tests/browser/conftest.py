@@ -4,6 +4,7 @@ import re
 import shutil
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,26 +17,26 @@ OCULAR = Path(os.environ.get("OCULAR_BIN", REPOSITORY / ".build" / "debug" / "oc
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 
 
-@pytest.fixture(scope="session")
-def camera_file(tmp_path_factory):
-    """The astronaut pan clip as a .y4m file, which Chromium's fake camera loops forever."""
-    path = tmp_path_factory.mktemp("camera") / "astronaut_pan.y4m"
+def make_camera_file(folder, name, frame_rate_filter, frames):
+    """The astronaut pan clip as a 640×480 .y4m file, which Chromium's fake camera loops forever."""
+    path = folder / name
     subprocess.run(
         ["ffmpeg", "-v", "error", "-y", "-i", str(DATA / "video" / "astronaut_pan.avi"),
-         "-vf", "scale=640:480", "-pix_fmt", "yuv420p", "-frames:v", "30", str(path)],
+         "-vf", f"scale=640:480{frame_rate_filter}", "-pix_fmt", "yuv420p", "-frames:v", str(frames), str(path)],
         check=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def camera_file(tmp_path_factory):
+    """The clip at its own 10 frames/s."""
+    return make_camera_file(tmp_path_factory.mktemp("camera"), "astronaut_pan.y4m", "", 30)
 
 
 @pytest.fixture(scope="session")
 def camera_file_30fps(tmp_path_factory):
     """The same clip at 30 frames/s (each frame repeated), as a phone's camera delivers."""
-    path = tmp_path_factory.mktemp("camera30") / "astronaut_pan_30fps.y4m"
-    subprocess.run(
-        ["ffmpeg", "-v", "error", "-y", "-i", str(DATA / "video" / "astronaut_pan.avi"),
-         "-vf", "scale=640:480,fps=30", "-pix_fmt", "yuv420p", "-frames:v", "90", str(path)],
-        check=True)
-    return path
+    return make_camera_file(tmp_path_factory.mktemp("camera30"), "astronaut_pan_30fps.y4m", ",fps=30", 90)
 
 
 class Studio:
@@ -88,28 +89,32 @@ def launch(playwright, camera=None):
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=arguments)
 
 
+@contextmanager
+def browser_page(playwright, camera=None):
+    """A page in a fresh Chromium, with a fake camera fed from `camera` when given; closed afterwards."""
+    browser = launch(playwright, camera)
+    try:
+        yield browser.new_page(viewport={"width": 1000, "height": 760})
+    finally:
+        browser.close()
+
+
 @pytest.fixture
 def camera_page(playwright_instance, camera_file):
-    browser = launch(playwright_instance, camera_file)
-    page = browser.new_page(viewport={"width": 1000, "height": 760})
-    yield page
-    browser.close()
+    with browser_page(playwright_instance, camera_file) as page:
+        yield page
 
 
 @pytest.fixture
 def camera_page_30fps(playwright_instance, camera_file_30fps):
-    browser = launch(playwright_instance, camera_file_30fps)
-    page = browser.new_page(viewport={"width": 1000, "height": 760})
-    yield page
-    browser.close()
+    with browser_page(playwright_instance, camera_file_30fps) as page:
+        yield page
 
 
 @pytest.fixture
 def cameraless_page(playwright_instance):
-    browser = launch(playwright_instance)
-    page = browser.new_page(viewport={"width": 1000, "height": 760})
-    yield page
-    browser.close()
+    with browser_page(playwright_instance) as page:
+        yield page
 
 
 def screenshot(page, name):

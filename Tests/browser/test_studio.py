@@ -31,6 +31,12 @@ def wait_for_frames(page, more_than, timeout=20000):
     page.wait_for_function(f"window.ocularStudio.stats().framesReceived > {more_than}", timeout=timeout)
 
 
+def open_studio(page, studio, frames=3):
+    """Opens the studio and waits until its frames come back."""
+    page.goto(studio.url)
+    wait_for_frames(page, frames)
+
+
 def recipe_stages(page):
     return [step["stage"] for step in stats(page)["recipe"]["stages"]]
 
@@ -57,8 +63,7 @@ def move_slider(page, stage, parameter, value):
 
 def test_camera_frames_come_back_processed_and_gray_is_gray(studio, camera_page):
     page = camera_page
-    page.goto(studio.url)
-    wait_for_frames(page, 10)
+    open_studio(page, studio, 10)
     assert stats(page)["source"] == "camera"
     assert page.inner_text("#connection") == "Live"
     page.wait_for_function("Number(document.getElementById('fps').textContent) > 0", timeout=5000)
@@ -82,8 +87,7 @@ def test_camera_frames_come_back_processed_and_gray_is_gray(studio, camera_page)
 
 def test_without_a_camera_the_built_in_still_streams(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url)
-    wait_for_frames(page, 10)
+    open_studio(page, studio, 10)
     assert stats(page)["source"] == "still"
     assert "showing a built-in still image" in page.inner_text("#notice")
     shown = page.evaluate(CANVAS_STATS)
@@ -94,8 +98,7 @@ def test_without_a_camera_the_built_in_still_streams(studio, cameraless_page):
 
 def test_tint_animates_every_two_seconds(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url)
-    wait_for_frames(page, 3)
+    open_studio(page, studio)
     switch_on(page, "tint")
     first = page.evaluate(CANVAS_STATS)["mean"]
     page.wait_for_timeout(2500)
@@ -106,8 +109,7 @@ def test_tint_animates_every_two_seconds(studio, cameraless_page):
 
 def test_controls_are_built_from_the_registry(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url)
-    wait_for_frames(page, 3)
+    open_studio(page, studio)
     listed = json.loads(subprocess.run([str(OCULAR), "stages", "--json"], check=True, capture_output=True, text=True).stdout)
     names = [stage["name"] for stage in listed["stages"]]
     assert page.eval_on_selector_all("li.stage-card", "(cards) => cards.map((card) => card.dataset.stage)") == names
@@ -134,8 +136,7 @@ def test_controls_are_built_from_the_registry(studio, cameraless_page):
 
 def test_moving_the_tint_seed_changes_the_tint(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url)
-    wait_for_frames(page, 3)
+    open_studio(page, studio)
     switch_on(page, "tint")
     move_slider(page, "tint", "interval", 60)  # one tint for a minute: only the seed changes it
     before = page.evaluate(CANVAS_STATS)["mean"]
@@ -149,8 +150,7 @@ def test_moving_the_tint_seed_changes_the_tint(studio, cameraless_page):
 
 def test_an_out_of_range_value_sent_by_hand_is_refused_by_name(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url)
-    wait_for_frames(page, 3)
+    open_studio(page, studio)
     switch_on(page, "gray")
     page.evaluate("""window.ocularStudio.sendText(JSON.stringify(
         {type: "settings", recipe: {stages: [{stage: "tint", seed: -5}]}}))""")
@@ -166,8 +166,7 @@ def test_an_out_of_range_value_sent_by_hand_is_refused_by_name(studio, camerales
 
 def test_every_camera_frame_is_sent_when_answers_keep_up(studio, camera_page_30fps):
     page = camera_page_30fps
-    page.goto(studio.url)
-    wait_for_frames(page, 10)
+    open_studio(page, studio, 10)
     start = stats(page)
     page.wait_for_function(f"window.ocularStudio.stats().cameraFrames >= {start['cameraFrames'] + 60}", timeout=20000)
     end = stats(page)
@@ -178,8 +177,7 @@ def test_every_camera_frame_is_sent_when_answers_keep_up(studio, camera_page_30f
 
 def test_an_unreachable_server_is_reported(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url)
-    wait_for_frames(page, 3)
+    open_studio(page, studio)
     studio.stop()
     page.wait_for_function("document.getElementById('connection').dataset.state === 'offline'", timeout=10000)
     assert "Server unreachable" in page.inner_text("#connection")
