@@ -85,6 +85,11 @@ struct PipelineTests {
         #expect(error { _ = try Recipe(json: "[1, 2]") }.contains("not a recipe: not a JSON object"))
         #expect(error { _ = try Recipe(json: "{nope") }.contains("not a recipe: not valid JSON"))
         #expect(error { _ = try Recipe(json: "{}") }.contains("not a recipe: no 'stages'"))
+        #expect(error { _ = try Recipe(json: #"{"stage":[]}"#) }.contains("not a recipe: 'stage' is no part of a recipe; it has only 'stages'"))
+        let long = "{\"stages\":[" + Array(repeating: #"{"stage":"gray"}"#, count: 65).joined(separator: ",") + "]}"
+        #expect(error { _ = try Recipe(json: long) }.contains("not a recipe: stages: 65 stages, more than the 64 a recipe may have"))
+        #expect(error { _ = try Pipeline(Recipe(stages: Array(repeating: .init("gray"), count: 65))) }
+            == "a recipe has at most 64 stages, this one 65")
     }
 
     @Test("a recipe file that is missing, a folder or too large is refused by name")

@@ -46,7 +46,7 @@ public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible
         case .number(let number) where number == number.rounded() && abs(number) < 1e15: String(Int64(number))
         case .number(let number): String(number)
         case .flag(let flag): String(flag)
-        case .text(let text): "\"\(text)\""
+        case .text(let text): StageError.quoted(text, quote: "\"")
         case .point(let x, let y): "[\(x), \(y)]"
         case .none: "null"
         }

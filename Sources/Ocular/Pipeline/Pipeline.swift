@@ -16,6 +16,9 @@ public struct Pipeline: Sendable {
     ///   - registry: Where stage names are looked up.
     /// - Throws: ``StageError`` naming the stage, the parameter and what is allowed.
     public init(_ recipe: Recipe, registry: StageRegistry = .standard) throws(StageError) {
+        guard recipe.stages.count <= Recipe.maximumStages else {
+            throw StageError(reason: "a recipe has at most \(Recipe.maximumStages) stages, this one \(recipe.stages.count)")
+        }
         var steps: [Step] = []
         for step in recipe.stages {
             let type = try registry.stage(named: step.stage)

@@ -17,7 +17,7 @@ public struct Recipe: Sendable, Equatable, Codable {
             self.values = values
         }
 
-        private struct Key: CodingKey {
+        struct Key: CodingKey {
             var stringValue: String
             var intValue: Int? { nil }
             init(stringValue: String) { self.stringValue = stringValue }
@@ -48,13 +48,27 @@ public struct Recipe: Sendable, Equatable, Codable {
         self.stages = stages
     }
 
+    /// More stages than any use needs; a longer recipe is refused before any stage is built, so that
+    /// one studio client cannot make every frame cost thousands of passes.
+    public static let maximumStages = 64
+
     private enum CodingKeys: String, CodingKey {
         case stages
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        // A misspelt key ("stage" for "stages") would otherwise be ignored and the recipe run empty.
+        let keys = try decoder.container(keyedBy: Step.Key.self).allKeys.map(\.stringValue)
+        if let unknown = keys.filter({ $0 != CodingKeys.stages.stringValue }).sorted().first {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(StageError.quoted(unknown)) is no part of a recipe; it has only 'stages'"))
+        }
         stages = try container.decode([Step].self, forKey: .stages)
+        guard stages.count <= Self.maximumStages else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: [CodingKeys.stages],
+                debugDescription: "\(stages.count) stages, more than the \(Self.maximumStages) a recipe may have"))
+        }
     }
 
     /// Reads a recipe from JSON text.
@@ -87,13 +101,13 @@ public struct Recipe: Sendable, Equatable, Codable {
     /// Where and why decoding a recipe stopped, in words: "stages[1] has no 'stage'".
     public static func explain(_ error: DecodingError) -> String {
         func place(_ path: [any CodingKey]) -> String {
-            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\(StageError.quoted($0.stringValue).dropFirst().dropLast())" }.joined()
             return text.hasPrefix(".") ? String(text.dropFirst()) : text
         }
         switch error {
         case .keyNotFound(let key, let context):
             let at = place(context.codingPath)
-            return at.isEmpty ? "no '\(key.stringValue)'" : "\(at) has no '\(key.stringValue)'"
+            return at.isEmpty ? "no \(StageError.quoted(key.stringValue))" : "\(at) has no \(StageError.quoted(key.stringValue))"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             let at = place(context.codingPath)
             let expected = context.codingPath.last?.stringValue == "stage" ? "a stage name (a string)"
@@ -101,7 +115,10 @@ public struct Recipe: Sendable, Equatable, Codable {
             return at.isEmpty ? "not a JSON object" : "\(at) should be \(expected)"
         case .dataCorrupted(let context):
             let at = place(context.codingPath)
-            return at.isEmpty ? "not valid JSON" : "\(at): \(context.debugDescription)"
+            // Foundation's own message for bad JSON is long and names its internals; ours are short.
+            let own = context.underlyingError == nil && !context.debugDescription.contains("JSON")
+            if at.isEmpty { return own ? context.debugDescription : "not valid JSON" }
+            return "\(at): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
         }

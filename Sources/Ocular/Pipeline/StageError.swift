@@ -16,10 +16,18 @@ public struct StageError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch (stage, parameter) {
-        case (let stage?, let parameter?): "stage '\(stage)', parameter '\(parameter)': \(reason)"
-        case (let stage?, nil): "stage '\(stage)': \(reason)"
+        case (let stage?, let parameter?): "stage \(Self.quoted(stage)), parameter \(Self.quoted(parameter)): \(reason)"
+        case (let stage?, nil): "stage \(Self.quoted(stage)): \(reason)"
         default: reason
         }
+    }
+
+    /// A name or value from a recipe, quoted for a message: at most 60 characters, one line, so that a
+    /// hostile recipe cannot make its error message huge.
+    public static func quoted(_ text: String, quote: Character = "'") -> String {
+        let line = text.map { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? " " : String($0) }.joined()
+        let shown = line.count > 60 ? line.prefix(59) + "…" : Substring(line)
+        return "\(quote)\(shown)\(quote)"
     }
 }
 

@@ -18,7 +18,7 @@ public struct StageRegistry: Sendable {
     /// - Throws: ``StageError`` listing the stages when there is none.
     public func stage(named name: String) throws(StageError) -> any Stage.Type {
         for stage in stages where stage.name == name { return stage }
-        throw StageError(reason: "unknown stage '\(name)'; the stages are \(names.joined(separator: ", "))")
+        throw StageError(reason: "unknown stage \(StageError.quoted(name)); the stages are \(names.joined(separator: ", "))")
     }
 
     /// The stages' names, in order.

@@ -26,12 +26,12 @@ enum StreamMessage {
                 let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
                     .filter { CodingKeys(stringValue: $0) == nil }.sorted()
                 if let first = unknown.first {
-                    throw StreamMessageError("a settings message has no '\(first)'; it has recipe and quality")
+                    throw StreamMessageError("a settings message has no \(StageError.quoted(first)); it has recipe and quality")
                 }
                 self = .settings(recipe: try container.decodeIfPresent(Recipe.self, forKey: .recipe),
                                  quality: try container.decodeIfPresent(Int.self, forKey: .quality))
             default:
-                throw StreamMessageError("unknown message type '\(type)'; the types are \(Self.types.joined(separator: ", "))")
+                throw StreamMessageError("unknown message type \(StageError.quoted(type)); the types are \(Self.types.joined(separator: ", "))")
             }
         }
 

@@ -1,0 +1,74 @@
+import Foundation
+import Ocular
+import Testing
+@testable import OcularStudio
+
+/// A deterministic fuzz test of the stream's text messages: every damaged message gets a `settings`
+/// or an `error` reply, an error leaves the session's settings as they were, and no reply is long.
+@Suite("Damaged stream messages")
+struct StreamMessageFuzzTests {
+    static let seeds = [
+        #"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#,
+        #"{"type":"settings","quality":70}"#,
+        #"{"type":"settings","recipe":{"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":9,"interval":1}]},"quality":95}"#,
+    ]
+    static let fragments = ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-1", "101", "1e400", "\"type\"",
+                            "\"settings\"", "\"recipe\"", "\"quality\"", "\"stages\"", "\"stage\"", String(repeating: "z", count: 4000)]
+
+    @Test("every damaged message is answered settings or error; an error changes nothing")
+    func mutations() throws {
+        let session = try StreamSession(configuration: StudioConfiguration())
+        var generator = SeededGenerator(seed: 77)
+        var accepted = 0, refused = 0
+        var failures: [String] = []
+        for seed in Self.seeds {
+            for round in 0..<600 {
+                // Every third message is a valid one, so the settings an error must keep vary.
+                if round.isMultiple(of: 3) {
+                    let quality = Int.random(in: 1...100, using: &generator), seed = Int.random(in: 0...1000, using: &generator)
+                    let stages = [#"{"stage":"gray"}"#, #"{"stage":"tint","seed":\#(seed)}"#, #"{"stage":"whiteBalance"}"#]
+                        .filter { _ in Bool.random(using: &generator) }.joined(separator: ",")
+                    let text = #"{"type":"settings","quality":\#(quality),"recipe":{"stages":[\#(stages)]}}"#
+                    guard case .settings(_, quality) = session.receive(text), session.currentSettings.quality == quality else {
+                        failures.append("\(text): a valid message was not applied")
+                        continue
+                    }
+                    accepted += 1
+                    continue
+                }
+                var characters = Array(seed)
+                for _ in 0..<Int.random(in: 1...2, using: &generator) {
+                    let position = Int.random(in: 0..<characters.count, using: &generator)
+                    if Bool.random(using: &generator) {
+                        characters.insert(contentsOf: Self.fragments.randomElement(using: &generator)!, at: position)
+                    } else {
+                        characters.removeSubrange(position..<min(characters.count, position + Int.random(in: 1...6, using: &generator)))
+                    }
+                    if characters.isEmpty { characters = ["{"] }
+                }
+                let text = String(characters)
+                let before = session.currentSettings
+                switch session.receive(text) {
+                case .settings(let recipe, let quality):
+                    accepted += 1
+                    let now = session.currentSettings
+                    if now.pipeline.recipe != recipe || now.quality != quality { failures.append("\(text): reply differs from the session") }
+                case .error(let about, let message):
+                    refused += 1
+                    let now = session.currentSettings
+                    if about != "settings" || message.isEmpty || message.count > 500 || message.contains("\n") {
+                        failures.append("\(text.prefix(200)): error about \(about), \(message.count) characters: \(message.prefix(300))")
+                    }
+                    if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
+                        failures.append("\(text.prefix(200)): refused, yet the settings changed")
+                    }
+                default:
+                    failures.append("\(text.prefix(200)): neither settings nor error")
+                }
+                if failures.count >= 5 { break }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #expect(accepted >= 100 && refused >= 500, "\(accepted) accepted, \(refused) refused")
+    }
+}
