@@ -51,15 +51,4 @@ public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible
         case .none: "null"
         }
     }
-
-    /// What kind of JSON value it is, for messages.
-    var jsonKind: String {
-        switch self {
-        case .number: "a number"
-        case .flag: "true or false"
-        case .text: "a string"
-        case .point: "a list of two numbers"
-        case .none: "null"
-        }
-    }
 }
