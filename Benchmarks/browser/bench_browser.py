@@ -9,6 +9,7 @@ the pacing fix, measured the same way).
 Usage: bench_browser.py --ocular .build/release/ocular [--seconds 10]
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -24,7 +25,6 @@ from playwright.sync_api import sync_playwright
 REPOSITORY = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("OCULAR_TEST_DATA", REPOSITORY.parent / "shared" / "data"))
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-RECIPES = [("none", "[]"), ("whiteBalance", '[{"stage":"whiteBalance"}]'), ("tint", '[{"stage":"tint"}]')]
 TARGET_FPS = 28
 TARGET_DELAY_MS = 42
 
@@ -48,6 +48,9 @@ def main():
     parser.add_argument("--ocular", required=True)
     parser.add_argument("--seconds", type=float, default=10)
     options = parser.parse_args()
+    # No stages, then every stage the registry lists, at its defaults.
+    listed = json.loads(subprocess.run([options.ocular, "stages", "--json"], check=True, capture_output=True, text=True).stdout)
+    recipes = [("none", "[]")] + [(stage["name"], json.dumps([{"stage": stage["name"]}])) for stage in listed["stages"]]
 
     folder = Path(tempfile.mkdtemp(prefix="ocular-bench-browser-"))
     camera = folder / "camera-30fps.y4m"
@@ -63,7 +66,7 @@ def main():
             page = browser.new_page(viewport={"width": 1000, "height": 760})
             page.goto(url)
             page.wait_for_function("window.ocularStudio.stats().framesReceived > 30", timeout=30000)
-            for name, stages in RECIPES:
+            for name, stages in recipes:
                 page.evaluate(f"""window.ocularStudio.sendText('{{"type":"settings","recipe":{{"stages":{stages}}}}}')""")
                 page.wait_for_timeout(1500)  # settle: the recipe applies, the JIT warms
                 page.evaluate("window.ocularStudio.takeDelays()")

@@ -176,7 +176,7 @@ struct OcularBench: AsyncParsableCommand {
         flushOutput()
 
         // Studio.
-        let effects = ["none", "gray", "tint", "whiteBalance"]
+        let effects = ["none"] + StageRegistry.standard.names  // every stage at its defaults
         print("Studio end to end: \(jpegSize.width)×\(jpegSize.height) JPEGs (quality 90, \(options.studioImages.count) pictures) over loopback,")
         print("one frame in flight, ~\(options.studioSeconds) s per stage; the server and the client share this process.")
         flushOutput()

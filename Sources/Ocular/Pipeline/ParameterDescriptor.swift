@@ -47,6 +47,7 @@ public struct ParameterDescriptor: Sendable, Equatable {
     public var name: String
     /// A short label for controls.
     public var title: String
+    /// What values it takes.
     public var kind: Kind
     /// The value when a recipe leaves the parameter out.
     public var defaultValue: ParameterValue

@@ -3,10 +3,15 @@
 /// In JSON a number is a number, a flag `true`/`false`, a choice or an image id a string, a colour a
 /// `"#rrggbb"` string, a point `[x, y]`, and "no image" `null`.
 public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A number parameter's value.
     case number(Double)
+    /// A flag's value.
     case flag(Bool)
+    /// A choice's option, a colour `"#rrggbb"` or an image's id.
     case text(String)
+    /// A point in normalised coordinates.
     case point(x: Double, y: Double)
+    /// No image.
     case none
 
     public init(from decoder: any Decoder) throws {

@@ -1,9 +1,13 @@
 /// A stage's declaration as the CLI's `stages --json` and the studio's `hello` publish it.
 public struct StageDescription: Sendable, Equatable, Encodable {
+    /// As recipes spell it: `whiteBalance`.
     public var name: String
+    /// What people read: "White balance".
     public var title: String
     public var category: StageCategory
+    /// One sentence on what the stage does.
     public var summary: String
+    /// The declared parameters, in the order controls show them.
     public var parameters: [ParameterDescriptor]
 }
 
