@@ -35,9 +35,8 @@ public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
-        case .number(let number) where number == number.rounded() && abs(number) < 1e15:
-            try container.encode(Int64(number))  // 7, not 7.0
-        case .number(let number): try container.encode(number)
+        case .number(let number):
+            if let whole = Self.whole(number) { try container.encode(whole) } else { try container.encode(number) }
         case .flag(let flag): try container.encode(flag)
         case .text(let text): try container.encode(text)
         case .point(let x, let y): try container.encode([x, y])
@@ -45,11 +44,15 @@ public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible
         }
     }
 
+    /// A number that is whole and well within Int64, as an integer: shown 7, not 7.0.
+    private static func whole(_ number: Double) -> Int64? {
+        number == number.rounded() && abs(number) < 1e15 ? Int64(number) : nil
+    }
+
     /// As JSON would show it, for messages.
     public var description: String {
         switch self {
-        case .number(let number) where number == number.rounded() && abs(number) < 1e15: String(Int64(number))
-        case .number(let number): String(number)
+        case .number(let number): Self.whole(number).map(String.init) ?? String(number)
         case .flag(let flag): String(flag)
         case .text(let text): StageError.quoted(text, quote: "\"")
         case .point(let x, let y): "[\(x), \(y)]"

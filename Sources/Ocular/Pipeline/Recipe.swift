@@ -139,19 +139,16 @@ extension Recipe {
     /// Reads a recipe from a JSON file.
     /// - Throws: ``StageError`` naming the file and why it cannot be read or is not a recipe.
     public init(contentsOfFile path: String) throws(StageError) {
+        let size: Int
         let data: Data
-        do {
-            let size = try FileAccess.regularFileSize(path)
-            guard size <= Self.largestFileBytes else {
-                throw StageError(reason: "'\(path)' is not a recipe: it holds \(size) bytes, and a recipe is at most \(Self.largestFileBytes)")
-            }
-            data = try FileAccess.read(path)
-        } catch let error as StageError {
-            throw error
-        } catch let error as OcularError {
-            throw StageError(reason: error.description)
+        do throws(OcularError) {
+            size = try FileAccess.regularFileSize(path)
+            data = size <= Self.largestFileBytes ? try FileAccess.read(path) : Data()
         } catch {
-            throw StageError(reason: "cannot read '\(path)': \(error)")
+            throw StageError(reason: error.description)
+        }
+        guard size <= Self.largestFileBytes else {
+            throw StageError(reason: "'\(path)' is not a recipe: it holds \(size) bytes, and a recipe is at most \(Self.largestFileBytes)")
         }
         do {
             try self.init(jsonData: data)
