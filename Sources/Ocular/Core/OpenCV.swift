@@ -39,11 +39,17 @@ enum OpenCV {
 extension Image {
     /// Lends the pixels to the bridge as a read-only matrix view, valid only inside `body`.
     func withMatrix<R, E: Error>(_ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
+        try withMatrix(of: PixelRectangle(x: 0, y: 0, width: width, height: format.rowCount(height: height)), body)
+    }
+
+    /// Lends a rectangle of the pixels (packed formats; inside the image) as a read-only matrix view,
+    /// valid only inside `body`: cropping without copying.
+    func withMatrix<R, E: Error>(of rectangle: PixelRectangle, _ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = bytes.withUnsafeBytes { raw in
             var view = OCVImage(
-                data: UnsafeMutableRawPointer(mutating: raw.baseAddress),
-                columns: Int32(width),
-                rows: Int32(format.rowCount(height: height)),
+                data: UnsafeMutableRawPointer(mutating: raw.baseAddress.map { $0 + rectangle.y * bytesPerRow + rectangle.x * format.channels }),
+                columns: Int32(rectangle.width),
+                rows: Int32(rectangle.height),
                 bytesPerRow: Int64(bytesPerRow),
                 type: OpenCV.matrixType(channels: format.channels))
             do throws(E) {

@@ -14,15 +14,16 @@ public struct Pipeline: Sendable {
     /// - Parameters:
     ///   - recipe: The stages and their values.
     ///   - registry: Where stage names are looked up.
+    ///   - images: Where the pictures that image parameters name by id are looked up.
     /// - Throws: ``StageError`` naming the stage, the parameter and what is allowed.
-    public init(_ recipe: Recipe, registry: StageRegistry = .standard) throws(StageError) {
+    public init(_ recipe: Recipe, registry: StageRegistry = .standard, images: any ImageCatalog = NoImages()) throws(StageError) {
         guard recipe.stages.count <= Recipe.maximumStages else {
             throw StageError(reason: "a recipe has at most \(Recipe.maximumStages) stages, this one \(recipe.stages.count)")
         }
         var steps: [Step] = []
         for step in recipe.stages {
             let type = try registry.stage(named: step.stage)
-            let values = try StageValues(stage: type.name, declarations: type.parameters, given: step.values)
+            let values = try StageValues(stage: type.name, declarations: type.parameters, given: step.values, images: images)
             steps.append(Step(stage: try type.init(values), values: values))
         }
         self.steps = steps

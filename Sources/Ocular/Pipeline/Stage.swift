@@ -33,9 +33,13 @@ extension Stage {
     }
 
     /// The stage with the given values, the others at their defaults.
-    /// - Throws: ``StageError`` for an unknown parameter or a value the declaration does not allow.
-    public static func with(_ values: [String: ParameterValue]) throws(StageError) -> Self {
-        try Self(StageValues(stage: name, declarations: parameters, given: values))
+    /// - Parameters:
+    ///   - values: By parameter name.
+    ///   - images: Where image parameters' ids are looked up.
+    /// - Throws: ``StageError`` for an unknown parameter, a value the declaration does not allow, or
+    ///   an image that cannot be had.
+    public static func with(_ values: [String: ParameterValue], images: any ImageCatalog = NoImages()) throws(StageError) -> Self {
+        try Self(StageValues(stage: name, declarations: parameters, given: values, images: images))
     }
 
     /// How the stage describes itself to the CLI, the studio and the docs.

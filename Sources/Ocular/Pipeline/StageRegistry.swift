@@ -12,6 +12,7 @@ public struct StageRegistry: Sendable {
         GrayStage.self,
         WhiteBalanceStage.self,
         TintStage.self,
+        BlendStage.self,
     ])
 
     /// The stage of that name.

@@ -4,14 +4,18 @@ public struct StageValues: Sendable, Equatable {
     public let stage: String
     /// By parameter name.
     public let values: [String: ParameterValue]
+    /// Where image parameters' ids are looked up.
+    public let images: any ImageCatalog
 
     /// Checks the given values against the declarations and fills in the defaults.
     /// - Parameters:
     ///   - stage: The stage's name, for messages.
     ///   - declarations: The stage's parameters.
     ///   - given: The values a recipe gave.
+    ///   - images: Where image parameters' ids are looked up.
     /// - Throws: ``StageError`` for a parameter the stage does not have or a value it does not allow.
-    public init(stage: String, declarations: [ParameterDescriptor], given: [String: ParameterValue]) throws(StageError) {
+    public init(stage: String, declarations: [ParameterDescriptor], given: [String: ParameterValue],
+                images: any ImageCatalog = NoImages()) throws(StageError) {
         for name in given.keys.sorted() where !declarations.contains(where: { $0.name == name }) {
             let known = declarations.isEmpty ? "it has no parameters"
                 : "its parameters are \(declarations.map(\.name).joined(separator: ", "))"
@@ -23,6 +27,12 @@ public struct StageValues: Sendable, Equatable {
         }
         self.stage = stage
         self.values = values
+        self.images = images
+    }
+
+    /// Equal when they are for the same stage with the same values, wherever their images come from.
+    public static func == (lhs: StageValues, rhs: StageValues) -> Bool {
+        lhs.stage == rhs.stage && lhs.values == rhs.values
     }
 
     /// A number parameter's value (0 for a name that is not a number parameter).
@@ -53,5 +63,16 @@ public struct StageValues: Sendable, Equatable {
     public func point(_ name: String) -> (x: Double, y: Double) {
         if case .point(let x, let y) = values[name] { return (x, y) }
         return (0, 0)
+    }
+
+    /// The picture an image parameter names, from ``images``; `nil` when it names none.
+    /// - Throws: ``StageError`` naming the stage and parameter when the picture cannot be had.
+    public func image(_ name: String) throws(StageError) -> Image? {
+        guard let id = text(name) else { return nil }
+        do {
+            return try images.image(id: id)
+        } catch {
+            throw StageError(stage: stage, parameter: name, reason: error.description)
+        }
     }
 }

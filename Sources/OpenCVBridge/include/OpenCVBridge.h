@@ -120,6 +120,48 @@ OCVStatus ocv_gray_world_white_balance(const OCVImage *_Nonnull source, const OC
 OCVStatus ocv_gray_world_statistics(const OCVImage *_Nonnull source, float saturationThreshold,
                                     double *_Nonnull unsaturatedSums, double *_Nonnull means, OCVError *_Nonnull error);
 
+// MARK: - Blending
+
+/// Per-pixel blend modes: the W3C Compositing Level 1 modes plus the textbook's average. The frame is
+/// the backdrop (Cb), the blend source the source (Cs).
+typedef enum OCVBlendMode {
+    OCV_BLEND_NORMAL = 0,
+    OCV_BLEND_AVERAGE = 1,
+    OCV_BLEND_MULTIPLY = 2,
+    OCV_BLEND_SCREEN = 3,
+    OCV_BLEND_OVERLAY = 4,
+    OCV_BLEND_DARKEN = 5,
+    OCV_BLEND_LIGHTEN = 6,
+    OCV_BLEND_COLOR_DODGE = 7,
+    OCV_BLEND_COLOR_BURN = 8,
+    OCV_BLEND_HARD_LIGHT = 9,
+    OCV_BLEND_SOFT_LIGHT = 10,
+    OCV_BLEND_DIFFERENCE = 11,
+    OCV_BLEND_EXCLUSION = 12,
+    OCV_BLEND_HUE = 13,
+    OCV_BLEND_SATURATION = 14,
+    OCV_BLEND_COLOR = 15,
+    OCV_BLEND_LUMINOSITY = 16,
+} OCVBlendMode;
+
+/// Blends `source` into `backdrop` in one pass, rows spread over the cores:
+/// out = round(((255 − α)·Cb + α·B(Cb, Cs)) / 255) with α = round(opacity · 255) and B(Cb, Cs) the
+/// mode's result rounded to 8 bits. All three images have the same size and 1, 3 or 4 channels;
+/// `redChannel` is the index of red (0 for RGB, 2 for BGR; ignored for one channel), and a fourth
+/// channel is alpha, copied from the backdrop.
+OCVStatus ocv_blend(const OCVImage *_Nonnull backdrop, const OCVImage *_Nonnull source,
+                    const OCVImage *_Nonnull destination, OCVBlendMode mode, double opacity,
+                    int32_t redChannel, OCVError *_Nonnull error);
+
+/// The HUD's edge image: cv::GaussianBlur 5×5, then cv::Laplacian (aperture 3, 8-bit, so negative
+/// responses are 0), then each channel multiplied by `channelFactors` (one per channel).
+OCVStatus ocv_edge_image(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                         const double *_Nonnull channelFactors, OCVError *_Nonnull error);
+
+/// cv::resize with Lanczos interpolation (8×8 neighbourhood) into the destination's size.
+OCVStatus ocv_resize_lanczos(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                             OCVError *_Nonnull error);
+
 // MARK: - Image codecs
 
 /// A matrix OpenCV allocated; release it with ocv_matrix_release.

@@ -1,0 +1,30 @@
+/// Where the pictures that stages' image parameters name by id come from: uploaded blend sources in
+/// the studio, files on the command line, the gallery.
+public protocol ImageCatalog: Sendable {
+    /// The picture with this id.
+    /// - Throws: ``OcularError`` saying why there is none or why it cannot be read.
+    func image(id: String) throws(OcularError) -> Image
+}
+
+/// No pictures at all: every id is refused.
+public struct NoImages: ImageCatalog {
+    public init() {}
+
+    public func image(id: String) throws(OcularError) -> Image {
+        throw .invalidArgument("no pictures can be referenced here, so there is no image '\(id)'")
+    }
+}
+
+/// Ids are paths of image files (relative to the working folder), read when a stage is built.
+public struct ImageFiles: ImageCatalog {
+    /// How the files are read.
+    public var options: ImageReadOptions
+
+    public init(options: ImageReadOptions = ImageReadOptions()) {
+        self.options = options
+    }
+
+    public func image(id: String) throws(OcularError) -> Image {
+        try Image(contentsOfFile: id, options: options)
+    }
+}
