@@ -37,7 +37,7 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pipeline = try Pipeline(Self.recipe(from: recipe))
+        let pipeline = try Pipeline(Self.recipe(from: recipe), images: ImageFiles(options: read.imageReadOptions))
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let result = try pipeline.process(image, at: .seconds(time))
         try result.write(toFile: output, quality: quality)

@@ -11,7 +11,7 @@ struct OcularCommand: AsyncParsableCommand {
             (.png, .jpg, .webp, .bmp, .tiff, ...). Errors go to standard error with a non-zero exit status.
             """,
         version: "\(OcularVersion.current) (OpenCV \(OcularVersion.openCV))",
-        subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, StagesCommand.self, WhiteBalanceCommand.self,
+        subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, BlendCommand.self, StagesCommand.self, WhiteBalanceCommand.self,
                       TintCommand.self, StudioCommand.self]
     )
 }

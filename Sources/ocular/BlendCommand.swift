@@ -1,0 +1,62 @@
+import ArgumentParser
+import Ocular
+
+struct BlendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "blend",
+        abstract: "Blend a picture into an image.",
+        discussion: """
+            The picture is cropped to the image's shape around its centre, resized with Lanczos \
+            interpolation and blended in by the mode: \(BlendMode.allCases.map(\.rawValue).joined(separator: ", ")). \
+            HUD screens the picture's yellow-green edges; the others are the W3C Compositing modes \
+            (the image is the backdrop). The same as `ocular apply` with the recipe \
+            {"stages":[{"stage":"blend","source":"SOURCE","mode":"MODE","opacity":X}]}.
+            """)
+
+    @Argument(help: "The image (the frame, the backdrop).")
+    var frame: String
+
+    @Argument(help: "The picture blended into it.")
+    var source: String
+
+    @Option(help: "How they combine; see above.")
+    var mode = BlendMode.screen.rawValue
+
+    @Option(help: "How much of the blend shows, from 0 (the image unchanged) to 1.")
+    var opacity = 1.0
+
+    @Flag(help: "Blend in gray: the image's luma, the picture converted to gray.")
+    var gray = false
+
+    @Option(name: .shortAndLong, help: "Where to write the result; the extension picks the format.")
+    var output: String
+
+    @Option(help: "JPEG quality of a .jpg output, 1 to 100.")
+    var quality = 95
+
+    @OptionGroup var read: ReadOptions
+
+    func validate() throws {
+        do {
+            _ = try BlendMode(named: mode)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be from 0 to 1, got \(opacity)") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
+    }
+
+    /// The recipe this command runs, with the picture named by its path.
+    var recipe: Recipe {
+        let blend = Recipe.Step(BlendStage.name, ["source": .text(source), "mode": .text(mode), "opacity": .number(opacity)])
+        return Recipe(stages: gray ? [Recipe.Step(GrayStage.name, [:]), blend] : [blend])
+    }
+
+    func run() throws {
+        let pipeline = try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
+        let image = try Image(contentsOfFile: frame, options: read.imageReadOptions)
+        let result = try pipeline.process(image)
+        try result.write(toFile: output, quality: quality)
+        print("\(output): \(result.width) × \(result.height) \(result.format), \(source) blended in by \(mode) at opacity \(ParameterValue.number(opacity))")
+    }
+}
