@@ -11,7 +11,7 @@ import Ocular
 /// back processed.
 ///
 /// Routes, one controller per resource: the single-page app's files at `/` (``FileMiddleware``),
-/// `GET /api/health` (``HealthController``), and the WebSocket `/api/stream` (``StreamController``).
+/// `GET /api/health` (``HealthController``), `POST /api/sources` (``SourcesController``), and the WebSocket `/api/stream` (``StreamController``).
 /// Connections must send their request head in time and stay within the header size limit; idle
 /// keep-alive connections are closed (see ``StudioConfiguration``).
 public enum Studio {
@@ -38,8 +38,10 @@ public enum Studio {
         router.add(middleware: RequestPathMiddleware())
         router.add(middleware: FileMiddleware(publicFolder, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true, logger: logger))
-        let stream = StreamController(configuration: configuration, registry: registry)
+        let sources = UploadedSources(capacity: configuration.maxSources, byteLimit: configuration.maxSourcePixelBytes)
+        let stream = StreamController(configuration: configuration, registry: registry, images: sources)
         HealthController().addRoutes(to: router)
+        SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
         stream.addRoutes(to: router)
 
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)

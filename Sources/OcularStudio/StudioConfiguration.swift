@@ -12,6 +12,12 @@ public struct StudioConfiguration: Sendable {
     public var maxMessageBytes: Int
     /// Frames with more pixels than this are refused.
     public var maxFramePixels: Int
+    /// An uploaded blend source larger than this is answered 413.
+    public var maxSourceBytes: Int
+    /// How many uploaded blend sources are kept; beyond it the oldest go.
+    public var maxSources: Int
+    /// How many bytes of decoded pixels the kept blend sources may take; beyond it the oldest go.
+    public var maxSourcePixelBytes: Int
     /// JPEG quality of processed frames, 1 … 100.
     public var jpegQuality: Int
     /// Folder of the web app's files; `nil` means the ones shipped with Ocular.
@@ -24,13 +30,17 @@ public struct StudioConfiguration: Sendable {
     public var idleTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 8 << 20, maxMessageBytes: Int = 32 << 20,
-                maxFramePixels: Int = 7680 * 4320, jpegQuality: Int = 80, publicFolder: String? = nil,
+                maxFramePixels: Int = 7680 * 4320,
+                maxSourceBytes: Int = 16 << 20, maxSources: Int = 16, maxSourcePixelBytes: Int = 256 << 20, jpegQuality: Int = 80, publicFolder: String? = nil,
                 maxHeaderBytes: Int = 32 << 10, requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30)) {
         self.host = host
         self.port = port
         self.maxFrameBytes = maxFrameBytes
         self.maxMessageBytes = maxMessageBytes
         self.maxFramePixels = maxFramePixels
+        self.maxSourceBytes = maxSourceBytes
+        self.maxSources = maxSources
+        self.maxSourcePixelBytes = maxSourcePixelBytes
         self.jpegQuality = jpegQuality
         self.publicFolder = publicFolder
         self.maxHeaderBytes = maxHeaderBytes

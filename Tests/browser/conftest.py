@@ -34,6 +34,25 @@ def camera_file(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def still_camera_file(tmp_path_factory):
+    """coffee.png as a still 640×480 camera, and its first frame as the browser decodes it (after the
+    4:2:0 round trip), as PNG: what the server receives before the page's JPEG encoding."""
+    folder = tmp_path_factory.mktemp("still")
+    camera = folder / "coffee.y4m"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-i", str(DATA / "images" / "coffee.png"),
+                    "-vf", "scale=640:480", "-pix_fmt", "yuv420p", "-frames:v", "20", str(camera)], check=True)
+    frame = folder / "coffee-frame.png"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(camera), "-frames:v", "1", str(frame)], check=True)
+    return camera, frame
+
+
+@pytest.fixture
+def still_camera_page(playwright_instance, still_camera_file):
+    with browser_page(playwright_instance, still_camera_file[0]) as page:
+        yield page
+
+
+@pytest.fixture(scope="session")
 def camera_file_30fps(tmp_path_factory):
     """The same clip at 30 frames/s (each frame repeated), as a phone's camera delivers."""
     return make_camera_file(tmp_path_factory.mktemp("camera30"), "astronaut_pan_30fps.y4m", ",fps=30", 90)

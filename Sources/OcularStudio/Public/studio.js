@@ -34,6 +34,8 @@ const elements = {
 };
 
 const state = {
+  /// Object URLs of the pictures chosen for image parameters, by "stage.parameter".
+  previews: {},
   socket: null,
   connected: false,
   retryDelay: 500,
@@ -586,11 +588,24 @@ function parameterControl(stageName, parameter) {
       break;
     }
     case "image": {
+      // The picture itself shows beside the picker: it says more than a file name.
+      const key = `${stageName}.${parameter.name}`;
+      const preview = document.createElement("img");
+      preview.className = "picture-preview";
+      preview.alt = `${parameter.title} chosen`;
+      preview.hidden = !state.previews[key];
+      if (state.previews[key]) preview.src = state.previews[key];
       const picker = mark(document.createElement("input"));
       picker.type = "file";
       picker.accept = "image/*";
-      picker.addEventListener("change", () => uploadImage(picker.files[0], (id) => set(id, false)));
-      row.append(picker);
+      picker.addEventListener("change", () => uploadImage(picker.files[0], (id) => {
+        if (state.previews[key]) URL.revokeObjectURL(state.previews[key]);
+        state.previews[key] = URL.createObjectURL(picker.files[0]);
+        preview.src = state.previews[key];
+        preview.hidden = false;
+        set(id, false);
+      }));
+      row.append(picker, preview);
       break;
     }
     default: {
@@ -608,7 +623,12 @@ async function uploadImage(file, use) {
   setBusy("Uploading the picture…");
   try {
     const response = await fetch("api/sources", { method: "POST", body: file, headers: { "Content-Type": file.type || "application/octet-stream" } });
-    if (!response.ok) throw new Error(`${response.status} ${(await response.text()).trim() || response.statusText}`);
+    if (!response.ok) {
+      const text = (await response.text()).trim();
+      let reason = text || response.statusText;
+      try { reason = JSON.parse(text).error ?? reason; } catch { /* not JSON: the text itself */ }
+      throw new Error(reason);
+    }
     const { id } = await response.json();
     use(id);
   } catch (error) {

@@ -10,6 +10,8 @@ import Ocular
 struct StreamController {
     let configuration: StudioConfiguration
     let registry: StageRegistry
+    /// Where recipes' image ids are looked up.
+    let images: any ImageCatalog
 
     static let path = "/api/stream"
 
@@ -31,7 +33,7 @@ struct StreamController {
     /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
     /// that floods the server gets the newest frames processed and never builds a queue.
     func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
-        let session = try StreamSession(configuration: configuration, registry: registry)
+        let session = try StreamSession(configuration: configuration, registry: registry, images: images)
         try await outbound.write(.text(session.hello.json))
 
         let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))

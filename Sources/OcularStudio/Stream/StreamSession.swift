@@ -19,12 +19,14 @@ final class StreamSession: Sendable {
 
     private let configuration: StudioConfiguration
     private let registry: StageRegistry
+    private let images: any ImageCatalog
     private let settings: Mutex<Settings>
     private let started = ContinuousClock.now
 
-    init(configuration: StudioConfiguration, registry: StageRegistry = .standard) throws(StageError) {
+    init(configuration: StudioConfiguration, registry: StageRegistry = .standard, images: any ImageCatalog = NoImages()) throws(StageError) {
         self.configuration = configuration
         self.registry = registry
+        self.images = images
         self.settings = Mutex(Settings(pipeline: try Pipeline(Recipe(), registry: registry), quality: configuration.jpegQuality))
     }
 
@@ -48,7 +50,7 @@ final class StreamSession: Sendable {
                 }
                 let pipeline: Pipeline?
                 do throws(StageError) {
-                    pipeline = try recipe.map { (recipe) throws(StageError) in try Pipeline(recipe, registry: registry) }
+                    pipeline = try recipe.map { (recipe) throws(StageError) in try Pipeline(recipe, registry: registry, images: images) }
                 } catch {
                     throw StreamMessageError(error.description)
                 }

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Ocular
+
+/// `POST /api/sources`: a picture to blend into frames. The body is the image file (JPEG, PNG, …);
+/// the answer is `201 {"id":"…","width":…,"height":…}`, the id to put in a recipe's image parameter.
+/// Too large a body is answered 413, one that is not a picture 400, each with `{"error":"…"}`.
+struct SourcesController {
+    let configuration: StudioConfiguration
+    let sources: UploadedSources
+
+    static let path = "/api/sources"
+
+    struct Created: Encodable {
+        var id: String
+        var width: Int
+        var height: Int
+    }
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.post(RouterPath(stringLiteral: Self.path)) { request, context in
+            try await upload(request, context: context)
+        }
+    }
+
+    func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let limit = configuration.maxSourceBytes
+        let tooLarge = "the picture is larger than the limit of \(limit) bytes"
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            return try StudioErrorBody.response(.contentTooLarge, tooLarge)
+        }
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            return try StudioErrorBody.response(.contentTooLarge, tooLarge)
+        }
+        guard body.readableBytes > 0 else {
+            return try StudioErrorBody.response(.badRequest, "the request has no body: send the picture's file as the body")
+        }
+        let options = ImageReadOptions(pixelLimit: configuration.maxFramePixels)
+        let decoded: Result<Image, OcularError> = body.withUnsafeReadableBytes { bytes in
+            Result { () throws(OcularError) in try Image(decoding: bytes, name: "the uploaded picture", options: options) }
+        }
+        let picture: Image
+        switch decoded {
+        case .success(let image): picture = image
+        case .failure(let error): return try StudioErrorBody.response(.badRequest, error.description)
+        }
+        let id = sources.add(picture)
+        context.logger.info("blend source \(id): \(picture.width)×\(picture.height), \(body.readableBytes) bytes")
+        return try jsonResponse(Created(id: id, width: picture.width, height: picture.height), status: .created)
+    }
+}
+
+/// The body of every error answer of the HTTP API: `{"error":"what went wrong and why"}`.
+struct StudioErrorBody: Encodable {
+    var error: String
+
+    static func response(_ status: HTTPResponse.Status, _ message: String) throws -> Response {
+        try jsonResponse(StudioErrorBody(error: message), status: status)
+    }
+}
+
+/// A JSON answer with the given status.
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+    let data = try JSONEncoder().encode(value)
+    return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}
