@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs ocular-bench: Ocular's Swift API against the same OpenCV calls from C++ and from Python cv2,
+# blending against the textbook's op-by-op sequences (C++, cv2, Pillow),
 # Ocular Studio end to end, and the studio page in headless Chromium with a 30 frames/s fake camera.
 # Extra arguments go to ocular-bench (e.g. --quick).
 set -euo pipefail
@@ -11,8 +12,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 # Below 5, as unpinned pip installs OpenCV 5.
-if ! "$venv/bin/python" -c "import numpy, cv2" 2>/dev/null; then
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "opencv-contrib-python-headless<5" numpy
+if ! "$venv/bin/python" -c "import numpy, cv2, PIL" 2>/dev/null; then
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "opencv-contrib-python-headless<5" numpy pillow
 fi
 
 swift build -c release --product ocular-bench

@@ -60,6 +60,8 @@ struct OcularBench: AsyncParsableCommand {
         flushOutput()
 
         var operations = [Operation]()
+        var blendOperations = [Operation]()
+        var blendInputs: BlendInputs?
         var folder = ""
         do {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-\(getpid())").path
@@ -90,8 +92,16 @@ struct OcularBench: AsyncParsableCommand {
             }) {
                 baseline_jpeg_round_trip(jpeg, jpeg.count, Int32(jpegQuality), $0, $1, $2, $3)
             })
+            let blend = try BlendInputs(framePath: options.image, picturePath: dataRoot + "/images/rocket.jpg")
+            blendInputs = blend
+            blendOperations = try blend.operations()
+            try Data(blend.frame).write(to: URL(fileURLWithPath: folder + "/blend-frame.bgra"))
+            try Data(blend.picture).write(to: URL(fileURLWithPath: folder + "/blend-picture.bgra"))
+            try Data(blend.invertedEdges).write(to: URL(fileURLWithPath: folder + "/blend-inverted-edges.bgra"))
             let manifest: [String: Any] = [
                 "frames": manifestFrames,
+                "blend": ["frame": "blend-frame.bgra", "picture": "blend-picture.bgra", "invertedEdges": "blend-inverted-edges.bgra",
+                          "width": BlendInputs.width, "height": BlendInputs.height],
                 "jpeg": ["file": "frame-640x480.jpg", "width": jpegSize.width, "height": jpegSize.height],
                 "jpegQuality": jpegQuality,
                 "tint": [tint.red, tint.green, tint.blue],
@@ -117,6 +127,19 @@ struct OcularBench: AsyncParsableCommand {
                 print(String(format: " Swift/C++ %.3f", measurement.ratio))
             } catch {
                 fail("\(operation.key): \(error)")
+            }
+        }
+
+        var blendMeasurements = [Measurement]()
+        for operation in blendOperations {
+            do {
+                print("  measuring blend \(operation.key) …", terminator: "")
+                flushOutput()
+                let measurement = try measure(operation, options: options)
+                blendMeasurements.append(measurement)
+                print(String(format: " Ocular/textbook %.3f", measurement.ratio))
+            } catch {
+                fail("blend \(operation.key): \(error)")
             }
         }
 
@@ -175,6 +198,16 @@ struct OcularBench: AsyncParsableCommand {
         """)
         flushOutput()
 
+        var blendMissed = [String]()
+        if let blendInputs {
+            do {
+                blendMissed = try reportBlending(blendInputs, measurements: blendMeasurements, python: pythonReport, quick: options.quick)
+            } catch {
+                fail("blending: \(error)")
+            }
+            flushOutput()
+        }
+
         // Studio.
         let effects = ["none"] + StageRegistry.standard.names  // every stage at its defaults
         print("Studio end to end: \(jpegSize.width)×\(jpegSize.height) JPEGs (quality 90, \(options.studioImages.count) pictures) over loopback,")
@@ -213,6 +246,8 @@ struct OcularBench: AsyncParsableCommand {
         print("")
         print("Targets:")
         print("  Swift/C++ ≤ 1.05 on every op: " + (over.isEmpty ? "met" : "NOT met (\(over.joined(separator: ", ")))"))
+        print("  blending: Screen and HUD ≥ 2× the textbook's op-by-op, every mode ≤ 1.5× the memory limit: "
+              + (blendMissed.isEmpty ? "met" : "NOT met (\(blendMissed.joined(separator: "; ")))"))
         if studioResults.isEmpty {
             print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: not measured")
         } else {

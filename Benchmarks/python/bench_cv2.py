@@ -55,6 +55,75 @@ def measure(body, target_seconds, rounds, minimum_iterations):
     return samples
 
 
+def hue_numpy(backdrop, source):
+    """W3C hue blending of BGRA frames in NumPy float32, op by op; alpha from the backdrop."""
+    cb = backdrop[:, :, :3].astype(np.float32)
+    cs = source[:, :, :3].astype(np.float32)
+    weights = np.array([0.11, 0.59, 0.3], dtype=np.float32)  # B, G, R
+
+    def lum(c):
+        return c @ weights
+
+    low = cs.min(axis=2)
+    spread = cs.max(axis=2) - low
+    saturation = cb.max(axis=2) - cb.min(axis=2)
+    scale = np.divide(saturation, spread, out=np.zeros_like(spread), where=spread > 0)
+    c = (cs - low[:, :, None]) * scale[:, :, None]
+    c += (lum(cb) - lum(c))[:, :, None]
+    l, n, x = lum(c), c.min(axis=2), c.max(axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        below = n < 0
+        c = np.where(below[:, :, None], l[:, :, None] + (c - l[:, :, None]) * (l / (l - n))[:, :, None], c)
+        above = x > 255
+        c = np.where(above[:, :, None], l[:, :, None] + (c - l[:, :, None]) * ((255 - l) / (x - l))[:, :, None], c)
+    output = np.empty_like(backdrop)
+    output[:, :, :3] = np.clip(c + 0.5, 0, 255).astype(np.uint8)
+    output[:, :, 3] = backdrop[:, :, 3]
+    return output
+
+
+def measure_blending(folder, blend, results, notes, target, rounds, minimum):
+    """The textbook's op-by-op blends with cv2, hue in NumPy, and Pillow's ImageChops."""
+    width, height = blend["width"], blend["height"]
+    size = f"{width}x{height}"
+
+    def load(name):
+        pixels = np.fromfile(os.path.join(folder, blend[name]), dtype=np.uint8)
+        if pixels.size != width * height * 4:
+            fail(f"{blend[name]}: {pixels.size} bytes, expected {width * height * 4}", 4)
+        return pixels.reshape(height, width, 4)
+
+    frame, picture, inverted_edges = load("frame"), load("picture"), load("invertedEdges")
+    inverted_picture = cv2.subtract(255, picture)  # what the textbook caches
+    white = (255.0, 255.0, 255.0, 255.0)
+
+    def screen_with(inverted):
+        def screen():
+            inverted_frame = cv2.subtract(white, frame)
+            product = cv2.multiply(inverted_frame, inverted, scale=1 / 255.0)
+            return cv2.subtract(white, product)
+        return screen
+
+    results[f"blend-screen@{size}"] = measure(screen_with(inverted_picture), target, rounds, minimum)
+    results[f"blend-hud@{size}"] = measure(screen_with(inverted_edges), target, rounds, minimum)
+    results[f"blend-multiply@{size}"] = measure(lambda: cv2.multiply(frame, picture, scale=1 / 255.0), target, rounds, minimum)
+    results[f"blend-hue@{size}"] = measure(lambda: hue_numpy(frame, picture), target, rounds, minimum)
+
+    try:
+        from PIL import Image, ImageChops
+    except Exception as exception:
+        notes.append(f"Pillow: not installed ({exception}); pip install pillow for its column")
+        return
+    frame_image = Image.frombuffer("RGBA", (width, height), frame.tobytes(), "raw", "RGBA", 0, 1)
+    picture_image = Image.frombuffer("RGBA", (width, height), picture.tobytes(), "raw", "RGBA", 0, 1)
+    edges = Image.frombuffer("RGBA", (width, height), cv2.subtract(255, inverted_edges).tobytes(), "raw", "RGBA", 0, 1)
+    results[f"pillow-screen@{size}"] = measure(lambda: ImageChops.screen(frame_image, picture_image), target, rounds, minimum)
+    results[f"pillow-hud@{size}"] = measure(lambda: ImageChops.screen(frame_image, edges), target, rounds, minimum)
+    results[f"pillow-multiply@{size}"] = measure(lambda: ImageChops.multiply(frame_image, picture_image), target, rounds, minimum)
+    import PIL
+    notes.append(f"Pillow {PIL.__version__}: ImageChops has no hue mode")
+
+
 def main():
     if len(sys.argv) != 2:
         fail("usage: bench_cv2.py FOLDER (with the manifest.json ocular-bench wrote)", 2)
@@ -124,6 +193,10 @@ def main():
 
     size = f"{manifest['jpeg']['width']}x{manifest['jpeg']['height']}"
     results[f"jpeg@{size}"] = measure(jpeg_round_trip, target, rounds, minimum)
+
+    blend = manifest.get("blend")
+    if blend:
+        measure_blending(folder, blend, results, notes, target, rounds, minimum)
 
     print(json.dumps({
         "opencv": cv2.__version__,

@@ -63,6 +63,49 @@ struct BlendTests {
         #expect(pixels(try blend.apply(to: row(Self.backdrops))) == wanted, "\(mode.rawValue)")
     }
 
+    /// W3C Compositing Level 1's separable blend functions of bytes a and b, times 255, in Double.
+    /// Colour dodge and burn are computed as 255·p/q from the bytes, so that exact halves stay exact.
+    static func w3c(_ mode: BlendMode, _ a: Int, _ b: Int) -> Double {
+        let cb = Double(a) / 255, cs = Double(b) / 255
+        func hardLight(_ cb: Double, _ cs: Double) -> Double { cs <= 0.5 ? cb * 2 * cs : cb + (2 * cs - 1) - cb * (2 * cs - 1) }
+        switch mode {
+        case .normal: return cs
+        case .multiply: return cb * cs
+        case .screen, .hud: return cb + cs - cb * cs
+        case .overlay: return hardLight(cs, cb)
+        case .hardLight: return hardLight(cb, cs)
+        case .darken: return min(cb, cs)
+        case .lighten: return max(cb, cs)
+        case .difference: return abs(cb - cs)
+        case .exclusion: return cb + cs - 2 * cb * cs
+        case .colorDodge: return a == 0 ? 0 : b == 255 ? 1 : min(255, Double(255 * a) / Double(255 - b)) / 255
+        case .colorBurn: return a == 255 ? 1 : b == 0 ? 0 : (255 - min(255, Double(255 * (255 - a)) / Double(b))) / 255
+        case .softLight:
+            if cs <= 0.5 { return cb - (1 - 2 * cs) * cb * (1 - cb) }
+            let d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : cb.squareRoot()
+            return cb + (2 * cs - 1) * (d - cb)
+        default: return cb
+        }
+    }
+
+    @Test("every separable mode equals W3C's formula, rounded, for all 65,536 pairs of bytes",
+          arguments: [BlendMode.normal, .multiply, .screen, .overlay, .darken, .lighten, .colorDodge, .colorBurn, .hardLight, .softLight, .difference, .exclusion])
+    func exhaustive(mode: BlendMode) throws {
+        // A 256 × 256 gray frame whose row is the backdrop byte, against a source whose column is the source byte.
+        let frame = try Image(width: 256, height: 256, format: .gray8, bytes: (0..<65536).map { UInt8($0 >> 8) })
+        let source = try Image(width: 256, height: 256, format: .gray8, bytes: (0..<65536).map { UInt8($0 & 255) })
+        let blended = try Blend(source: source, mode: mode).apply(to: frame).bytes
+        var wrong: [String] = []
+        for a in 0..<256 {
+            for b in 0..<256 {
+                let exact = Self.w3c(mode, a, b) * 255
+                let expected = UInt8((exact + 0.5).rounded(.down))
+                if blended[a * 256 + b] != expected, wrong.count < 5 { wrong.append("(\(a), \(b)) → \(blended[a * 256 + b]), not \(expected) (\(exact))") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(mode.rawValue): \(wrong)")
+    }
+
     @Test("the expectations cover every mode")
     func coversEveryMode() {
         #expect(Set(Self.expected.map(\.0)).union([.hud]) == Set(BlendMode.allCases))  // HUD: see hud()

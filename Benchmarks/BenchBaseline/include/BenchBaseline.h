@@ -62,6 +62,37 @@ bool baseline_tint(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, 
 bool baseline_jpeg_round_trip(const uint8_t *_Nonnull jpeg, size_t count, int32_t quality, int32_t iterations,
                               double *_Nonnull samples, uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
 
+// MARK: Blending: the textbook's op-by-op sequences, each call a full pass over the frame.
+
+/// The memory limit: std::memcpy of the frame's bytes into a buffer allocated once (no checksum).
+bool baseline_copy_frame(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, int32_t iterations,
+                         double *_Nonnull samples, BaselineError *_Nonnull error);
+
+/// What the textbook caches for Screen: 255 − source (cv::subtract from Scalar::all(255)), into `inverted`.
+bool baseline_invert(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, uint8_t *_Nonnull inverted,
+                     BaselineError *_Nonnull error);
+
+/// What the textbook caches for HUD: 255 − (Laplacian(GaussianBlur(source, 5×5), aperture 3) · (0, 1, 0.5, 1)), into `inverted`.
+bool baseline_hud_inverted_edges(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, uint8_t *_Nonnull inverted,
+                                 BaselineError *_Nonnull error);
+
+/// The textbook's Screen per frame, with the cached inverted source: cv::subtract(255, frame),
+/// cv::multiply(that, inverted, scale 1/255), cv::subtract(255, product): three passes.
+bool baseline_screen_textbook(const uint8_t *_Nonnull frame, const uint8_t *_Nonnull invertedSource, int32_t width,
+                              int32_t height, int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
+                              BaselineError *_Nonnull error);
+
+/// The textbook's Multiply per frame: cv::multiply(frame, source, scale 1/255).
+bool baseline_multiply_textbook(const uint8_t *_Nonnull frame, const uint8_t *_Nonnull source, int32_t width,
+                                int32_t height, int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
+                                BaselineError *_Nonnull error);
+
+/// W3C hue blending written with OpenCV's matrix operations, op by op, in float: what a user of
+/// OpenCV writes for a mode OpenCV lacks.
+bool baseline_hue_op_by_op(const uint8_t *_Nonnull frame, const uint8_t *_Nonnull source, int32_t width,
+                           int32_t height, int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
+                           BaselineError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif
