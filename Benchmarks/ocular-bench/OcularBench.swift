@@ -38,6 +38,8 @@ struct OcularBench: AsyncParsableCommand {
     var minimumIterationsPerRound: Int { quick ? 2 : 3 }
 
     mutating func run() async throws {
+        // As `ocular` does; the Python subprocess gets the same through glibc's environment variables.
+        let keepsFrames = FrameMemory.keepFreedFramesForReuse()
         let options = self
         let python = options.python ?? defaultPython()
         for path in [options.image] + options.studioImages where !FileManager.default.fileExists(atPath: path) {
@@ -56,6 +58,8 @@ struct OcularBench: AsyncParsableCommand {
         print("  C++:      OpenCV \(String(cString: baseline_opencv_version())) (the same libraries, in this process); "
             + "threads \(baseline_opencv_threads()), parallel framework \(String(cString: baseline_parallel_framework()))")
         print("  input:    \(options.image) resized (INTER_AREA) to each size as BGRA; JPEG: \(jpegSize.width)×\(jpegSize.height), quality 90 in, \(jpegQuality) out")
+        print("  memory:   freed blocks up to \(FrameMemory.keptBlockBytes >> 20) MiB kept for reuse (glibc M_MMAP_THRESHOLD) in all three: "
+            + (keepsFrames ? "yes" : "not available here"))
         print("  timing:   median of single calls; \(options.rounds) rounds alternating Swift and C++, ~\(options.secondsPerSide) s per side per row")
         flushOutput()
 

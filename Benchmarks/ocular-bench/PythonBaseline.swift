@@ -1,5 +1,6 @@
 // The Python cv2 column: one subprocess runs Benchmarks/python/bench_cv2.py on the same raw frames.
 import Foundation
+import Ocular
 
 struct PythonReport {
     var version = "", threads = 0, parallel = "", python = ""
@@ -33,6 +34,11 @@ func runPython(_ python: String, folder: String) -> PythonReport {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [python, script, folder]
     }
+    // The allocator settings of this process (FrameMemory), for a like-for-like comparison.
+    var environment = ProcessInfo.processInfo.environment
+    environment["MALLOC_MMAP_THRESHOLD_"] = String(FrameMemory.keptBlockBytes)
+    environment["MALLOC_TRIM_THRESHOLD_"] = String(4 * FrameMemory.keptBlockBytes)
+    process.environment = environment
     let output = Pipe(), errors = Pipe()
     process.standardOutput = output
     process.standardError = errors

@@ -100,15 +100,23 @@ struct ColourBurn {  // Cb = 1 → 1; Cs = 0 → 0; else 1 − min(1, (1 − Cb)
         return a == 255 ? 255 : b == 0 ? 0 : roundedByte(255.0f - std::min(255.0f, quotient));
     }
 };
-/// Soft light takes a square root, whose result can come within a few millionths of a rounding
-/// boundary ((180, 215) → 203.499997): in double (four lanes with AVX2).
+
+/// Soft light in double, because its root can come within millionths of a rounding boundary
+/// ((180, 215) → 203.499997), and without divisions: on the 0…255 scale
+///   b ≤ 127: a − (255 − 2b)·a·(255 − a) / 255²              (W3C: Cb − (1 − 2Cs)·Cb·(1 − Cb))
+///   b ≥ 128: a + (2b − 255)·(D − a) / 255, D = √(255a) for a ≥ 64, else the W3C polynomial
+///            ((16a − 3060)·a + 260100)·a / 255²              (W3C: Cb + (2Cs − 1)·(D(Cb) − Cb))
+/// The rational results have odd denominators, so they are never halves, and a multiplication by a
+/// reciprocal is close enough.
 struct SoftLight {
     static u16 apply(u16 a, u16 b) {
-        const double cb = a / 255.0, cs = b / 255.0;
-        const double darker = cb - (1 - 2 * cs) * cb * (1 - cb);
-        const double d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : std::sqrt(cb);
-        const double lighter = cb + (2 * cs - 1) * (d - cb);
-        return static_cast<u16>(std::min(std::max(255 * (b <= 127 ? darker : lighter), 0.0), 255.0) + 0.5);
+        const double x = a, y = b;
+        const double darker = x - (255 - 2 * y) * x * (255 - x) * (1.0 / 65025);
+        const double polynomial = ((16 * x - 3060) * x + 260100) * x * (1.0 / 65025);
+        const double d = a >= 64 ? std::sqrt(255 * x) : polynomial;
+        const double lighter = x + (2 * y - 255) * (d - x) * (1.0 / 255);
+        const double value = b <= 127 ? darker : lighter;
+        return static_cast<u16>(std::min(std::max(value, 0.0), 255.0) + 0.5);
     }
 };
 
@@ -137,71 +145,112 @@ __attribute__((always_inline)) inline void keepAlpha(const uint8_t *__restrict b
 }
 
 // MARK: Non-separable modes (hue, saturation, color, luminosity), W3C's formulas on 0…255 floats.
+//
+// A row is blended in chunks of pixels: the channels are spread into float arrays, the formulas run
+// over the arrays without branches (selects instead, so the compiler vectorises them), and the
+// results are rounded, mixed by the opacity and put back in the row.
 
-struct Colour {
-    float r, g, b;
+constexpr int chunkPixels = 256;
+
+/// Red, green and blue of a chunk's pixels, one array each.
+struct Planes {
+    float r[chunkPixels], g[chunkPixels], b[chunkPixels];
 };
 
-inline float luminosity(Colour c) { return 0.3f * c.r + 0.59f * c.g + 0.11f * c.b; }
-inline float minimum(Colour c) { return std::min(c.r, std::min(c.g, c.b)); }
-inline float maximum(Colour c) { return std::max(c.r, std::max(c.g, c.b)); }
+inline float luminosity(float r, float g, float b) { return 0.3f * r + 0.59f * g + 0.11f * b; }
+inline float minimum(float r, float g, float b) { return std::min(r, std::min(g, b)); }
+inline float maximum(float r, float g, float b) { return std::max(r, std::max(g, b)); }
 
-inline Colour clipColour(Colour c) {
-    const float l = luminosity(c), n = minimum(c), x = maximum(c);
-    if (n < 0) {
-        const float scale = l / (l - n);
-        c = {l + (c.r - l) * scale, l + (c.g - l) * scale, l + (c.b - l) * scale};
-    }
-    if (x > 255) {
-        const float scale = (255 - l) / (x - l);
-        c = {l + (c.r - l) * scale, l + (c.g - l) * scale, l + (c.b - l) * scale};
-    }
-    return c;
+/// W3C's SetLum followed by ClipColor, on channels already shifted by SetLum (lum(c) = l).
+inline void clipColour(float &r, float &g, float &b) {
+    const float l = luminosity(r, g, b), n = minimum(r, g, b), x = maximum(r, g, b);
+    // n < 0 ⇒ l > n and x > 255 ⇒ x > l, so the divisors are positive where they are used.
+    const float low = n < 0 ? l / std::max(l - n, 1e-6f) : 1.0f;
+    r = l + (r - l) * low, g = l + (g - l) * low, b = l + (b - l) * low;
+    const float high = x > 255 ? (255 - l) / std::max(x - l, 1e-6f) : 1.0f;
+    r = l + (r - l) * high, g = l + (g - l) * high, b = l + (b - l) * high;
 }
 
-inline Colour withLuminosity(Colour c, float l) {
-    const float d = l - luminosity(c);
-    return clipColour({c.r + d, c.g + d, c.b + d});
-}
-
-/// W3C's SetSat: the middle channel keeps its place between the others, the largest becomes s and the
-/// smallest 0; (c − min) · s / (max − min) says exactly that for all three channels at once.
-inline Colour withSaturation(Colour c, float s) {
-    const float low = minimum(c), high = maximum(c);
-    if (high <= low) return {0, 0, 0};
-    const float scale = s / (high - low);
-    return {(c.r - low) * scale, (c.g - low) * scale, (c.b - low) * scale};
-}
-
-inline Colour nonSeparable(OCVBlendMode mode, Colour backdrop, Colour source) {
-    switch (mode) {
-    case OCV_BLEND_HUE:
-        return withLuminosity(withSaturation(source, maximum(backdrop) - minimum(backdrop)), luminosity(backdrop));
-    case OCV_BLEND_SATURATION:
-        return withLuminosity(withSaturation(backdrop, maximum(source) - minimum(source)), luminosity(backdrop));
-    case OCV_BLEND_COLOR:
-        return withLuminosity(source, luminosity(backdrop));
-    default:  // luminosity
-        return withLuminosity(backdrop, luminosity(source));
-    }
-}
-
-inline uint32_t toByte(float value) {
-    return static_cast<uint32_t>(std::clamp(value, 0.0f, 255.0f) + 0.5f);
+/// W3C's SetSat: the largest channel becomes s, the smallest 0, the middle keeps its place between
+/// them; (c − min) · s / (max − min) says exactly that for all three at once. A gray colour becomes 0.
+inline void setSaturation(float &r, float &g, float &b, float s) {
+    const float low = minimum(r, g, b), range = maximum(r, g, b) - low;
+    const float scale = range > 0 ? s / std::max(range, 1e-6f) : 0.0f;
+    r = (r - low) * scale, g = (g - low) * scale, b = (b - low) * scale;
 }
 
 template <OCVBlendMode Mode>
-__attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, int channels,
-                    int red, uint32_t alpha) {
-    const int blue = 2 - red;
-    const uint32_t keep = 255 - alpha;
-    for (int x = 0; x < width; ++x, backdrop += channels, source += channels, out += channels) {
-        const Colour cb{float(backdrop[red]), float(backdrop[1]), float(backdrop[blue])};
-        const Colour cs{float(source[red]), float(source[1]), float(source[blue])};
-        const Colour result = nonSeparable(Mode, cb, cs);
-        out[red] = static_cast<uint8_t>(divideBy255(keep * backdrop[red] + alpha * toByte(result.r)));
-        out[1] = static_cast<uint8_t>(divideBy255(keep * backdrop[1] + alpha * toByte(result.g)));
-        out[blue] = static_cast<uint8_t>(divideBy255(keep * backdrop[blue] + alpha * toByte(result.b)));
+__attribute__((always_inline)) inline void blendChunk(const Planes &backdrop, const Planes &source, Planes &result, int count) {
+    for (int x = 0; x < count; ++x) {
+        const float br = backdrop.r[x], bg = backdrop.g[x], bb = backdrop.b[x];
+        const float sr = source.r[x], sg = source.g[x], sb = source.b[x];
+        float r, g, b, targetLuminosity;
+        if (Mode == OCV_BLEND_HUE) {  // SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))
+            r = sr, g = sg, b = sb;
+            setSaturation(r, g, b, maximum(br, bg, bb) - minimum(br, bg, bb));
+            targetLuminosity = luminosity(br, bg, bb);
+        } else if (Mode == OCV_BLEND_SATURATION) {  // SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))
+            r = br, g = bg, b = bb;
+            setSaturation(r, g, b, maximum(sr, sg, sb) - minimum(sr, sg, sb));
+            targetLuminosity = luminosity(br, bg, bb);
+        } else if (Mode == OCV_BLEND_COLOR) {  // SetLum(Cs, Lum(Cb))
+            r = sr, g = sg, b = sb;
+            targetLuminosity = luminosity(br, bg, bb);
+        } else {  // luminosity: SetLum(Cb, Lum(Cs))
+            r = br, g = bg, b = bb;
+            targetLuminosity = luminosity(sr, sg, sb);
+        }
+        const float shift = targetLuminosity - luminosity(r, g, b);
+        r += shift, g += shift, b += shift;
+        clipColour(r, g, b);
+        result.r[x] = r, result.g[x] = g, result.b[x] = b;
+    }
+}
+
+template <int Channels, int Red>
+__attribute__((always_inline)) inline void spread(const uint8_t *pixels, Planes &planes, int count) {
+    for (int x = 0; x < count; ++x) {
+        planes.r[x] = pixels[x * Channels + Red];
+        planes.g[x] = pixels[x * Channels + 1];
+        planes.b[x] = pixels[x * Channels + 2 - Red];
+    }
+}
+
+inline uint8_t mixed(u16 keep, u16 alpha, uint8_t backdrop, float result) {
+    const u16 rounded = static_cast<u16>(std::min(std::max(result, 0.0f), 255.0f) + 0.5f);
+    return static_cast<uint8_t>(divideBy255(static_cast<u16>(keep * backdrop + alpha * rounded)));
+}
+
+template <OCVBlendMode Mode, int Channels, int Red>
+__attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
+                                                          int width, u16 alpha) {
+    const u16 keep = static_cast<u16>(255 - alpha);
+    Planes cb, cs, result;
+    for (int first = 0; first < width; first += chunkPixels) {
+        const int count = std::min(chunkPixels, width - first);
+        const uint8_t *a = backdrop + first * Channels;
+        uint8_t *o = out + first * Channels;
+        spread<Channels, Red>(a, cb, count);
+        spread<Channels, Red>(source + first * Channels, cs, count);
+        blendChunk<Mode>(cb, cs, result, count);
+        for (int x = 0; x < count; ++x) {
+            o[x * Channels + Red] = mixed(keep, alpha, a[x * Channels + Red], result.r[x]);
+            o[x * Channels + 1] = mixed(keep, alpha, a[x * Channels + 1], result.g[x]);
+            o[x * Channels + 2 - Red] = mixed(keep, alpha, a[x * Channels + 2 - Red], result.b[x]);
+            if (Channels == 4) o[x * 4 + 3] = a[x * 4 + 3];
+        }
+    }
+}
+
+template <OCVBlendMode Mode>
+__attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
+                                                          int width, int channels, int red, u16 alpha) {
+    if (channels == 4) {
+        red == 0 ? blendColourRow<Mode, 4, 0>(backdrop, source, out, width, alpha)
+                 : blendColourRow<Mode, 4, 2>(backdrop, source, out, width, alpha);
+    } else {
+        red == 0 ? blendColourRow<Mode, 3, 0>(backdrop, source, out, width, alpha)
+                 : blendColourRow<Mode, 3, 2>(backdrop, source, out, width, alpha);
     }
 }
 
@@ -244,7 +293,7 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
         case OCV_BLEND_COLOR: blendColourRow<OCV_BLEND_COLOR>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_LUMINOSITY: blendColourRow<OCV_BLEND_LUMINOSITY>(a, b, o, backdrop.cols, channels, red, alpha); break;
         }
-        if (channels == 4) keepAlpha(a, o, backdrop.cols);
+        if (channels == 4 && separable) keepAlpha(a, o, backdrop.cols);
     }
 }
 

@@ -50,6 +50,7 @@ struct TintCommand: ParsableCommand {
     }
 
     func run() throws {
+        FrameMemory.keepFreedFramesForReuse()  // every written frame reuses the last one's memory
         let seed = self.seed ?? UInt64.random(in: 0...999_999)
         // The stages the studio and `apply` use; the seed and interval are checked by their declarations.
         let tint = try TintStage.with(["seed": .number(Double(seed)), "interval": .number(interval)])

@@ -1,0 +1,16 @@
+import OpenCVBridge
+
+/// How the process's allocator treats frame-sized blocks.
+public enum FrameMemory {
+    /// The largest block kept for reuse: a 3840 × 2160 BGRA frame is 31.6 MiB.
+    public static let keptBlockBytes = 32 << 20
+
+    /// Keeps freed frame-sized blocks in the process for the next frame instead of returning them to
+    /// the system, which would fault each new frame in page by page (with glibc this more than
+    /// doubles the cost of a 1080p blend). Process-wide, so it is the executable's decision: `ocular`
+    /// and `ocular-bench` make it at start. Returns whether it took effect.
+    @discardableResult
+    public static func keepFreedFramesForReuse() -> Bool {
+        ocv_keep_freed_blocks(keptBlockBytes)
+    }
+}
