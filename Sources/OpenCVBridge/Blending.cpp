@@ -207,24 +207,34 @@ __attribute__((always_inline)) inline void blendChunk(const Planes &backdrop, co
     }
 }
 
+/// A chunk's channels into float arrays. Four-byte pixels are read as words (little-endian), which
+/// vectorises; three-byte ones byte by byte.
 template <int Channels, int Red>
 __attribute__((always_inline)) inline void spread(const uint8_t *pixels, Planes &planes, int count) {
     for (int x = 0; x < count; ++x) {
-        planes.r[x] = pixels[x * Channels + Red];
-        planes.g[x] = pixels[x * Channels + 1];
-        planes.b[x] = pixels[x * Channels + 2 - Red];
+        if (Channels == 4) {
+            uint32_t word;
+            std::memcpy(&word, pixels + 4 * x, 4);
+            planes.r[x] = static_cast<float>((word >> (8 * Red)) & 0xff);
+            planes.g[x] = static_cast<float>((word >> 8) & 0xff);
+            planes.b[x] = static_cast<float>((word >> (8 * (2 - Red))) & 0xff);
+        } else {
+            planes.r[x] = pixels[x * Channels + Red];
+            planes.g[x] = pixels[x * Channels + 1];
+            planes.b[x] = pixels[x * Channels + 2 - Red];
+        }
     }
 }
 
-inline uint8_t mixed(u16 keep, u16 alpha, uint8_t backdrop, float result) {
-    const u16 rounded = static_cast<u16>(std::min(std::max(result, 0.0f), 255.0f) + 0.5f);
-    return static_cast<uint8_t>(divideBy255(static_cast<u16>(keep * backdrop + alpha * rounded)));
+inline uint32_t mixed(uint32_t keep, uint32_t alpha, uint32_t backdrop, float result) {
+    const uint32_t rounded = static_cast<uint32_t>(std::min(std::max(result, 0.0f), 255.0f) + 0.5f);
+    return divideBy255(static_cast<u16>(keep * backdrop + alpha * rounded));
 }
 
 template <OCVBlendMode Mode, int Channels, int Red>
 __attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
                                                           int width, u16 alpha) {
-    const u16 keep = static_cast<u16>(255 - alpha);
+    const uint32_t keep = 255u - alpha;
     Planes cb, cs, result;
     for (int first = 0; first < width; first += chunkPixels) {
         const int count = std::min(chunkPixels, width - first);
@@ -234,10 +244,19 @@ __attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdro
         spread<Channels, Red>(source + first * Channels, cs, count);
         blendChunk<Mode>(cb, cs, result, count);
         for (int x = 0; x < count; ++x) {
-            o[x * Channels + Red] = mixed(keep, alpha, a[x * Channels + Red], result.r[x]);
-            o[x * Channels + 1] = mixed(keep, alpha, a[x * Channels + 1], result.g[x]);
-            o[x * Channels + 2 - Red] = mixed(keep, alpha, a[x * Channels + 2 - Red], result.b[x]);
-            if (Channels == 4) o[x * 4 + 3] = a[x * 4 + 3];
+            if (Channels == 4) {  // one word per pixel, alpha kept
+                uint32_t word;
+                std::memcpy(&word, a + 4 * x, 4);
+                const uint32_t r = mixed(keep, alpha, (word >> (8 * Red)) & 0xff, result.r[x]);
+                const uint32_t g = mixed(keep, alpha, (word >> 8) & 0xff, result.g[x]);
+                const uint32_t b = mixed(keep, alpha, (word >> (8 * (2 - Red))) & 0xff, result.b[x]);
+                word = (word & 0xff000000u) | (r << (8 * Red)) | (g << 8) | (b << (8 * (2 - Red)));
+                std::memcpy(o + 4 * x, &word, 4);
+            } else {
+                o[x * Channels + Red] = static_cast<uint8_t>(mixed(keep, alpha, a[x * Channels + Red], result.r[x]));
+                o[x * Channels + 1] = static_cast<uint8_t>(mixed(keep, alpha, a[x * Channels + 1], result.g[x]));
+                o[x * Channels + 2 - Red] = static_cast<uint8_t>(mixed(keep, alpha, a[x * Channels + 2 - Red], result.b[x]));
+            }
         }
     }
 }

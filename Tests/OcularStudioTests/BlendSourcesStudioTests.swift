@@ -99,3 +99,69 @@ struct BlendSourcesStudioTests {
         }
     }
 }
+
+/// A deterministic fuzz test of `POST /api/sources`: damaged pictures (bytes flipped, cut short,
+/// runs inserted) are answered 201 or 400, never anything else; a 201's size is what decoding the
+/// same bytes gives, and the id serves exactly that picture.
+@Suite("Damaged blend-source uploads", .timeLimit(.minutes(2)))
+struct BlendSourceUploadFuzzTests {
+    @Test("every damaged picture is kept whole or refused with a reason")
+    func damagedUploads() async throws {
+        let originals = try ["images/rocket.jpg", "images/coins.png"].map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: dataRoot + "/" + $0))) }
+        var generator = SeededGenerator(seed: 13)
+        var damaged: [[UInt8]] = []
+        for original in originals {
+            for _ in 0..<120 {
+                var bytes = original
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0:  // flip bytes, most in the header
+                    for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                        let position = Int.random(in: 0..<min(bytes.count, Bool.random(using: &generator) ? 400 : bytes.count), using: &generator)
+                        bytes[position] ^= UInt8.random(in: 1...255, using: &generator)
+                    }
+                case 1:  // cut short
+                    bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)))
+                default:  // a run of one byte inserted
+                    let position = Int.random(in: 0..<bytes.count, using: &generator)
+                    bytes.insert(contentsOf: [UInt8](repeating: UInt8.random(in: 0...255, using: &generator), count: Int.random(in: 1...64, using: &generator)), at: position)
+                }
+                damaged.append(bytes)
+            }
+        }
+        let sources = UploadedSources(capacity: 4, byteLimit: 64 << 20)
+        let controller = SourcesController(configuration: StudioConfiguration(), sources: sources)
+        let router = Router(context: BasicRequestContext.self)
+        controller.addRoutes(to: router)
+        let application = Application(router: router)
+        let uploads = damaged
+        let answers = try await application.test(.router) { client in
+            var answers: [(status: HTTPResponse.Status, body: Data)] = []
+            for bytes in uploads {
+                answers.append(try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+                    (response.status, Data(buffer: response.body))
+                })
+            }
+            return answers
+        }
+        var kept = 0, refused = 0
+        for (bytes, answer) in zip(damaged, answers) {
+            let body = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+            switch answer.status {
+            case .created:
+                kept += 1
+                let decoded = try Image(decoding: bytes)
+                let id = try #require(body["id"] as? String)
+                #expect(body["width"] as? Int == decoded.width && body["height"] as? Int == decoded.height)
+                if let kept = try? sources.image(id: id) { #expect(kept == decoded) }  // the latest 4 are still there
+            case .badRequest:
+                refused += 1
+                let reason = body["error"] as? String ?? ""
+                #expect(!reason.isEmpty && !reason.contains("\n"), "\(reason)")
+                #expect(throws: OcularError.self) { try Image(decoding: bytes) }
+            default:
+                Issue.record("status \(answer.status) for \(bytes.count) damaged bytes")
+            }
+        }
+        #expect(kept > 10 && refused > 10, "kept \(kept), refused \(refused)")
+    }
+}
