@@ -121,26 +121,16 @@ struct SoftLight {
 };
 
 /// One row of a separable mode, as a flat run of bytes, then the opacity mix:
-/// out = round(((255 − α)·a + α·B) / 255).
+/// out = round(((255 − α)·a + α·B) / 255). The byte at `alphaLane` of every four (3 for four-channel
+/// pixels, 4 for none) is the backdrop's alpha, kept in the same pass.
 template <class Mode>
 __attribute__((always_inline)) inline void blendBytes(const uint8_t *__restrict backdrop, const uint8_t *__restrict source,
-                                     uint8_t *__restrict out, int count, u16 alpha) {
+                                     uint8_t *__restrict out, int count, u16 alpha, int alphaLane) {
     const u16 keep = static_cast<u16>(255 - alpha);
     for (int index = 0; index < count; ++index) {
         const u16 a = backdrop[index], b = source[index];
-        out[index] = static_cast<uint8_t>(divideBy255(static_cast<u16>(keep * a + alpha * Mode::apply(a, b))));
-    }
-}
-
-/// Alpha (the fourth byte of each pixel) back from the backdrop, four bytes at a time.
-__attribute__((always_inline)) inline void keepAlpha(const uint8_t *__restrict backdrop, uint8_t *__restrict out, int pixels) {
-    for (int pixel = 0; pixel < pixels; ++pixel) {
-        uint32_t blended, original;
-        std::memcpy(&blended, out + 4 * pixel, 4);
-        std::memcpy(&original, backdrop + 4 * pixel, 4);
-        const uint32_t alphaMask = 0xffu << 24;  // byte 3 of a little-endian word
-        blended = (blended & ~alphaMask) | (original & alphaMask);
-        std::memcpy(out + 4 * pixel, &blended, 4);
+        const u16 blended = divideBy255(static_cast<u16>(keep * a + alpha * Mode::apply(a, b)));
+        out[index] = static_cast<uint8_t>((index & 3) == alphaLane ? a : blended);
     }
 }
 
@@ -279,6 +269,7 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
                int red, int first, int end) {
     const int channels = backdrop.channels();
     const int count = backdrop.cols * channels;
+    const int alphaLane = channels == 4 ? 3 : 4;  // 4: no byte is alpha
     for (int y = first; y < end; ++y) {
         const uint8_t *a = backdrop.ptr<uint8_t>(y), *b = source.ptr<uint8_t>(y);
         uint8_t *o = out.ptr<uint8_t>(y);
@@ -287,32 +278,31 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
             // A gray pixel has no hue or saturation: hue, saturation and color keep the backdrop's
             // luminosity and so the backdrop; luminosity takes the source's.
             if (mode == OCV_BLEND_LUMINOSITY) {
-                blendBytes<Normal>(a, b, o, count, alpha);
+                blendBytes<Normal>(a, b, o, count, alpha, alphaLane);
             } else {
                 std::copy(a, a + count, o);
             }
             continue;
         }
         switch (mode) {
-        case OCV_BLEND_NORMAL: blendBytes<Normal>(a, b, o, count, alpha); break;
-        case OCV_BLEND_AVERAGE: blendBytes<Average>(a, b, o, count, alpha); break;
-        case OCV_BLEND_MULTIPLY: blendBytes<Multiply>(a, b, o, count, alpha); break;
-        case OCV_BLEND_SCREEN: blendBytes<Screen>(a, b, o, count, alpha); break;
-        case OCV_BLEND_OVERLAY: blendBytes<Overlay>(a, b, o, count, alpha); break;
-        case OCV_BLEND_DARKEN: blendBytes<Darken>(a, b, o, count, alpha); break;
-        case OCV_BLEND_LIGHTEN: blendBytes<Lighten>(a, b, o, count, alpha); break;
-        case OCV_BLEND_HARD_LIGHT: blendBytes<HardLight>(a, b, o, count, alpha); break;
-        case OCV_BLEND_DIFFERENCE: blendBytes<Difference>(a, b, o, count, alpha); break;
-        case OCV_BLEND_EXCLUSION: blendBytes<Exclusion>(a, b, o, count, alpha); break;
-        case OCV_BLEND_COLOR_DODGE: blendBytes<ColourDodge>(a, b, o, count, alpha); break;
-        case OCV_BLEND_COLOR_BURN: blendBytes<ColourBurn>(a, b, o, count, alpha); break;
-        case OCV_BLEND_SOFT_LIGHT: blendBytes<SoftLight>(a, b, o, count, alpha); break;
+        case OCV_BLEND_NORMAL: blendBytes<Normal>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_AVERAGE: blendBytes<Average>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_MULTIPLY: blendBytes<Multiply>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_SCREEN: blendBytes<Screen>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_OVERLAY: blendBytes<Overlay>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_DARKEN: blendBytes<Darken>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_LIGHTEN: blendBytes<Lighten>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_HARD_LIGHT: blendBytes<HardLight>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_DIFFERENCE: blendBytes<Difference>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_EXCLUSION: blendBytes<Exclusion>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_COLOR_DODGE: blendBytes<ColourDodge>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_COLOR_BURN: blendBytes<ColourBurn>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_SOFT_LIGHT: blendBytes<SoftLight>(a, b, o, count, alpha, alphaLane); break;
         case OCV_BLEND_HUE: blendColourRow<OCV_BLEND_HUE>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_SATURATION: blendColourRow<OCV_BLEND_SATURATION>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_COLOR: blendColourRow<OCV_BLEND_COLOR>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_LUMINOSITY: blendColourRow<OCV_BLEND_LUMINOSITY>(a, b, o, backdrop.cols, channels, red, alpha); break;
         }
-        if (channels == 4 && separable) keepAlpha(a, o, backdrop.cols);
     }
 }
 
