@@ -26,78 +26,146 @@ namespace {
 
 using u16 = uint16_t;
 
+/// Inlined even without optimisation: the helpers must become part of blendRows's AVX2 clone, or
+/// 32-byte vectors would cross a call between code built for different targets (different ABIs).
+#define OCULAR_INLINE __attribute__((always_inline)) inline
+
+/// Sixteen bytes, and sixteen 16-bit lanes: the integer modes are written on these vectors, whose
+/// arithmetic stays in 16 bits (C++ would widen scalar u16 arithmetic to int, and so would the
+/// vectoriser, halving the lanes).
+typedef uint8_t U8x16 __attribute__((vector_size(16)));
+typedef uint16_t U16x16 __attribute__((vector_size(32)));
+
 /// round(x / 255) for 0 ≤ x ≤ 65025, without a division. (x / 255 is never k + ½, as 255 is odd.)
-inline u16 divideBy255(u16 x) {
+OCULAR_INLINE u16 divideBy255(u16 x) {
     const u16 t = static_cast<u16>(x + 128);
     return static_cast<u16>((t + (t >> 8)) >> 8);
+}
+
+OCULAR_INLINE U16x16 divideBy255(U16x16 x) {
+    const U16x16 t = x + 128;
+    return (t + (t >> 8)) >> 8;
 }
 
 // MARK: Separable modes: one byte of the result from one byte of each input.
 
 // Each mode is B(a, b) for backdrop byte a and source byte b, exactly rounded to the nearest integer
-// (the formulas of W3C Compositing Level 1 with colours scaled to 0…255).
+// (the formulas of W3C Compositing Level 1 with colours scaled to 0…255). Products of two bytes are at
+// most 65025, so every intermediate fits 16 bits.
 struct Normal {
-    static u16 apply(u16, u16 b) { return b; }
+    OCULAR_INLINE static U16x16 apply(U16x16, U16x16 b) { return b; }
 };
 struct Average {  // (a + b) / 2, halves rounded up
-    static u16 apply(u16 a, u16 b) { return static_cast<u16>((a + b + 1) >> 1); }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return (a + b + 1) >> 1; }
 };
 struct Multiply {
-    static u16 apply(u16 a, u16 b) { return divideBy255(static_cast<u16>(a * b)); }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return divideBy255(a * b); }
 };
 struct Screen {  // a + b − ab/255 = 255 − (255 − a)(255 − b)/255
-    static u16 apply(u16 a, u16 b) { return static_cast<u16>(a + b - divideBy255(static_cast<u16>(a * b))); }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return a + b - divideBy255(a * b); }
 };
-/// Multiply by 2·decides when decides ≤ 127 (W3C: ≤ ½), else Screen by 2·decides − 255.
-inline u16 hardLight(u16 decides, u16 other) {
-    const u16 doubled = static_cast<u16>(2 * decides);
-    const u16 low = divideBy255(static_cast<u16>(doubled * other));
-    const u16 excess = static_cast<u16>(doubled - 255);  // wraps when decides ≤ 127; unused then
-    const u16 high = static_cast<u16>(other + excess - divideBy255(static_cast<u16>(other * excess)));
+/// Multiply by 2·decides when decides ≤ 127 (W3C: ≤ ½), else Screen by 2·decides − 255. Both are
+/// computed and one is picked; the other may wrap around, unused.
+OCULAR_INLINE U16x16 hardLight(U16x16 decides, U16x16 other) {
+    const U16x16 doubled = decides * 2;
+    const U16x16 low = divideBy255(doubled * other);
+    const U16x16 excess = doubled - 255;
+    const U16x16 high = other + excess - divideBy255(other * excess);
     return decides <= 127 ? low : high;
 }
 struct Overlay {  // HardLight with the roles swapped: the backdrop decides
-    static u16 apply(u16 a, u16 b) { return hardLight(a, b); }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return hardLight(a, b); }
 };
 struct HardLight {
-    static u16 apply(u16 a, u16 b) { return hardLight(b, a); }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return hardLight(b, a); }
 };
 struct Darken {
-    static u16 apply(u16 a, u16 b) { return a < b ? a : b; }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return a < b ? a : b; }
 };
 struct Lighten {
-    static u16 apply(u16 a, u16 b) { return a > b ? a : b; }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return a > b ? a : b; }
 };
 struct Difference {
-    static u16 apply(u16 a, u16 b) { return static_cast<u16>(a > b ? a - b : b - a); }
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) { return a > b ? a - b : b - a; }
 };
 struct Exclusion {  // a + b − round(2ab/255); 2ab does not fit 16 bits, so from ab = 255q + r:
-    // round(2ab/255) = 2q + round(2r/255) = 2q + (r ≥ 64) + (r ≥ 192)
-    static u16 apply(u16 a, u16 b) {
-        const u16 product = static_cast<u16>(a * b);
-        const u16 quotient = static_cast<u16>((product + (product >> 8) + 1) >> 8);  // ⌊product / 255⌋
-        const u16 remainder = static_cast<u16>(product - 255 * quotient);
-        const u16 twice = static_cast<u16>(2 * quotient + (remainder >= 64) + (remainder >= 192));
-        return static_cast<u16>(a + b - twice);
+    // round(2ab/255) = 2q + round(2r/255) = 2q + (r ≥ 64) + (r ≥ 192), and for 0 ≤ r ≤ 254,
+    // (r ≥ 64) = (r + 192) >> 8 and (r ≥ 192) = (r + 64) >> 8.
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) {
+        const U16x16 product = a * b;
+        const U16x16 quotient = (product + (product >> 8) + 1) >> 8;  // ⌊product / 255⌋
+        const U16x16 remainder = product - quotient * 255;
+        return a + b - (quotient * 2 + ((remainder + 192) >> 8) + ((remainder + 64) >> 8));
     }
 };
 
-// Colour dodge and colour burn divide: in float (eight lanes with AVX2). Their results are fractions
-// 255·p/q with q ≤ 255, so a non-half result is at least 1/510 from a rounding boundary, far beyond
-// float's error, and a half is computed exactly; the rounding is the exact formula's.
-inline u16 roundedByte(float value) {
-    return static_cast<u16>(std::min(std::max(value, 0.0f), 255.0f) + 0.5f);
+/// One row of an integer mode, sixteen bytes at a time (a zero-padded last block for the rest), then
+/// the opacity mix out = round(((255 − α)·a + α·B) / 255). With four-channel pixels every fourth
+/// byte is the backdrop's alpha, kept in the same pass. Opacity 1 (α = 255, the usual case) and the
+/// presence of alpha are compile-time cases, so that the common loop does only the mode's own work.
+template <class Mode, bool Opaque, bool HasAlpha>
+OCULAR_INLINE void blendVectors(const uint8_t *__restrict backdrop, const uint8_t *__restrict source,
+                                                        uint8_t *__restrict out, int count, u16 alpha) {
+    const U16x16 opacity = U16x16{} + alpha, keep = U16x16{} + static_cast<u16>(255 - alpha);
+    const U8x16 alphaBytes = {0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff};
+    const auto blend16 = [&](const uint8_t *a, const uint8_t *b, uint8_t *o) __attribute__((always_inline)) {
+        U8x16 backdropBytes, sourceBytes;
+        std::memcpy(&backdropBytes, a, 16);
+        std::memcpy(&sourceBytes, b, 16);
+        const U16x16 cb = __builtin_convertvector(backdropBytes, U16x16), cs = __builtin_convertvector(sourceBytes, U16x16);
+        U16x16 blended = Mode::apply(cb, cs);
+        if (!Opaque) blended = divideBy255(keep * cb + opacity * blended);
+        U8x16 result = __builtin_convertvector(blended, U8x16);
+        if (HasAlpha) result = (result & ~alphaBytes) | (backdropBytes & alphaBytes);
+        std::memcpy(o, &result, 16);
+    };
+    int index = 0;
+    for (; index + 16 <= count; index += 16) blend16(backdrop + index, source + index, out + index);
+    if (index < count) {  // whole pixels from a multiple of 16: alpha stays at every fourth byte
+        uint8_t a[16] = {}, b[16] = {}, o[16];
+        std::memcpy(a, backdrop + index, count - index);
+        std::memcpy(b, source + index, count - index);
+        blend16(a, b, o);
+        std::memcpy(out + index, o, count - index);
+    }
 }
+
+template <class Mode>
+OCULAR_INLINE void blendVectors(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int count,
+                                                        u16 alpha, bool hasAlpha) {
+    if (alpha == 255) {
+        hasAlpha ? blendVectors<Mode, true, true>(backdrop, source, out, count, alpha)
+                 : blendVectors<Mode, true, false>(backdrop, source, out, count, alpha);
+    } else {
+        hasAlpha ? blendVectors<Mode, false, true>(backdrop, source, out, count, alpha)
+                 : blendVectors<Mode, false, false>(backdrop, source, out, count, alpha);
+    }
+}
+
+// Colour dodge and colour burn divide: in float, sixteen lanes. Their results are fractions 255·p/q
+// with q ≤ 255, so a non-half result is at least 1/510 from a rounding boundary, far beyond float's
+// error, and a half is computed exactly; the rounding is the exact formula's.
+typedef float F32x16 __attribute__((vector_size(64)));
+
+/// round(value) for values already in 0…255 (halves up).
+OCULAR_INLINE U16x16 roundedBytes(F32x16 value) { return __builtin_convertvector(value + 0.5f, U16x16); }
+
 struct ColourDodge {  // Cb = 0 → 0; Cs = 1 → 1; else min(1, Cb / (1 − Cs))
-    static u16 apply(u16 a, u16 b) {
-        const float quotient = 255.0f * a / static_cast<float>(b == 255 ? 1 : 255 - b);
-        return a == 0 ? 0 : b == 255 ? 255 : roundedByte(std::min(255.0f, quotient));
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) {
+        const F32x16 divisor = 255.0f - __builtin_convertvector(b, F32x16);
+        F32x16 quotient = 255.0f * __builtin_convertvector(a, F32x16) / (divisor == 0 ? 1.0f : divisor);
+        quotient = quotient > 255.0f ? 255.0f : quotient;
+        const U16x16 none = U16x16{}, full = U16x16{} + 255;
+        return a == 0 ? none : (b == 255 ? full : roundedBytes(quotient));
     }
 };
 struct ColourBurn {  // Cb = 1 → 1; Cs = 0 → 0; else 1 − min(1, (1 − Cb) / Cs)
-    static u16 apply(u16 a, u16 b) {
-        const float quotient = 255.0f * (255 - a) / static_cast<float>(b == 0 ? 1 : b);
-        return a == 255 ? 255 : b == 0 ? 0 : roundedByte(255.0f - std::min(255.0f, quotient));
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) {
+        const F32x16 divisor = __builtin_convertvector(b, F32x16);
+        F32x16 quotient = 255.0f * (255.0f - __builtin_convertvector(a, F32x16)) / (divisor == 0 ? 1.0f : divisor);
+        quotient = quotient > 255.0f ? 255.0f : quotient;
+        const U16x16 none = U16x16{}, full = U16x16{} + 255;
+        return a == 255 ? full : (b == 0 ? none : roundedBytes(255.0f - quotient));
     }
 };
 
@@ -109,7 +177,7 @@ struct ColourBurn {  // Cb = 1 → 1; Cs = 0 → 0; else 1 − min(1, (1 − Cb)
 /// The rational results have odd denominators, so they are never halves, and a multiplication by a
 /// reciprocal is close enough.
 struct SoftLight {
-    static u16 apply(u16 a, u16 b) {
+    OCULAR_INLINE static u16 apply(u16 a, u16 b) {
         const double x = a, y = b;
         const double darker = x - (255 - 2 * y) * x * (255 - x) * (1.0 / 65025);
         const double polynomial = ((16 * x - 3060) * x + 260100) * x * (1.0 / 65025);
@@ -121,16 +189,30 @@ struct SoftLight {
 };
 
 /// One row of a separable mode, as a flat run of bytes, then the opacity mix:
-/// out = round(((255 − α)·a + α·B) / 255). The byte at `alphaLane` of every four (3 for four-channel
-/// pixels, 4 for none) is the backdrop's alpha, kept in the same pass.
-template <class Mode>
-__attribute__((always_inline)) inline void blendBytes(const uint8_t *__restrict backdrop, const uint8_t *__restrict source,
-                                     uint8_t *__restrict out, int count, u16 alpha, int alphaLane) {
+/// out = round(((255 − α)·a + α·B) / 255). With four-channel pixels every fourth byte is the
+/// backdrop's alpha, kept in the same pass. Opacity 1 (α = 255, the usual case) and the presence
+/// of alpha are compile-time cases, so that the common loop does only the mode's own work.
+template <class Mode, bool Opaque, bool HasAlpha>
+OCULAR_INLINE void blendBytes(const uint8_t *__restrict backdrop, const uint8_t *__restrict source,
+                                                      uint8_t *__restrict out, int count, u16 alpha) {
     const u16 keep = static_cast<u16>(255 - alpha);
     for (int index = 0; index < count; ++index) {
         const u16 a = backdrop[index], b = source[index];
-        const u16 blended = divideBy255(static_cast<u16>(keep * a + alpha * Mode::apply(a, b)));
-        out[index] = static_cast<uint8_t>((index & 3) == alphaLane ? a : blended);
+        const u16 mode = Mode::apply(a, b);
+        const u16 blended = Opaque ? mode : divideBy255(static_cast<u16>(keep * a + alpha * mode));
+        out[index] = static_cast<uint8_t>(HasAlpha && (index & 3) == 3 ? a : blended);
+    }
+}
+
+template <class Mode>
+OCULAR_INLINE void blendBytes(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int count,
+                                                      u16 alpha, bool hasAlpha) {
+    if (alpha == 255) {
+        hasAlpha ? blendBytes<Mode, true, true>(backdrop, source, out, count, alpha)
+                 : blendBytes<Mode, true, false>(backdrop, source, out, count, alpha);
+    } else {
+        hasAlpha ? blendBytes<Mode, false, true>(backdrop, source, out, count, alpha)
+                 : blendBytes<Mode, false, false>(backdrop, source, out, count, alpha);
     }
 }
 
@@ -147,12 +229,12 @@ struct Planes {
     float r[chunkPixels], g[chunkPixels], b[chunkPixels];
 };
 
-inline float luminosity(float r, float g, float b) { return 0.3f * r + 0.59f * g + 0.11f * b; }
-inline float minimum(float r, float g, float b) { return std::min(r, std::min(g, b)); }
-inline float maximum(float r, float g, float b) { return std::max(r, std::max(g, b)); }
+OCULAR_INLINE float luminosity(float r, float g, float b) { return 0.3f * r + 0.59f * g + 0.11f * b; }
+OCULAR_INLINE float minimum(float r, float g, float b) { return std::min(r, std::min(g, b)); }
+OCULAR_INLINE float maximum(float r, float g, float b) { return std::max(r, std::max(g, b)); }
 
 /// W3C's SetLum followed by ClipColor, on channels already shifted by SetLum (lum(c) = l).
-inline void clipColour(float &r, float &g, float &b) {
+OCULAR_INLINE void clipColour(float &r, float &g, float &b) {
     const float l = luminosity(r, g, b), n = minimum(r, g, b), x = maximum(r, g, b);
     // n < 0 ⇒ l > n and x > 255 ⇒ x > l, so the divisors are positive where they are used.
     const float low = n < 0 ? l / std::max(l - n, 1e-6f) : 1.0f;
@@ -163,14 +245,14 @@ inline void clipColour(float &r, float &g, float &b) {
 
 /// W3C's SetSat: the largest channel becomes s, the smallest 0, the middle keeps its place between
 /// them; (c − min) · s / (max − min) says exactly that for all three at once. A gray colour becomes 0.
-inline void setSaturation(float &r, float &g, float &b, float s) {
+OCULAR_INLINE void setSaturation(float &r, float &g, float &b, float s) {
     const float low = minimum(r, g, b), range = maximum(r, g, b) - low;
     const float scale = range > 0 ? s / std::max(range, 1e-6f) : 0.0f;
     r = (r - low) * scale, g = (g - low) * scale, b = (b - low) * scale;
 }
 
 template <OCVBlendMode Mode>
-__attribute__((always_inline)) inline void blendChunk(const Planes &backdrop, const Planes &source, Planes &result, int count) {
+OCULAR_INLINE void blendChunk(const Planes &backdrop, const Planes &source, Planes &result, int count) {
     for (int x = 0; x < count; ++x) {
         const float br = backdrop.r[x], bg = backdrop.g[x], bb = backdrop.b[x];
         const float sr = source.r[x], sg = source.g[x], sb = source.b[x];
@@ -200,7 +282,7 @@ __attribute__((always_inline)) inline void blendChunk(const Planes &backdrop, co
 /// A chunk's channels into float arrays. Four-byte pixels are read as words (little-endian), which
 /// vectorises; three-byte ones byte by byte.
 template <int Channels, int Red>
-__attribute__((always_inline)) inline void spread(const uint8_t *pixels, Planes &planes, int count) {
+OCULAR_INLINE void spread(const uint8_t *pixels, Planes &planes, int count) {
     for (int x = 0; x < count; ++x) {
         if (Channels == 4) {
             uint32_t word;
@@ -216,13 +298,13 @@ __attribute__((always_inline)) inline void spread(const uint8_t *pixels, Planes 
     }
 }
 
-inline uint32_t mixed(uint32_t keep, uint32_t alpha, uint32_t backdrop, float result) {
+OCULAR_INLINE uint32_t mixed(uint32_t keep, uint32_t alpha, uint32_t backdrop, float result) {
     const uint32_t rounded = static_cast<uint32_t>(std::min(std::max(result, 0.0f), 255.0f) + 0.5f);
     return divideBy255(static_cast<u16>(keep * backdrop + alpha * rounded));
 }
 
 template <OCVBlendMode Mode, int Channels, int Red>
-__attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
+OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
                                                           int width, u16 alpha) {
     const uint32_t keep = 255u - alpha;
     Planes cb, cs, result;
@@ -252,7 +334,7 @@ __attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdro
 }
 
 template <OCVBlendMode Mode>
-__attribute__((always_inline)) inline void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
+OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
                                                           int width, int channels, int red, u16 alpha) {
     if (channels == 4) {
         red == 0 ? blendColourRow<Mode, 4, 0>(backdrop, source, out, width, alpha)
@@ -269,7 +351,7 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
                int red, int first, int end) {
     const int channels = backdrop.channels();
     const int count = backdrop.cols * channels;
-    const int alphaLane = channels == 4 ? 3 : 4;  // 4: no byte is alpha
+    const bool hasAlpha = channels == 4;
     for (int y = first; y < end; ++y) {
         const uint8_t *a = backdrop.ptr<uint8_t>(y), *b = source.ptr<uint8_t>(y);
         uint8_t *o = out.ptr<uint8_t>(y);
@@ -278,26 +360,26 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
             // A gray pixel has no hue or saturation: hue, saturation and color keep the backdrop's
             // luminosity and so the backdrop; luminosity takes the source's.
             if (mode == OCV_BLEND_LUMINOSITY) {
-                blendBytes<Normal>(a, b, o, count, alpha, alphaLane);
+                blendVectors<Normal>(a, b, o, count, alpha, false);
             } else {
                 std::copy(a, a + count, o);
             }
             continue;
         }
         switch (mode) {
-        case OCV_BLEND_NORMAL: blendBytes<Normal>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_AVERAGE: blendBytes<Average>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_MULTIPLY: blendBytes<Multiply>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_SCREEN: blendBytes<Screen>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_OVERLAY: blendBytes<Overlay>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_DARKEN: blendBytes<Darken>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_LIGHTEN: blendBytes<Lighten>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_HARD_LIGHT: blendBytes<HardLight>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_DIFFERENCE: blendBytes<Difference>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_EXCLUSION: blendBytes<Exclusion>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_COLOR_DODGE: blendBytes<ColourDodge>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_COLOR_BURN: blendBytes<ColourBurn>(a, b, o, count, alpha, alphaLane); break;
-        case OCV_BLEND_SOFT_LIGHT: blendBytes<SoftLight>(a, b, o, count, alpha, alphaLane); break;
+        case OCV_BLEND_NORMAL: blendVectors<Normal>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_AVERAGE: blendVectors<Average>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_MULTIPLY: blendVectors<Multiply>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_SCREEN: blendVectors<Screen>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_OVERLAY: blendVectors<Overlay>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_DARKEN: blendVectors<Darken>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_LIGHTEN: blendVectors<Lighten>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_HARD_LIGHT: blendVectors<HardLight>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_DIFFERENCE: blendVectors<Difference>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_EXCLUSION: blendVectors<Exclusion>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_COLOR_DODGE: blendVectors<ColourDodge>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_COLOR_BURN: blendVectors<ColourBurn>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_SOFT_LIGHT: blendBytes<SoftLight>(a, b, o, count, alpha, hasAlpha); break;
         case OCV_BLEND_HUE: blendColourRow<OCV_BLEND_HUE>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_SATURATION: blendColourRow<OCV_BLEND_SATURATION>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_COLOR: blendColourRow<OCV_BLEND_COLOR>(a, b, o, backdrop.cols, channels, red, alpha); break;
