@@ -218,124 +218,120 @@ OCULAR_INLINE void blendBytes(const uint8_t *backdrop, const uint8_t *source, ui
 
 // MARK: Non-separable modes (hue, saturation, color, luminosity), W3C's formulas on 0…255 floats.
 //
-// A row is blended in chunks of pixels: the channels are spread into float arrays, the formulas run
-// over the arrays without branches (selects instead, so the compiler vectorises them), and the
-// results are rounded, mixed by the opacity and put back in the row.
+// Sixteen pixels at a time: their channels are gathered into sixteen-lane vectors by shuffles, the
+// formulas run on float lanes without branches (selects), and the rounded, opacity-mixed results
+// are shuffled back into pixels.
 
-constexpr int chunkPixels = 256;
+typedef uint8_t U8x32 __attribute__((vector_size(32)));
+typedef uint8_t U8x64 __attribute__((vector_size(64)));
 
-/// Red, green and blue of a chunk's pixels, one array each.
-struct Planes {
-    float r[chunkPixels], g[chunkPixels], b[chunkPixels];
+struct Colours {
+    F32x16 r, g, b;
 };
 
-OCULAR_INLINE float luminosity(float r, float g, float b) { return 0.3f * r + 0.59f * g + 0.11f * b; }
-OCULAR_INLINE float minimum(float r, float g, float b) { return std::min(r, std::min(g, b)); }
-OCULAR_INLINE float maximum(float r, float g, float b) { return std::max(r, std::max(g, b)); }
+OCULAR_INLINE F32x16 smaller(F32x16 a, F32x16 b) { return a < b ? a : b; }
+OCULAR_INLINE F32x16 larger(F32x16 a, F32x16 b) { return a > b ? a : b; }
+OCULAR_INLINE F32x16 luminosity(const Colours &c) { return 0.3f * c.r + 0.59f * c.g + 0.11f * c.b; }
+OCULAR_INLINE F32x16 minimum(const Colours &c) { return smaller(c.r, smaller(c.g, c.b)); }
+OCULAR_INLINE F32x16 maximum(const Colours &c) { return larger(c.r, larger(c.g, c.b)); }
 
-/// W3C's SetLum followed by ClipColor, on channels already shifted by SetLum (lum(c) = l).
-OCULAR_INLINE void clipColour(float &r, float &g, float &b) {
-    const float l = luminosity(r, g, b), n = minimum(r, g, b), x = maximum(r, g, b);
-    // n < 0 ⇒ l > n and x > 255 ⇒ x > l, so the divisors are positive where they are used.
-    const float low = n < 0 ? l / std::max(l - n, 1e-6f) : 1.0f;
-    r = l + (r - l) * low, g = l + (g - l) * low, b = l + (b - l) * low;
-    const float high = x > 255 ? (255 - l) / std::max(x - l, 1e-6f) : 1.0f;
-    r = l + (r - l) * high, g = l + (g - l) * high, b = l + (b - l) * high;
+/// W3C's SetLum then ClipColor. After the shift lum(c) = l, so n < 0 ⇒ l > n and x > 255 ⇒ x > l:
+/// the divisors are positive where their results are used.
+OCULAR_INLINE Colours withLuminosity(Colours c, F32x16 l) {
+    const F32x16 shift = l - luminosity(c);
+    c.r += shift, c.g += shift, c.b += shift;
+    const F32x16 lum = luminosity(c), n = minimum(c), x = maximum(c), tiny = F32x16{} + 1e-6f, one = F32x16{} + 1.0f;
+    const F32x16 low = n < 0 ? lum / larger(lum - n, tiny) : one;
+    c = {lum + (c.r - lum) * low, lum + (c.g - lum) * low, lum + (c.b - lum) * low};
+    const F32x16 high = x > 255 ? (255.0f - lum) / larger(x - lum, tiny) : one;
+    return {lum + (c.r - lum) * high, lum + (c.g - lum) * high, lum + (c.b - lum) * high};
 }
 
 /// W3C's SetSat: the largest channel becomes s, the smallest 0, the middle keeps its place between
 /// them; (c − min) · s / (max − min) says exactly that for all three at once. A gray colour becomes 0.
-OCULAR_INLINE void setSaturation(float &r, float &g, float &b, float s) {
-    const float low = minimum(r, g, b), range = maximum(r, g, b) - low;
-    const float scale = range > 0 ? s / std::max(range, 1e-6f) : 0.0f;
-    r = (r - low) * scale, g = (g - low) * scale, b = (b - low) * scale;
+OCULAR_INLINE Colours withSaturation(const Colours &c, F32x16 s) {
+    const F32x16 low = minimum(c), range = maximum(c) - low;
+    const F32x16 scale = range > 0 ? s / larger(range, F32x16{} + 1e-6f) : F32x16{};
+    return {(c.r - low) * scale, (c.g - low) * scale, (c.b - low) * scale};
 }
 
 template <OCVBlendMode Mode>
-OCULAR_INLINE void blendChunk(const Planes &backdrop, const Planes &source, Planes &result, int count) {
-    for (int x = 0; x < count; ++x) {
-        const float br = backdrop.r[x], bg = backdrop.g[x], bb = backdrop.b[x];
-        const float sr = source.r[x], sg = source.g[x], sb = source.b[x];
-        float r, g, b, targetLuminosity;
-        if (Mode == OCV_BLEND_HUE) {  // SetLum(SetSat(Cs, Sat(Cb)), Lum(Cb))
-            r = sr, g = sg, b = sb;
-            setSaturation(r, g, b, maximum(br, bg, bb) - minimum(br, bg, bb));
-            targetLuminosity = luminosity(br, bg, bb);
-        } else if (Mode == OCV_BLEND_SATURATION) {  // SetLum(SetSat(Cb, Sat(Cs)), Lum(Cb))
-            r = br, g = bg, b = bb;
-            setSaturation(r, g, b, maximum(sr, sg, sb) - minimum(sr, sg, sb));
-            targetLuminosity = luminosity(br, bg, bb);
-        } else if (Mode == OCV_BLEND_COLOR) {  // SetLum(Cs, Lum(Cb))
-            r = sr, g = sg, b = sb;
-            targetLuminosity = luminosity(br, bg, bb);
-        } else {  // luminosity: SetLum(Cb, Lum(Cs))
-            r = br, g = bg, b = bb;
-            targetLuminosity = luminosity(sr, sg, sb);
-        }
-        const float shift = targetLuminosity - luminosity(r, g, b);
-        r += shift, g += shift, b += shift;
-        clipColour(r, g, b);
-        result.r[x] = r, result.g[x] = g, result.b[x] = b;
-    }
+OCULAR_INLINE Colours nonSeparable(const Colours &backdrop, const Colours &source) {
+    if (Mode == OCV_BLEND_HUE) return withLuminosity(withSaturation(source, maximum(backdrop) - minimum(backdrop)), luminosity(backdrop));
+    if (Mode == OCV_BLEND_SATURATION) return withLuminosity(withSaturation(backdrop, maximum(source) - minimum(source)), luminosity(backdrop));
+    if (Mode == OCV_BLEND_COLOR) return withLuminosity(source, luminosity(backdrop));
+    return withLuminosity(backdrop, luminosity(source));  // luminosity
 }
 
-/// A chunk's channels into float arrays. Four-byte pixels are read as words (little-endian), which
-/// vectorises; three-byte ones byte by byte.
+/// Sixteen pixels' red, green, blue (and fourth) bytes, one vector each.
+struct PixelBytes {
+    U8x16 r, g, b, alpha;
+};
+
 template <int Channels, int Red>
-OCULAR_INLINE void spread(const uint8_t *pixels, Planes &planes, int count) {
-    for (int x = 0; x < count; ++x) {
-        if (Channels == 4) {
-            uint32_t word;
-            std::memcpy(&word, pixels + 4 * x, 4);
-            planes.r[x] = static_cast<float>((word >> (8 * Red)) & 0xff);
-            planes.g[x] = static_cast<float>((word >> 8) & 0xff);
-            planes.b[x] = static_cast<float>((word >> (8 * (2 - Red))) & 0xff);
-        } else {
-            planes.r[x] = pixels[x * Channels + Red];
-            planes.g[x] = pixels[x * Channels + 1];
-            planes.b[x] = pixels[x * Channels + 2 - Red];
-        }
+OCULAR_INLINE PixelBytes loadPixels(const uint8_t *pixels) {
+    U8x64 bytes = {};
+    std::memcpy(&bytes, pixels, 16 * Channels);
+    if constexpr (Channels == 4) {
+        return {__builtin_shufflevector(bytes, bytes, Red+0, Red+4, Red+8, Red+12, Red+16, Red+20, Red+24, Red+28, Red+32, Red+36, Red+40, Red+44, Red+48, Red+52, Red+56, Red+60),
+                __builtin_shufflevector(bytes, bytes, 1+0, 1+4, 1+8, 1+12, 1+16, 1+20, 1+24, 1+28, 1+32, 1+36, 1+40, 1+44, 1+48, 1+52, 1+56, 1+60),
+                __builtin_shufflevector(bytes, bytes, (2 - Red)+0, (2 - Red)+4, (2 - Red)+8, (2 - Red)+12, (2 - Red)+16, (2 - Red)+20, (2 - Red)+24, (2 - Red)+28, (2 - Red)+32, (2 - Red)+36, (2 - Red)+40, (2 - Red)+44, (2 - Red)+48, (2 - Red)+52, (2 - Red)+56, (2 - Red)+60),
+                __builtin_shufflevector(bytes, bytes, 3+0, 3+4, 3+8, 3+12, 3+16, 3+20, 3+24, 3+28, 3+32, 3+36, 3+40, 3+44, 3+48, 3+52, 3+56, 3+60)};
+    } else {
+        return {__builtin_shufflevector(bytes, bytes, Red+0, Red+3, Red+6, Red+9, Red+12, Red+15, Red+18, Red+21, Red+24, Red+27, Red+30, Red+33, Red+36, Red+39, Red+42, Red+45),
+                __builtin_shufflevector(bytes, bytes, 1+0, 1+3, 1+6, 1+9, 1+12, 1+15, 1+18, 1+21, 1+24, 1+27, 1+30, 1+33, 1+36, 1+39, 1+42, 1+45),
+                __builtin_shufflevector(bytes, bytes, (2 - Red)+0, (2 - Red)+3, (2 - Red)+6, (2 - Red)+9, (2 - Red)+12, (2 - Red)+15, (2 - Red)+18, (2 - Red)+21, (2 - Red)+24, (2 - Red)+27, (2 - Red)+30, (2 - Red)+33, (2 - Red)+36, (2 - Red)+39, (2 - Red)+42, (2 - Red)+45),
+                U8x16{}};
     }
 }
 
-OCULAR_INLINE uint32_t mixed(uint32_t keep, uint32_t alpha, uint32_t backdrop, float result) {
-    const uint32_t rounded = static_cast<uint32_t>(std::min(std::max(result, 0.0f), 255.0f) + 0.5f);
-    return divideBy255(static_cast<u16>(keep * backdrop + alpha * rounded));
+template <int Channels, int Red>
+OCULAR_INLINE void storePixels(const PixelBytes &p, uint8_t *pixels) {
+    const U8x16 first = Red == 0 ? p.r : p.b, third = Red == 0 ? p.b : p.r;
+    const U8x32 low = __builtin_shufflevector(first, p.g, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    const U8x32 high = __builtin_shufflevector(third, p.alpha, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    if constexpr (Channels == 4) {
+        const U8x64 bytes = __builtin_shufflevector(low, high, 0, 16, 32, 48, 1, 17, 33, 49, 2, 18, 34, 50, 3, 19, 35, 51, 4, 20, 36, 52, 5, 21, 37, 53, 6, 22, 38, 54, 7, 23, 39, 55, 8, 24, 40, 56, 9, 25, 41, 57, 10, 26, 42, 58, 11, 27, 43, 59, 12, 28, 44, 60, 13, 29, 45, 61, 14, 30, 46, 62, 15, 31, 47, 63);
+        std::memcpy(pixels, &bytes, 64);
+    } else {
+        const U8x64 bytes = __builtin_shufflevector(low, high, 0, 16, 32, 1, 17, 33, 2, 18, 34, 3, 19, 35, 4, 20, 36, 5, 21, 37, 6, 22, 38, 7, 23, 39, 8, 24, 40, 9, 25, 41, 10, 26, 42, 11, 27, 43, 12, 28, 44, 13, 29, 45, 14, 30, 46, 15, 31, 47, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+        std::memcpy(pixels, &bytes, 48);
+    }
+}
+
+OCULAR_INLINE F32x16 floats(U8x16 bytes) { return __builtin_convertvector(bytes, F32x16); }
+
+/// round(clamp(result)) mixed with the backdrop by the opacity.
+OCULAR_INLINE U8x16 mixed(U8x16 backdrop, F32x16 result, U16x16 keep, U16x16 opacity) {
+    result = smaller(larger(result, F32x16{}), F32x16{} + 255.0f);
+    const U16x16 blended = roundedBytes(result);
+    return __builtin_convertvector(divideBy255(keep * __builtin_convertvector(backdrop, U16x16) + opacity * blended), U8x16);
 }
 
 template <OCVBlendMode Mode, int Channels, int Red>
-OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
-                                                          int width, u16 alpha) {
-    const uint32_t keep = 255u - alpha;
-    Planes cb, cs, result;
-    for (int first = 0; first < width; first += chunkPixels) {
-        const int count = std::min(chunkPixels, width - first);
-        const uint8_t *a = backdrop + first * Channels;
-        uint8_t *o = out + first * Channels;
-        spread<Channels, Red>(a, cb, count);
-        spread<Channels, Red>(source + first * Channels, cs, count);
-        blendChunk<Mode>(cb, cs, result, count);
-        for (int x = 0; x < count; ++x) {
-            if (Channels == 4) {  // one word per pixel, alpha kept
-                uint32_t word;
-                std::memcpy(&word, a + 4 * x, 4);
-                const uint32_t r = mixed(keep, alpha, (word >> (8 * Red)) & 0xff, result.r[x]);
-                const uint32_t g = mixed(keep, alpha, (word >> 8) & 0xff, result.g[x]);
-                const uint32_t b = mixed(keep, alpha, (word >> (8 * (2 - Red))) & 0xff, result.b[x]);
-                word = (word & 0xff000000u) | (r << (8 * Red)) | (g << 8) | (b << (8 * (2 - Red)));
-                std::memcpy(o + 4 * x, &word, 4);
-            } else {
-                o[x * Channels + Red] = static_cast<uint8_t>(mixed(keep, alpha, a[x * Channels + Red], result.r[x]));
-                o[x * Channels + 1] = static_cast<uint8_t>(mixed(keep, alpha, a[x * Channels + 1], result.g[x]));
-                o[x * Channels + 2 - Red] = static_cast<uint8_t>(mixed(keep, alpha, a[x * Channels + 2 - Red], result.b[x]));
-            }
-        }
+OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, u16 alpha) {
+    const U16x16 opacity = U16x16{} + alpha, keep = U16x16{} + static_cast<u16>(255 - alpha);
+    const auto blend16 = [&](const uint8_t *a, const uint8_t *b, uint8_t *o) __attribute__((always_inline)) {
+        const PixelBytes cb = loadPixels<Channels, Red>(a), cs = loadPixels<Channels, Red>(b);
+        const Colours result = nonSeparable<Mode>({floats(cb.r), floats(cb.g), floats(cb.b)}, {floats(cs.r), floats(cs.g), floats(cs.b)});
+        storePixels<Channels, Red>({mixed(cb.r, result.r, keep, opacity), mixed(cb.g, result.g, keep, opacity),
+                                    mixed(cb.b, result.b, keep, opacity), cb.alpha}, o);
+    };
+    int x = 0;
+    for (; x + 16 <= width; x += 16) blend16(backdrop + x * Channels, source + x * Channels, out + x * Channels);
+    if (x < width) {  // the last pixels, zero-padded to sixteen
+        uint8_t a[16 * Channels] = {}, b[16 * Channels] = {}, o[16 * Channels];
+        const size_t bytes = static_cast<size_t>(width - x) * Channels;
+        std::memcpy(a, backdrop + x * Channels, bytes);
+        std::memcpy(b, source + x * Channels, bytes);
+        blend16(a, b, o);
+        std::memcpy(out + x * Channels, o, bytes);
     }
 }
 
 template <OCVBlendMode Mode>
-OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out,
-                                                          int width, int channels, int red, u16 alpha) {
+OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, int channels,
+                                  int red, u16 alpha) {
     if (channels == 4) {
         red == 0 ? blendColourRow<Mode, 4, 0>(backdrop, source, out, width, alpha)
                  : blendColourRow<Mode, 4, 2>(backdrop, source, out, width, alpha);
