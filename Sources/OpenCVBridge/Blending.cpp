@@ -235,16 +235,18 @@ OCULAR_INLINE F32x16 luminosity(const Colours &c) { return 0.3f * c.r + 0.59f * 
 OCULAR_INLINE F32x16 minimum(const Colours &c) { return smaller(c.r, smaller(c.g, c.b)); }
 OCULAR_INLINE F32x16 maximum(const Colours &c) { return larger(c.r, larger(c.g, c.b)); }
 
-/// W3C's SetLum then ClipColor. After the shift lum(c) = l, so n < 0 ⇒ l > n and x > 255 ⇒ x > l:
-/// the divisors are positive where their results are used.
+/// W3C's SetLum then ClipColor. After the shift lum(c) = l. Every colour here has max − min ≤ 255
+/// (SetSat's result spans Sat(C) ≤ 255; the others are pixels), so at most one of ClipColor's two
+/// cases applies and one division serves: n < 0 scales towards l by l/(l − n), x > 255 by
+/// (255 − l)/(x − l); both divisors are positive where they are used.
 OCULAR_INLINE Colours withLuminosity(Colours c, F32x16 l) {
     const F32x16 shift = l - luminosity(c);
     c.r += shift, c.g += shift, c.b += shift;
-    const F32x16 lum = luminosity(c), n = minimum(c), x = maximum(c), tiny = F32x16{} + 1e-6f, one = F32x16{} + 1.0f;
-    const F32x16 low = n < 0 ? lum / larger(lum - n, tiny) : one;
-    c = {lum + (c.r - lum) * low, lum + (c.g - lum) * low, lum + (c.b - lum) * low};
-    const F32x16 high = x > 255 ? (255.0f - lum) / larger(x - lum, tiny) : one;
-    return {lum + (c.r - lum) * high, lum + (c.g - lum) * high, lum + (c.b - lum) * high};
+    const F32x16 lum = luminosity(c), n = minimum(c), x = maximum(c);
+    const auto below = n < 0, above = x > 255;
+    const F32x16 numerator = below ? lum : 255.0f - lum, denominator = below ? lum - n : x - lum;
+    const F32x16 scale = below || above ? numerator / larger(denominator, F32x16{} + 1e-6f) : F32x16{} + 1.0f;
+    return {lum + (c.r - lum) * scale, lum + (c.g - lum) * scale, lum + (c.b - lum) * scale};
 }
 
 /// W3C's SetSat: the largest channel becomes s, the smallest 0, the middle keeps its place between
