@@ -183,7 +183,7 @@ struct ColourBurn {  // Cb = 1 → 1; Cs = 0 → 0; else 1 − min(1, (1 − Cb)
 struct SoftLight {
     /// The reference in double. The rational results have odd denominators, so they are never
     /// halves, and a multiplication by a reciprocal is close enough.
-    static u16 exact(u16 a, u16 b) {
+    OCULAR_INLINE static u16 exact(u16 a, u16 b) {
         const double x = a, y = b;
         const double darker = x - (255 - 2 * y) * x * (255 - x) * (1.0 / 65025);
         const double polynomial = ((16 * x - 3060) * x + 260100) * x * (1.0 / 65025);
