@@ -12,6 +12,9 @@ struct BlendInputs {
     let picture: [UInt8]
     let invertedPicture: [UInt8]
     let invertedEdges: [UInt8]
+    /// The frame and the picture as Ocular images, for the Swift side.
+    let frameImage: Image
+    let pictureImage: Image
     var size: String { "\(Self.width)x\(Self.height)" }
 
     init(framePath: String, picturePath: String) throws {
@@ -19,6 +22,8 @@ struct BlendInputs {
         picture = try makeFrame(picturePath, width: Self.width, height: Self.height)
         invertedPicture = try Self.prepare(picture, baseline_invert)
         invertedEdges = try Self.prepare(picture, baseline_hud_inverted_edges)
+        frameImage = try Image(width: Self.width, height: Self.height, format: .bgra8, bytes: frame)
+        pictureImage = try Image(width: Self.width, height: Self.height, format: .bgra8, bytes: picture)
     }
 
     private static func prepare(_ bgra: [UInt8], _ body: (UnsafePointer<UInt8>, Int32, Int32, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<BaselineError>) -> Bool) throws -> [UInt8] {
@@ -27,15 +32,14 @@ struct BlendInputs {
         let made = bgra.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { body(input.baseAddress!, Int32(width), Int32(height), $0.baseAddress!, &error) }
         }
-        guard made else { throw BenchError(withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }) }
+        guard made else { throw BenchError(error) }
         return output
     }
 
     /// The modes timed against the textbook: Ocular's blend of the frame with the picture (its prepared
     /// source cached, as in a live stream), and the op-by-op sequence with the textbook's cached inverse.
     func operations() throws -> [Operation] {
-        let frameImage = try Image(width: Self.width, height: Self.height, format: .bgra8, bytes: frame)
-        let pictureImage = try Image(width: Self.width, height: Self.height, format: .bgra8, bytes: picture)
+        let (frameImage, pictureImage) = (frameImage, pictureImage)
         let (frame, picture, invertedPicture, invertedEdges) = (frame, picture, invertedPicture, invertedEdges)
         let (width, height) = (Int32(Self.width), Int32(Self.height))
         func ocular(_ mode: BlendMode) throws -> () throws -> [UInt8] {
@@ -60,8 +64,7 @@ struct BlendInputs {
 
     /// Every mode that reads the picture, Ocular only, for the memory-limit column.
     func everyMode() throws -> [(BlendMode, () throws -> [UInt8])] {
-        let frameImage = try Image(width: Self.width, height: Self.height, format: .bgra8, bytes: frame)
-        let pictureImage = try Image(width: Self.width, height: Self.height, format: .bgra8, bytes: picture)
+        let (frameImage, pictureImage) = (frameImage, pictureImage)
         return try BlendMode.allCases.filter { $0 != .none }.map { mode in
             let blend = try Blend(source: pictureImage, mode: mode)
             return (mode, { try blend.apply(to: frameImage).bytes })
@@ -75,7 +78,7 @@ struct BlendInputs {
         let copied = samples.withUnsafeMutableBufferPointer {
             baseline_copy_frame(frame, Int32(Self.width), Int32(Self.height), Int32(iterations), $0.baseAddress!, &error)
         }
-        guard copied else { throw BenchError(withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }) }
+        guard copied else { throw BenchError(error) }
         return median(samples)
     }
 }

@@ -9,7 +9,7 @@ func makeFrame(_ path: String, width: Int, height: Int) throws -> [UInt8] {
     let made = bytes.withUnsafeMutableBufferPointer {
         baseline_make_frame(path, Int32(width), Int32(height), $0.baseAddress!, &error)
     }
-    guard made else { throw BenchError(withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }) }
+    guard made else { throw BenchError(error) }
     return bytes
 }
 
@@ -22,7 +22,7 @@ func encodeJPEG(_ bgra: [UInt8], width: Int, height: Int, quality: Int) throws -
             baseline_encode_jpeg(input.baseAddress!, Int32(width), Int32(height), Int32(quality), $0.baseAddress!, $0.count, &count, &error)
         }
     }
-    guard encoded else { throw BenchError(withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }) }
+    guard encoded else { throw BenchError(error) }
     return Array(output.prefix(count))
 }
 
@@ -37,6 +37,12 @@ func fail(_ message: String) -> Never {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// The reason a C++ baseline call left in `error`, after `prefix`.
+    init(_ error: BaselineError, prefix: String = "") {
+        var error = error
+        self.init(prefix + withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+    }
 }
 
 /// The package's root folder, from this file's path at build time (Benchmarks/ocular-bench/main.swift).

@@ -120,32 +120,9 @@ struct OcularBench: AsyncParsableCommand {
             fail("cannot prepare the frames: \(error)")
         }
 
-        // Swift and C++.
-        var measurements = [Measurement]()
-        for operation in operations {
-            do {
-                print("  measuring \(operation.key) …", terminator: "")
-                flushOutput()
-                let measurement = try measure(operation, options: options)
-                measurements.append(measurement)
-                print(String(format: " Swift/C++ %.3f", measurement.ratio))
-            } catch {
-                fail("\(operation.key): \(error)")
-            }
-        }
-
-        var blendMeasurements = [Measurement]()
-        for operation in blendOperations {
-            do {
-                print("  measuring blend \(operation.key) …", terminator: "")
-                flushOutput()
-                let measurement = try measure(operation, options: options)
-                blendMeasurements.append(measurement)
-                print(String(format: " Ocular/textbook %.3f", measurement.ratio))
-            } catch {
-                fail("blend \(operation.key): \(error)")
-            }
-        }
+        // Swift and C++, then blending (Ocular against the textbook's sequence).
+        let measurements = measureAll(operations, label: "", ratio: "Swift/C++", options: options)
+        let blendMeasurements = measureAll(blendOperations, label: "blend ", ratio: "Ocular/textbook", options: options)
 
         // Python.
         print("  measuring Python cv2 (\(python)) …")
@@ -265,3 +242,18 @@ struct OcularBench: AsyncParsableCommand {
 /// The shared test pictures beside the repository (override with OCULAR_TEST_DATA).
 let dataRoot = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"]
     ?? URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent("shared/data").path
+
+/// Measures each operation, printing its ratio as it goes; a failure ends the run with its reason.
+func measureAll(_ operations: [Operation], label: String, ratio: String, options: OcularBench) -> [Measurement] {
+    operations.map { operation in
+        print("  measuring \(label)\(operation.key) …", terminator: "")
+        flushOutput()
+        do {
+            let measurement = try measure(operation, options: options)
+            print(String(format: " \(ratio) %.3f", measurement.ratio))
+            return measurement
+        } catch {
+            fail("\(label)\(operation.key): \(error)")
+        }
+    }
+}

@@ -56,7 +56,7 @@ struct Operation {
         var error = BaselineError()
         let succeeded = samples.withUnsafeMutableBufferPointer { cxx(Int32(iterations), $0.baseAddress!, checksum, &error) }
         guard succeeded else {
-            throw BenchError("C++ \(key): " + withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            throw BenchError(error, prefix: "C++ \(key): ")
         }
         return samples
     }

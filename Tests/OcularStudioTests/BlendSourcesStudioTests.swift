@@ -8,15 +8,9 @@ import Ocular
 import Testing
 @testable import OcularStudio
 
-private let dataRoot: String = {
-    if let override = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"] { return override }
-    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return repository.deletingLastPathComponent().appendingPathComponent("shared/data").path
-}()
-
 @Suite("Ocular Studio: blend sources", .timeLimit(.minutes(1)))
 struct BlendSourcesStudioTests {
-    let rocket = try! Data(contentsOf: URL(fileURLWithPath: dataRoot + "/images/rocket.jpg"))
+    func rocketFile() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: dataRoot + "/images/rocket.jpg")) }
 
     func object(_ buffer: ByteBuffer) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any])
@@ -24,6 +18,7 @@ struct BlendSourcesStudioTests {
 
     @Test("POST /api/sources answers 201 with an id; too large 413, not a picture or empty 400, each with the reason")
     func upload() async throws {
+        let rocket = try rocketFile()
         let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0, maxSourceBytes: 200_000))
         try await application.test(.router) { client in
             try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(bytes: rocket)) { response in
@@ -71,6 +66,7 @@ struct BlendSourcesStudioTests {
     func blendedFrames() async throws {
         let coffee = try Image(contentsOfFile: dataRoot + "/images/coffee.png")
         let jpeg = try coffee.encoded(as: .jpeg(quality: 90))
+        let rocket = try rocketFile()
         let sent = try Image(decoding: jpeg)
         let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0))
         _ = try await application.test(.live) { client in

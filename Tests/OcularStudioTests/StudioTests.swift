@@ -8,12 +8,6 @@ import Ocular
 import Testing
 @testable import OcularStudio
 
-private let dataRoot: String = {
-    if let override = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"] { return override }
-    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return repository.deletingLastPathComponent().appendingPathComponent("shared/data").path
-}()
-
 /// A JPEG frame as the browser sends it, and the image it holds.
 private func coffeeFrame() throws -> (jpeg: [UInt8], image: Image) {
     let image = try Image(contentsOfFile: dataRoot + "/images/coffee.png")
