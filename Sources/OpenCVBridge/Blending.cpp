@@ -19,7 +19,7 @@ namespace {
 // They are inlined into blendRows, which on x86-64 Linux is also compiled for AVX2 and picked at
 // load time (function multiversioning; templates cannot be multiversioned themselves).
 #if defined(__x86_64__) && defined(__linux__) && defined(__clang__)
-#define OCULAR_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#define OCULAR_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define OCULAR_VECTOR_CLONES
 #endif
@@ -214,12 +214,29 @@ struct SoftLight {
 
 // MARK: Non-separable modes (hue, saturation, color, luminosity), W3C's formulas on 0…255 floats.
 //
-// Sixteen pixels at a time: their channels are gathered into sixteen-lane vectors by shuffles, the
-// formulas run on float lanes without branches (selects), and the rounded, opacity-mixed results
-// are shuffled back into pixels.
+// Sixteen pixels at a time, each as a 32-bit word (a three-channel row is spread to four bytes per
+// pixel by one shuffle): a channel is a shift and a mask away from a float lane, and the result goes
+// back the same way, the fourth byte kept from the backdrop.
+//
+// All four modes are one formula. W3C's SetSat(C, s) maps C linearly onto 0…s, so it moves every
+// channel's offset from C's own luminosity by the same factor k = s / (max − min); SetLum then shifts
+// C to the luminosity l, and ClipColor pulls the channels towards l by one more factor when one of
+// them leaves 0…255. So every result is l + f · (C − lum(C)) with one f per pixel:
+//   color:      C = source,   k = 1,                         l = lum(backdrop)
+//   luminosity: C = backdrop, k = 1,                         l = lum(source)
+//   hue:        C = source,   k = sat(backdrop) / sat(source), l = lum(backdrop)
+//   saturation: C = backdrop, k = sat(source) / sat(backdrop), l = lum(backdrop)
+// With below = lum(C) − min(C) and above = max(C) − lum(C), the shifted colour's smallest channel is
+// l − k·below and its largest l + k·above, and ClipColor's factors become
+//   l − k·below < 0:   f = l / below
+//   l + k·above > 255: f = (255 − l) / above
+//   otherwise:         f = k,
+// one division per pixel (two when k is a quotient). A gray C has below = above = 0 and gives l. At
+// most one of the two clips applies: every C here spans at most 255.
 
-typedef uint8_t U8x32 __attribute__((vector_size(32)));
 typedef uint8_t U8x64 __attribute__((vector_size(64)));
+typedef uint32_t U32x16 __attribute__((vector_size(64)));
+typedef int32_t I32x16 __attribute__((vector_size(64)));
 
 struct Colours {
     F32x16 r, g, b;
@@ -231,89 +248,96 @@ OCULAR_INLINE F32x16 luminosity(const Colours &c) { return 0.3f * c.r + 0.59f * 
 OCULAR_INLINE F32x16 minimum(const Colours &c) { return smaller(c.r, smaller(c.g, c.b)); }
 OCULAR_INLINE F32x16 maximum(const Colours &c) { return larger(c.r, larger(c.g, c.b)); }
 
-/// W3C's SetLum then ClipColor. After the shift lum(c) = l. Every colour here has max − min ≤ 255
-/// (SetSat's result spans Sat(C) ≤ 255; the others are pixels), so at most one of ClipColor's two
-/// cases applies and one division serves: n < 0 scales towards l by l/(l − n), x > 255 by
-/// (255 − l)/(x − l); both divisors are positive where they are used.
-OCULAR_INLINE Colours withLuminosity(Colours c, F32x16 l) {
-    const F32x16 shift = l - luminosity(c);
-    c.r += shift, c.g += shift, c.b += shift;
-    const F32x16 lum = luminosity(c), n = minimum(c), x = maximum(c);
-    const auto below = n < 0, above = x > 255;
-    const F32x16 numerator = below ? lum : 255.0f - lum, denominator = below ? lum - n : x - lum;
-    const F32x16 scale = below || above ? numerator / larger(denominator, F32x16{} + 1e-6f) : F32x16{} + 1.0f;
-    return {lum + (c.r - lum) * scale, lum + (c.g - lum) * scale, lum + (c.b - lum) * scale};
-}
-
-/// W3C's SetSat: the largest channel becomes s, the smallest 0, the middle keeps its place between
-/// them; (c − min) · s / (max − min) says exactly that for all three at once. A gray colour becomes 0.
-OCULAR_INLINE Colours withSaturation(const Colours &c, F32x16 s) {
-    const F32x16 low = minimum(c), range = maximum(c) - low;
-    const F32x16 scale = range > 0 ? s / larger(range, F32x16{} + 1e-6f) : F32x16{};
-    return {(c.r - low) * scale, (c.g - low) * scale, (c.b - low) * scale};
+/// l + f · (C − lum(C)) as above; `Stretched` when k is sat / range (hue, saturation), else k = 1.
+template <bool Stretched>
+OCULAR_INLINE Colours withLuminosity(const Colours &c, F32x16 l, F32x16 saturation) {
+    const F32x16 own = luminosity(c), low = minimum(c), high = maximum(c);
+    const F32x16 below = own - low, above = high - own;
+    F32x16 numerator, denominator;
+    I32x16 clipsLow, clipsHigh;
+    if constexpr (Stretched) {  // k = saturation / range, compared without dividing; a gray C never clips
+        // (lum(C) of a gray C may differ from its channels in the last bit, so below may be 10⁻⁶, not 0)
+        const F32x16 range = high - low;
+        clipsLow = (l * range < saturation * below) & (range > 0);
+        clipsHigh = ((255.0f - l) * range < saturation * above) & (range > 0);
+        numerator = range > 0 ? saturation : F32x16{};
+        denominator = range > 0 ? range : F32x16{} + 1.0f;
+    } else {
+        clipsLow = l < below;
+        clipsHigh = l + above > 255.0f;
+        numerator = denominator = F32x16{} + 1.0f;
+    }
+    numerator = clipsLow ? l : (clipsHigh ? 255.0f - l : numerator);
+    denominator = clipsLow ? below : (clipsHigh ? above : denominator);
+    const F32x16 factor = numerator / denominator;
+    return {l + (c.r - own) * factor, l + (c.g - own) * factor, l + (c.b - own) * factor};
 }
 
 template <OCVBlendMode Mode>
 OCULAR_INLINE Colours nonSeparable(const Colours &backdrop, const Colours &source) {
-    if (Mode == OCV_BLEND_HUE) return withLuminosity(withSaturation(source, maximum(backdrop) - minimum(backdrop)), luminosity(backdrop));
-    if (Mode == OCV_BLEND_SATURATION) return withLuminosity(withSaturation(backdrop, maximum(source) - minimum(source)), luminosity(backdrop));
-    if (Mode == OCV_BLEND_COLOR) return withLuminosity(source, luminosity(backdrop));
-    return withLuminosity(backdrop, luminosity(source));  // luminosity
+    if constexpr (Mode == OCV_BLEND_HUE) {
+        return withLuminosity<true>(source, luminosity(backdrop), maximum(backdrop) - minimum(backdrop));
+    } else if constexpr (Mode == OCV_BLEND_SATURATION) {
+        return withLuminosity<true>(backdrop, luminosity(backdrop), maximum(source) - minimum(source));
+    } else if constexpr (Mode == OCV_BLEND_COLOR) {
+        return withLuminosity<false>(source, luminosity(backdrop), F32x16{});
+    } else {
+        return withLuminosity<false>(backdrop, luminosity(source), F32x16{});
+    }
 }
 
-/// Sixteen pixels' red, green, blue (and fourth) bytes, one vector each.
-struct PixelBytes {
-    U8x16 r, g, b, alpha;
-};
-
-template <int Channels, int Red>
-OCULAR_INLINE PixelBytes loadPixels(const uint8_t *pixels) {
+/// Sixteen pixels as words, channel k in bits 8k…8k + 7 (three-channel pixels get a zero fourth byte).
+template <int Channels>
+OCULAR_INLINE U32x16 loadWords(const uint8_t *pixels) {
     U8x64 bytes = {};
     std::memcpy(&bytes, pixels, 16 * Channels);
-    if constexpr (Channels == 4) {
-        return {__builtin_shufflevector(bytes, bytes, Red+0, Red+4, Red+8, Red+12, Red+16, Red+20, Red+24, Red+28, Red+32, Red+36, Red+40, Red+44, Red+48, Red+52, Red+56, Red+60),
-                __builtin_shufflevector(bytes, bytes, 1+0, 1+4, 1+8, 1+12, 1+16, 1+20, 1+24, 1+28, 1+32, 1+36, 1+40, 1+44, 1+48, 1+52, 1+56, 1+60),
-                __builtin_shufflevector(bytes, bytes, (2 - Red)+0, (2 - Red)+4, (2 - Red)+8, (2 - Red)+12, (2 - Red)+16, (2 - Red)+20, (2 - Red)+24, (2 - Red)+28, (2 - Red)+32, (2 - Red)+36, (2 - Red)+40, (2 - Red)+44, (2 - Red)+48, (2 - Red)+52, (2 - Red)+56, (2 - Red)+60),
-                __builtin_shufflevector(bytes, bytes, 3+0, 3+4, 3+8, 3+12, 3+16, 3+20, 3+24, 3+28, 3+32, 3+36, 3+40, 3+44, 3+48, 3+52, 3+56, 3+60)};
-    } else {
-        return {__builtin_shufflevector(bytes, bytes, Red+0, Red+3, Red+6, Red+9, Red+12, Red+15, Red+18, Red+21, Red+24, Red+27, Red+30, Red+33, Red+36, Red+39, Red+42, Red+45),
-                __builtin_shufflevector(bytes, bytes, 1+0, 1+3, 1+6, 1+9, 1+12, 1+15, 1+18, 1+21, 1+24, 1+27, 1+30, 1+33, 1+36, 1+39, 1+42, 1+45),
-                __builtin_shufflevector(bytes, bytes, (2 - Red)+0, (2 - Red)+3, (2 - Red)+6, (2 - Red)+9, (2 - Red)+12, (2 - Red)+15, (2 - Red)+18, (2 - Red)+21, (2 - Red)+24, (2 - Red)+27, (2 - Red)+30, (2 - Red)+33, (2 - Red)+36, (2 - Red)+39, (2 - Red)+42, (2 - Red)+45),
-                U8x16{}};
+    if constexpr (Channels == 3) {  // byte 63 is zero: only 48 were loaded
+        bytes = __builtin_shufflevector(bytes, bytes, 0, 1, 2, 63, 3, 4, 5, 63, 6, 7, 8, 63, 9, 10, 11, 63, 12, 13, 14, 63, 15, 16, 17, 63,
+                                        18, 19, 20, 63, 21, 22, 23, 63, 24, 25, 26, 63, 27, 28, 29, 63, 30, 31, 32, 63, 33, 34, 35, 63,
+                                        36, 37, 38, 63, 39, 40, 41, 63, 42, 43, 44, 63, 45, 46, 47, 63);
     }
+    return reinterpret_cast<U32x16 &>(bytes);
 }
 
-template <int Channels, int Red>
-OCULAR_INLINE void storePixels(const PixelBytes &p, uint8_t *pixels) {
-    const U8x16 first = Red == 0 ? p.r : p.b, third = Red == 0 ? p.b : p.r;
-    const U8x32 low = __builtin_shufflevector(first, p.g, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
-    const U8x32 high = __builtin_shufflevector(third, p.alpha, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+template <int Channels>
+OCULAR_INLINE void storeWords(U32x16 words, uint8_t *pixels) {
+    const U8x64 bytes = reinterpret_cast<U8x64 &>(words);
     if constexpr (Channels == 4) {
-        const U8x64 bytes = __builtin_shufflevector(low, high, 0, 16, 32, 48, 1, 17, 33, 49, 2, 18, 34, 50, 3, 19, 35, 51, 4, 20, 36, 52, 5, 21, 37, 53, 6, 22, 38, 54, 7, 23, 39, 55, 8, 24, 40, 56, 9, 25, 41, 57, 10, 26, 42, 58, 11, 27, 43, 59, 12, 28, 44, 60, 13, 29, 45, 61, 14, 30, 46, 62, 15, 31, 47, 63);
         std::memcpy(pixels, &bytes, 64);
     } else {
-        const U8x64 bytes = __builtin_shufflevector(low, high, 0, 16, 32, 1, 17, 33, 2, 18, 34, 3, 19, 35, 4, 20, 36, 5, 21, 37, 6, 22, 38, 7, 23, 39, 8, 24, 40, 9, 25, 41, 10, 26, 42, 11, 27, 43, 12, 28, 44, 13, 29, 45, 14, 30, 46, 15, 31, 47, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-        std::memcpy(pixels, &bytes, 48);
+        const U8x64 packed = __builtin_shufflevector(bytes, bytes, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26,
+                                                     28, 29, 30, 32, 33, 34, 36, 37, 38, 40, 41, 42, 44, 45, 46, 48, 49, 50, 52, 53, 54, 56,
+                                                     57, 58, 60, 61, 62, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+        std::memcpy(pixels, &packed, 48);
     }
 }
 
-OCULAR_INLINE F32x16 floats(U8x16 bytes) { return __builtin_convertvector(bytes, F32x16); }
-
-/// round(clamp(result)) mixed with the backdrop by the opacity.
-OCULAR_INLINE U8x16 mixed(U8x16 backdrop, F32x16 result, U16x16 keep, U16x16 opacity) {
-    result = smaller(larger(result, F32x16{}), F32x16{} + 255.0f);
-    const U16x16 blended = roundedBytes(result);
-    return __builtin_convertvector(divideBy255(keep * __builtin_convertvector(backdrop, U16x16) + opacity * blended), U8x16);
+OCULAR_INLINE F32x16 channel(U32x16 words, int shift) {
+    return __builtin_convertvector(reinterpret_cast<I32x16>((words >> shift) & 255), F32x16);
 }
 
-template <OCVBlendMode Mode, int Channels, int Red>
-OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, u16 alpha) {
-    const U16x16 opacity = U16x16{} + alpha, keep = U16x16{} + static_cast<u16>(255 - alpha);
+/// round(value) (halves up), mixed with the backdrop value by the opacity as the separable modes do:
+/// round(((255 − α)·backdrop + α·blended) / 255). No clamp is needed: ClipColor puts every channel in
+/// 0…255, and float error (below 10⁻³) cannot move a value past −½ or 255½. In the mix every term is
+/// an integer below 2²⁴, so exact in float, and x / 255 is never within 1/510 of a rounding boundary.
+template <bool Opaque>
+OCULAR_INLINE U32x16 rounded(F32x16 value, F32x16 backdrop, float alpha) {
+    value += 0.5f;
+    if constexpr (!Opaque) value = ((255.0f - alpha) * backdrop + alpha * __builtin_elementwise_floor(value)) * (1.0f / 255) + 0.5f;
+    return reinterpret_cast<U32x16>(__builtin_convertvector(value, I32x16));
+}
+
+template <OCVBlendMode Mode, int Channels, int Red, bool Opaque>
+OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, float alpha) {
+    constexpr int redShift = 8 * Red, blueShift = 16 - 8 * Red;
     const auto blend16 = [&](const uint8_t *a, const uint8_t *b, uint8_t *o) __attribute__((always_inline)) {
-        const PixelBytes cb = loadPixels<Channels, Red>(a), cs = loadPixels<Channels, Red>(b);
-        const Colours result = nonSeparable<Mode>({floats(cb.r), floats(cb.g), floats(cb.b)}, {floats(cs.r), floats(cs.g), floats(cs.b)});
-        storePixels<Channels, Red>({mixed(cb.r, result.r, keep, opacity), mixed(cb.g, result.g, keep, opacity),
-                                    mixed(cb.b, result.b, keep, opacity), cb.alpha}, o);
+        const U32x16 backdropWords = loadWords<Channels>(a), sourceWords = loadWords<Channels>(b);
+        const Colours cb = {channel(backdropWords, redShift), channel(backdropWords, 8), channel(backdropWords, blueShift)};
+        const Colours cs = {channel(sourceWords, redShift), channel(sourceWords, 8), channel(sourceWords, blueShift)};
+        const Colours result = nonSeparable<Mode>(cb, cs);
+        const U32x16 words = rounded<Opaque>(result.r, cb.r, alpha) << redShift | rounded<Opaque>(result.g, cb.g, alpha) << 8
+                             | rounded<Opaque>(result.b, cb.b, alpha) << blueShift | (backdropWords & 0xff000000u);
+        storeWords<Channels>(words, o);
     };
     int x = 0;
     for (; x + 16 <= width; x += 16) blend16(backdrop + x * Channels, source + x * Channels, out + x * Channels);
@@ -325,6 +349,12 @@ OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source
         blend16(a, b, o);
         std::memcpy(out + x * Channels, o, bytes);
     }
+}
+
+template <OCVBlendMode Mode, int Channels, int Red>
+OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, u16 alpha) {
+    alpha == 255 ? blendColourRow<Mode, Channels, Red, true>(backdrop, source, out, width, 255.0f)
+                 : blendColourRow<Mode, Channels, Red, false>(backdrop, source, out, width, alpha);
 }
 
 template <OCVBlendMode Mode>
