@@ -103,6 +103,23 @@ struct Exclusion {  // a + b − round(2ab/255); 2ab does not fit 16 bits, so fr
     }
 };
 
+/// Modes whose vector result may be off near a rounding boundary: their apply also says whether a
+/// block must be recomputed by refineExactly.
+template <class Mode> constexpr bool refinable = false;
+
+/// Recomputes sixteen bytes with the mode's exact formula. Rare, so out of line: kept inside the hot
+/// loop, the lane-by-lane fix-up made the compiler keep the vectors on the stack, a third of the time.
+/// Only pointers cross the call, so it is the same function for both clones.
+template <class Mode>
+__attribute__((noinline, cold)) void refineExactly(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, u16 alpha,
+                                                   bool hasAlpha) {
+    for (int index = 0; index < 16; ++index) {
+        if (hasAlpha && index % 4 == 3) continue;
+        const u16 blended = Mode::exact(backdrop[index], source[index]);
+        out[index] = static_cast<uint8_t>(alpha == 255 ? blended : divideBy255(static_cast<u16>((255 - alpha) * backdrop[index] + alpha * blended)));
+    }
+}
+
 /// One row of an integer mode, sixteen bytes at a time (a zero-padded last block for the rest), then
 /// the opacity mix out = round(((255 − α)·a + α·B) / 255). With four-channel pixels every fourth
 /// byte is the backdrop's alpha, kept in the same pass. Opacity 1 (α = 255, the usual case) and the
@@ -117,11 +134,16 @@ OCULAR_INLINE void blendVectors(const uint8_t *__restrict backdrop, const uint8_
         std::memcpy(&backdropBytes, a, 16);
         std::memcpy(&sourceBytes, b, 16);
         const U16x16 cb = __builtin_convertvector(backdropBytes, U16x16), cs = __builtin_convertvector(sourceBytes, U16x16);
-        U16x16 blended = Mode::apply(cb, cs);
+        bool inexact = false;
+        U16x16 blended;
+        if constexpr (refinable<Mode>) blended = Mode::apply(cb, cs, inexact); else blended = Mode::apply(cb, cs);
         if (!Opaque) blended = divideBy255(keep * cb + opacity * blended);
         U8x16 result = __builtin_convertvector(blended, U8x16);
         if (HasAlpha) result = (result & ~alphaBytes) | (backdropBytes & alphaBytes);
         std::memcpy(o, &result, 16);
+        if constexpr (refinable<Mode>) {
+            if (__builtin_expect(inexact, false)) refineExactly<Mode>(a, b, o, alpha, HasAlpha);
+        }
     };
     int index = 0;
     for (; index + 16 <= count; index += 16) blend16(backdrop + index, source + index, out + index);
@@ -173,13 +195,14 @@ struct ColourBurn {  // Cb = 1 → 1; Cs = 0 → 0; else 1 − min(1, (1 − Cb)
     }
 };
 
-/// Soft light, on the 0…255 scale:
-///   b ≤ 127: a − (255 − 2b)·a·(255 − a) / 255²              (W3C: Cb − (1 − 2Cs)·Cb·(1 − Cb))
-///   b ≥ 128: a + (2b − 255)·(D − a) / 255, D = √(255a) for a ≥ 64, else the W3C polynomial
-///            ((16a − 3060)·a + 260100)·a / 255²              (W3C: Cb + (2Cs − 1)·(D(Cb) − Cb))
-/// in float, sixteen lanes, whose error stays below 3·10⁻⁵. The root can come within millionths of
-/// a rounding boundary ((180, 215) → 203.499997), so a lane within 10⁻⁴ of one is recomputed in
-/// double: a few blocks in a thousand.
+/// Soft light, on the 0…255 scale, is a + (2b − 255)·g with g depending only on a and on which half
+/// b is in:
+///   b ≤ 127: g = a·(255 − a) / 255²                    (W3C: Cb − (1 − 2Cs)·Cb·(1 − Cb))
+///   b ≥ 128: g = (D − a) / 255, D = √(255a) for a ≥ 64, else the W3C polynomial
+///            ((16a − 3060)·a + 260100)·a / 255²        (W3C: Cb + (2Cs − 1)·(D(Cb) − Cb))
+/// in float, sixteen lanes, whose error stays below 2·10⁻⁵. The result lies in 0…255 without a clamp.
+/// The root can come within millionths of a rounding boundary ((180, 215) → 203.499997), so a block
+/// with a lane within 10⁻⁴ of one is recomputed in double: a few blocks in a thousand.
 struct SoftLight {
     /// The reference in double. The rational results have odd denominators, so they are never
     /// halves, and a multiplication by a reciprocal is close enough.
@@ -193,24 +216,19 @@ struct SoftLight {
         return static_cast<u16>(std::min(std::max(value, 0.0), 255.0) + 0.5);
     }
 
-    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) {
+    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b, bool &inexact) {
         const F32x16 x = __builtin_convertvector(a, F32x16), y = __builtin_convertvector(b, F32x16);
-        const F32x16 darker = x - (255.0f - 2 * y) * x * (255.0f - x) * (1.0f / 65025);
+        const F32x16 darkening = x * (255.0f - x) * (1.0f / 65025);
         const F32x16 polynomial = ((16 * x - 3060) * x + 260100) * x * (1.0f / 65025);
         const F32x16 d = x >= 64.0f ? __builtin_elementwise_sqrt(255 * x) : polynomial;
-        const F32x16 lighter = x + (2 * y - 255) * (d - x) * (1.0f / 255);
-        F32x16 value = y <= 127.0f ? darker : lighter;
-        value = value < 0.0f ? 0.0f : (value > 255.0f ? 255.0f : value);
-        U16x16 result = roundedBytes(value);
-        const auto nearBoundary = __builtin_elementwise_abs(value - __builtin_elementwise_floor(value) - 0.5f) < 1e-4f;
-        if (__builtin_reduce_or(nearBoundary)) {
-            for (int lane = 0; lane < 16; ++lane) {
-                if (nearBoundary[lane]) result[lane] = exact(a[lane], b[lane]);
-            }
-        }
-        return result;
+        const F32x16 lightening = (d - x) * (1.0f / 255);
+        const F32x16 value = x + (2 * y - 255) * (y <= 127.0f ? darkening : lightening);
+        inexact = __builtin_reduce_or(__builtin_elementwise_abs(value - __builtin_elementwise_floor(value) - 0.5f) < 1e-4f);
+        return roundedBytes(value);
     }
 };
+
+template <> constexpr bool refinable<SoftLight> = true;
 
 // MARK: Non-separable modes (hue, saturation, color, luminosity), W3C's formulas on 0…255 floats.
 //

@@ -88,7 +88,7 @@ struct BlendTests {
         }
     }
 
-    @Test("every separable mode equals W3C's formula, rounded, for all 65,536 pairs of bytes",
+    @Test("every separable mode equals W3C's formula, rounded, for all 65,536 pairs of bytes, also mixed by an opacity",
           arguments: [BlendMode.normal, .multiply, .screen, .overlay, .darken, .lighten, .colorDodge, .colorBurn, .hardLight, .softLight, .difference, .exclusion])
     func exhaustive(mode: BlendMode) throws {
         // A 256 × 256 gray frame whose row is the backdrop byte, against a source whose column is the source byte.
@@ -104,6 +104,23 @@ struct BlendTests {
             }
         }
         #expect(wrong.isEmpty, "\(mode.rawValue): \(wrong)")
+
+        // The same pairs in see-through BGRA pixels at opacity 0.6 (α = 153): every colour byte is
+        // round((102 · a + 153 · B) / 255) of the exact B, and alpha stays 77.
+        func bgra(_ gray: Image, alpha: UInt8) throws -> Image {
+            try Image(width: 256, height: 256, format: .bgra8, bytes: gray.bytes.flatMap { [$0, $0, $0, alpha] })
+        }
+        let mixed = try Blend(source: bgra(source, alpha: 255), mode: mode, opacity: 0.6).apply(to: bgra(frame, alpha: 77)).bytes
+        var wrongMixed: [String] = []
+        for a in 0..<256 {
+            for b in 0..<256 {
+                let blendedByte = Int((Self.w3c(mode, a, b) * 255 + 0.5).rounded(.down))
+                let expected = UInt8((Double(102 * a + 153 * blendedByte) / 255 + 0.5).rounded(.down))
+                let pixel = Array(mixed[(a * 256 + b) * 4..<(a * 256 + b) * 4 + 4])
+                if pixel != [expected, expected, expected, 77], wrongMixed.count < 5 { wrongMixed.append("(\(a), \(b)) → \(pixel), not \(expected)") }
+            }
+        }
+        #expect(wrongMixed.isEmpty, "\(mode.rawValue) at opacity 0.6: \(wrongMixed)")
     }
 
     /// W3C Compositing Level 1's non-separable blend functions in Double, on colours scaled to 0…1,
