@@ -266,7 +266,8 @@ OCULAR_INLINE F32x16 luminosity(const Colours &c) { return 0.3f * c.r + 0.59f * 
 OCULAR_INLINE F32x16 minimum(const Colours &c) { return smaller(c.r, smaller(c.g, c.b)); }
 OCULAR_INLINE F32x16 maximum(const Colours &c) { return larger(c.r, larger(c.g, c.b)); }
 
-/// l + f · (C − lum(C)) as above; `Stretched` when k is sat / range (hue, saturation), else k = 1.
+/// l + f · (C − lum(C)) as above, plus ½ for rounding; `Stretched` when k is sat / range (hue,
+/// saturation), else k = 1.
 template <bool Stretched>
 OCULAR_INLINE Colours withLuminosity(const Colours &c, F32x16 l, F32x16 saturation) {
     const F32x16 own = luminosity(c), low = minimum(c), high = maximum(c);
@@ -288,7 +289,8 @@ OCULAR_INLINE Colours withLuminosity(const Colours &c, F32x16 l, F32x16 saturati
     numerator = clipsLow ? l : (clipsHigh ? 255.0f - l : numerator);
     denominator = clipsLow ? below : (clipsHigh ? above : denominator);
     const F32x16 factor = numerator / denominator;
-    return {l + (c.r - own) * factor, l + (c.g - own) * factor, l + (c.b - own) * factor};
+    const F32x16 lifted = l + 0.5f;  // rounding's ½, added once per pixel rather than per channel
+    return {lifted + (c.r - own) * factor, lifted + (c.g - own) * factor, lifted + (c.b - own) * factor};
 }
 
 template <OCVBlendMode Mode>
@@ -334,15 +336,17 @@ OCULAR_INLINE F32x16 channel(U32x16 words, int shift) {
     return __builtin_convertvector(reinterpret_cast<I32x16>((words >> shift) & 255), F32x16);
 }
 
-/// round(value) (halves up), mixed with the backdrop value by the opacity as the separable modes do:
-/// round(((255 − α)·backdrop + α·blended) / 255). No clamp is needed: ClipColor puts every channel in
-/// 0…255, and float error (below 10⁻³) cannot move a value past −½ or 255½. In the mix every term is
-/// an integer below 2²⁴, so exact in float, and x / 255 is never within 1/510 of a rounding boundary.
+/// round(value) (halves up), given value + ½, mixed with the backdrop value by the opacity as the
+/// separable modes do: round(((255 − α)·backdrop + α·blended) / 255). No clamp is needed: ClipColor
+/// puts every channel in 0…255, and float error (below 10⁻³) cannot move a value past −½ or 255½. In
+/// the mix every term is an integer below 2²⁴, so exact in float, and x / 255 is never within 1/510
+/// of a rounding boundary.
 template <bool Opaque>
-OCULAR_INLINE U32x16 rounded(F32x16 value, F32x16 backdrop, float alpha) {
-    value += 0.5f;
-    if constexpr (!Opaque) value = ((255.0f - alpha) * backdrop + alpha * __builtin_elementwise_floor(value)) * (1.0f / 255) + 0.5f;
-    return reinterpret_cast<U32x16>(__builtin_convertvector(value, I32x16));
+OCULAR_INLINE U32x16 rounded(F32x16 valuePlusHalf, F32x16 backdrop, float alpha) {
+    if constexpr (!Opaque) {
+        valuePlusHalf = ((255.0f - alpha) * backdrop + alpha * __builtin_elementwise_floor(valuePlusHalf)) * (1.0f / 255) + 0.5f;
+    }
+    return reinterpret_cast<U32x16>(__builtin_convertvector(valuePlusHalf, I32x16));
 }
 
 template <OCVBlendMode Mode, int Channels, int Red, bool Opaque>
