@@ -134,16 +134,11 @@ OCULAR_INLINE void blendVectors(const uint8_t *__restrict backdrop, const uint8_
         std::memcpy(&backdropBytes, a, 16);
         std::memcpy(&sourceBytes, b, 16);
         const U16x16 cb = __builtin_convertvector(backdropBytes, U16x16), cs = __builtin_convertvector(sourceBytes, U16x16);
-        bool inexact = false;
-        U16x16 blended;
-        if constexpr (refinable<Mode>) blended = Mode::apply(cb, cs, inexact); else blended = Mode::apply(cb, cs);
+        U16x16 blended = Mode::apply(cb, cs);
         if (!Opaque) blended = divideBy255(keep * cb + opacity * blended);
         U8x16 result = __builtin_convertvector(blended, U8x16);
         if (HasAlpha) result = (result & ~alphaBytes) | (backdropBytes & alphaBytes);
         std::memcpy(o, &result, 16);
-        if constexpr (refinable<Mode>) {
-            if (__builtin_expect(inexact, false)) refineExactly<Mode>(a, b, o, alpha, HasAlpha);
-        }
     };
     int index = 0;
     for (; index + 16 <= count; index += 16) blend16(backdrop + index, source + index, out + index);
@@ -173,25 +168,32 @@ OCULAR_INLINE void blendVectors(const uint8_t *backdrop, const uint8_t *source, 
 // error, and a half is computed exactly; the rounding is the exact formula's.
 typedef float F32x16 __attribute__((vector_size(64)));
 
-/// round(value) for values already in 0…255 (halves up).
-OCULAR_INLINE U16x16 roundedBytes(F32x16 value) { return __builtin_convertvector(value + 0.5f, U16x16); }
+OCULAR_INLINE F32x16 smaller(F32x16 a, F32x16 b) { return a < b ? a : b; }
+OCULAR_INLINE F32x16 larger(F32x16 a, F32x16 b) { return a > b ? a : b; }
 
-struct ColourDodge {  // Cb = 0 → 0; Cs = 1 → 1; else min(1, Cb / (1 − Cs))
-    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) {
-        const F32x16 divisor = 255.0f - __builtin_convertvector(b, F32x16);
-        F32x16 quotient = 255.0f * __builtin_convertvector(a, F32x16) / (divisor == 0 ? 1.0f : divisor);
-        quotient = quotient > 255.0f ? 255.0f : quotient;
-        const U16x16 none = U16x16{}, full = U16x16{} + 255;
-        return a == 0 ? none : (b == 255 ? full : roundedBytes(quotient));
+typedef int32_t I32x16 __attribute__((vector_size(64)));
+
+/// ⌊value⌋ for value ≥ 0, by conversions: SSE2 (the default clone) has no vector floor, and the
+/// compiler calls floorf lane by lane instead.
+OCULAR_INLINE F32x16 wholePart(F32x16 value) { return __builtin_convertvector(__builtin_convertvector(value, I32x16), F32x16); }
+
+
+// The float modes take the two bytes as floats and return the result plus ½ (rounding's ½, folded
+// into their last addition), which floatBlendVectors truncates.
+
+/// Cb = 0 → 0; Cs = 1 → 1; else min(1, Cb / (1 − Cs)). Dividing by at least 10⁻³ gives both special
+/// cases: 0 for Cb = 0, and over 255 (so 255) for Cs = 1. The division is IEEE's, correctly rounded:
+/// a quotient 255·p/q that is exactly a half stays one and rounds up, and one that is not lies at least
+/// 1/(2q) ≥ 1/510 from a rounding boundary.
+struct ColourDodge {
+    OCULAR_INLINE static F32x16 apply(F32x16 x, F32x16 y) {
+        return smaller(255.0f * x / larger(255.0f - y, F32x16{} + 1e-3f), F32x16{} + 255.0f) + 0.5f;
     }
 };
-struct ColourBurn {  // Cb = 1 → 1; Cs = 0 → 0; else 1 − min(1, (1 − Cb) / Cs)
-    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b) {
-        const F32x16 divisor = __builtin_convertvector(b, F32x16);
-        F32x16 quotient = 255.0f * (255.0f - __builtin_convertvector(a, F32x16)) / (divisor == 0 ? 1.0f : divisor);
-        quotient = quotient > 255.0f ? 255.0f : quotient;
-        const U16x16 none = U16x16{}, full = U16x16{} + 255;
-        return a == 255 ? full : (b == 0 ? none : roundedBytes(255.0f - quotient));
+/// Cb = 1 → 1; Cs = 0 → 0; else 1 − min(1, (1 − Cb) / Cs), the same way.
+struct ColourBurn {
+    OCULAR_INLINE static F32x16 apply(F32x16 x, F32x16 y) {
+        return 255.5f - smaller(255.0f * (255.0f - x) / larger(y, F32x16{} + 1e-3f), F32x16{} + 255.0f);
     }
 };
 
@@ -216,19 +218,68 @@ struct SoftLight {
         return static_cast<u16>(std::min(std::max(value, 0.0), 255.0) + 0.5);
     }
 
-    OCULAR_INLINE static U16x16 apply(U16x16 a, U16x16 b, bool &inexact) {
-        const F32x16 x = __builtin_convertvector(a, F32x16), y = __builtin_convertvector(b, F32x16);
+    OCULAR_INLINE static F32x16 apply(F32x16 x, F32x16 y, bool &inexact) {
         const F32x16 darkening = x * (255.0f - x) * (1.0f / 65025);
         const F32x16 polynomial = ((16 * x - 3060) * x + 260100) * x * (1.0f / 65025);
         const F32x16 d = x >= 64.0f ? __builtin_elementwise_sqrt(255 * x) : polynomial;
         const F32x16 lightening = (d - x) * (1.0f / 255);
-        const F32x16 value = x + (2 * y - 255) * (y <= 127.0f ? darkening : lightening);
-        inexact = __builtin_reduce_or(__builtin_elementwise_abs(value - __builtin_elementwise_floor(value) - 0.5f) < 1e-4f);
-        return roundedBytes(value);
+        const F32x16 valuePlusHalf = (x + 0.5f) + (2 * y - 255) * (y <= 127.0f ? darkening : lightening);
+        // value within 10⁻⁴ of k + ½: valuePlusHalf within 10⁻⁴ of an integer
+        inexact = __builtin_reduce_or(__builtin_elementwise_abs(valuePlusHalf - wholePart(valuePlusHalf) - 0.5f) > 0.4999f);
+        return valuePlusHalf;
     }
 };
 
 template <> constexpr bool refinable<SoftLight> = true;
+
+/// One row of a float mode, sixteen bytes at a time: bytes straight to float lanes, the mode's result
+/// plus ½ truncated back to bytes, the opacity mix in float as in the colour modes (every term an
+/// integer below 2²⁴, and x / 255 never within 1/510 of a rounding boundary, so exact), alpha kept.
+template <class Mode, bool Opaque, bool HasAlpha>
+OCULAR_INLINE void floatBlendVectors(const uint8_t *__restrict backdrop, const uint8_t *__restrict source,
+                                     uint8_t *__restrict out, int count, u16 alpha) {
+    const float opacity = alpha;
+    const U8x16 alphaBytes = {0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff};
+    const auto blend16 = [&](const uint8_t *a, const uint8_t *b, uint8_t *o) __attribute__((always_inline)) {
+        U8x16 backdropBytes, sourceBytes;
+        std::memcpy(&backdropBytes, a, 16);
+        std::memcpy(&sourceBytes, b, 16);
+        const F32x16 x = __builtin_convertvector(backdropBytes, F32x16), y = __builtin_convertvector(sourceBytes, F32x16);
+        bool inexact = false;
+        F32x16 valuePlusHalf;
+        if constexpr (refinable<Mode>) valuePlusHalf = Mode::apply(x, y, inexact); else valuePlusHalf = Mode::apply(x, y);
+        if constexpr (!Opaque) {
+            valuePlusHalf = ((255.0f - opacity) * x + opacity * wholePart(valuePlusHalf)) * (1.0f / 255) + 0.5f;
+        }
+        U8x16 result = __builtin_convertvector(__builtin_convertvector(valuePlusHalf, I32x16), U8x16);
+        if (HasAlpha) result = (result & ~alphaBytes) | (backdropBytes & alphaBytes);
+        std::memcpy(o, &result, 16);
+        if constexpr (refinable<Mode>) {
+            if (__builtin_expect(inexact, false)) refineExactly<Mode>(a, b, o, alpha, HasAlpha);
+        }
+    };
+    int index = 0;
+    for (; index + 16 <= count; index += 16) blend16(backdrop + index, source + index, out + index);
+    if (index < count) {  // whole pixels from a multiple of 16: alpha stays at every fourth byte
+        uint8_t a[16] = {}, b[16] = {}, o[16];
+        std::memcpy(a, backdrop + index, count - index);
+        std::memcpy(b, source + index, count - index);
+        blend16(a, b, o);
+        std::memcpy(out + index, o, count - index);
+    }
+}
+
+template <class Mode>
+OCULAR_INLINE void floatBlendVectors(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int count, u16 alpha,
+                                     bool hasAlpha) {
+    if (alpha == 255) {
+        hasAlpha ? floatBlendVectors<Mode, true, true>(backdrop, source, out, count, alpha)
+                 : floatBlendVectors<Mode, true, false>(backdrop, source, out, count, alpha);
+    } else {
+        hasAlpha ? floatBlendVectors<Mode, false, true>(backdrop, source, out, count, alpha)
+                 : floatBlendVectors<Mode, false, false>(backdrop, source, out, count, alpha);
+    }
+}
 
 // MARK: Non-separable modes (hue, saturation, color, luminosity), W3C's formulas on 0…255 floats.
 //
@@ -254,14 +305,10 @@ template <> constexpr bool refinable<SoftLight> = true;
 
 typedef uint8_t U8x64 __attribute__((vector_size(64)));
 typedef uint32_t U32x16 __attribute__((vector_size(64)));
-typedef int32_t I32x16 __attribute__((vector_size(64)));
-
 struct Colours {
     F32x16 r, g, b;
 };
 
-OCULAR_INLINE F32x16 smaller(F32x16 a, F32x16 b) { return a < b ? a : b; }
-OCULAR_INLINE F32x16 larger(F32x16 a, F32x16 b) { return a > b ? a : b; }
 OCULAR_INLINE F32x16 luminosity(const Colours &c) { return 0.3f * c.r + 0.59f * c.g + 0.11f * c.b; }
 OCULAR_INLINE F32x16 minimum(const Colours &c) { return smaller(c.r, smaller(c.g, c.b)); }
 OCULAR_INLINE F32x16 maximum(const Colours &c) { return larger(c.r, larger(c.g, c.b)); }
@@ -344,7 +391,7 @@ OCULAR_INLINE F32x16 channel(U32x16 words, int shift) {
 template <bool Opaque>
 OCULAR_INLINE U32x16 rounded(F32x16 valuePlusHalf, F32x16 backdrop, float alpha) {
     if constexpr (!Opaque) {
-        valuePlusHalf = ((255.0f - alpha) * backdrop + alpha * __builtin_elementwise_floor(valuePlusHalf)) * (1.0f / 255) + 0.5f;
+        valuePlusHalf = ((255.0f - alpha) * backdrop + alpha * wholePart(valuePlusHalf)) * (1.0f / 255) + 0.5f;
     }
     return reinterpret_cast<U32x16>(__builtin_convertvector(valuePlusHalf, I32x16));
 }
@@ -423,9 +470,9 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
         case OCV_BLEND_HARD_LIGHT: blendVectors<HardLight>(a, b, o, count, alpha, hasAlpha); break;
         case OCV_BLEND_DIFFERENCE: blendVectors<Difference>(a, b, o, count, alpha, hasAlpha); break;
         case OCV_BLEND_EXCLUSION: blendVectors<Exclusion>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_COLOR_DODGE: blendVectors<ColourDodge>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_COLOR_BURN: blendVectors<ColourBurn>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_SOFT_LIGHT: blendVectors<SoftLight>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_COLOR_DODGE: floatBlendVectors<ColourDodge>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_COLOR_BURN: floatBlendVectors<ColourBurn>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_SOFT_LIGHT: floatBlendVectors<SoftLight>(a, b, o, count, alpha, hasAlpha); break;
         case OCV_BLEND_HUE: blendColourRow<OCV_BLEND_HUE>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_SATURATION: blendColourRow<OCV_BLEND_SATURATION>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_COLOR: blendColourRow<OCV_BLEND_COLOR>(a, b, o, backdrop.cols, channels, red, alpha); break;
