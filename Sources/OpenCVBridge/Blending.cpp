@@ -39,6 +39,16 @@ using u16 = uint16_t;
 /// vectoriser, halving the lanes).
 typedef uint8_t U8x16 __attribute__((vector_size(16)));
 typedef uint16_t U16x16 __attribute__((vector_size(32)));
+/// Sixteen float lanes, for the modes that divide or take roots, and sixteen 32-bit integers.
+typedef float F32x16 __attribute__((vector_size(64)));
+typedef int32_t I32x16 __attribute__((vector_size(64)));
+
+OCULAR_INLINE F32x16 smaller(F32x16 a, F32x16 b) { return a < b ? a : b; }
+OCULAR_INLINE F32x16 larger(F32x16 a, F32x16 b) { return a > b ? a : b; }
+
+/// ⌊value⌋ for value ≥ 0, by conversions: SSE2 (the default clone) has no vector floor, and the
+/// compiler calls floorf lane by lane instead.
+OCULAR_INLINE F32x16 wholePart(F32x16 value) { return __builtin_convertvector(__builtin_convertvector(value, I32x16), F32x16); }
 
 /// round(x / 255) for 0 ≤ x ≤ 65025, without a division. (x / 255 is never k + ½, as 255 is odd.)
 OCULAR_INLINE u16 divideBy255(u16 x) {
@@ -120,25 +130,47 @@ __attribute__((noinline, cold)) void refineExactly(const uint8_t *backdrop, cons
     }
 }
 
-/// One row of an integer mode, sixteen bytes at a time (a zero-padded last block for the rest), then
+/// Modes computed on float lanes: their apply takes the bytes as floats and returns the result plus ½.
+template <class Mode> constexpr bool onFloatLanes = false;
+
+/// One row of a separable mode, sixteen bytes at a time (a zero-padded last block for the rest), then
 /// the opacity mix out = round(((255 − α)·a + α·B) / 255). With four-channel pixels every fourth
 /// byte is the backdrop's alpha, kept in the same pass. Opacity 1 (α = 255, the usual case) and the
 /// presence of alpha are compile-time cases, so that the common loop does only the mode's own work.
+/// Integer modes run in sixteen 16-bit lanes; float modes go from bytes straight to float lanes and
+/// mix in float (every term an integer below 2²⁴, and x / 255 never within 1/510 of a rounding
+/// boundary, so the mix is exact).
 template <class Mode, bool Opaque, bool HasAlpha>
 OCULAR_INLINE void blendVectors(const uint8_t *__restrict backdrop, const uint8_t *__restrict source,
                                                         uint8_t *__restrict out, int count, u16 alpha) {
     const U16x16 opacity = U16x16{} + alpha, keep = U16x16{} + static_cast<u16>(255 - alpha);
+    const float floatOpacity = alpha;
     const U8x16 alphaBytes = {0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff};
     const auto blend16 = [&](const uint8_t *a, const uint8_t *b, uint8_t *o) __attribute__((always_inline)) {
         U8x16 backdropBytes, sourceBytes;
         std::memcpy(&backdropBytes, a, 16);
         std::memcpy(&sourceBytes, b, 16);
-        const U16x16 cb = __builtin_convertvector(backdropBytes, U16x16), cs = __builtin_convertvector(sourceBytes, U16x16);
-        U16x16 blended = Mode::apply(cb, cs);
-        if (!Opaque) blended = divideBy255(keep * cb + opacity * blended);
-        U8x16 result = __builtin_convertvector(blended, U8x16);
-        if (HasAlpha) result = (result & ~alphaBytes) | (backdropBytes & alphaBytes);
+        U8x16 result;
+        bool inexact = false;
+        if constexpr (onFloatLanes<Mode>) {
+            const F32x16 x = __builtin_convertvector(backdropBytes, F32x16), y = __builtin_convertvector(sourceBytes, F32x16);
+            F32x16 valuePlusHalf;
+            if constexpr (refinable<Mode>) valuePlusHalf = Mode::apply(x, y, inexact); else valuePlusHalf = Mode::apply(x, y);
+            if constexpr (!Opaque) {
+                valuePlusHalf = ((255.0f - floatOpacity) * x + floatOpacity * wholePart(valuePlusHalf)) * (1.0f / 255) + 0.5f;
+            }
+            result = __builtin_convertvector(__builtin_convertvector(valuePlusHalf, I32x16), U8x16);
+        } else {
+            const U16x16 cb = __builtin_convertvector(backdropBytes, U16x16), cs = __builtin_convertvector(sourceBytes, U16x16);
+            U16x16 blended = Mode::apply(cb, cs);
+            if constexpr (!Opaque) blended = divideBy255(keep * cb + opacity * blended);
+            result = __builtin_convertvector(blended, U8x16);
+        }
+        if constexpr (HasAlpha) result = (result & ~alphaBytes) | (backdropBytes & alphaBytes);
         std::memcpy(o, &result, 16);
+        if constexpr (refinable<Mode>) {
+            if (__builtin_expect(inexact, false)) refineExactly<Mode>(a, b, o, alpha, HasAlpha);
+        }
     };
     int index = 0;
     for (; index + 16 <= count; index += 16) blend16(backdrop + index, source + index, out + index);
@@ -166,20 +198,10 @@ OCULAR_INLINE void blendVectors(const uint8_t *backdrop, const uint8_t *source, 
 // Colour dodge and colour burn divide: in float, sixteen lanes. Their results are fractions 255·p/q
 // with q ≤ 255, so a non-half result is at least 1/510 from a rounding boundary, far beyond float's
 // error, and a half is computed exactly; the rounding is the exact formula's.
-typedef float F32x16 __attribute__((vector_size(64)));
-
-OCULAR_INLINE F32x16 smaller(F32x16 a, F32x16 b) { return a < b ? a : b; }
-OCULAR_INLINE F32x16 larger(F32x16 a, F32x16 b) { return a > b ? a : b; }
-
-typedef int32_t I32x16 __attribute__((vector_size(64)));
-
-/// ⌊value⌋ for value ≥ 0, by conversions: SSE2 (the default clone) has no vector floor, and the
-/// compiler calls floorf lane by lane instead.
-OCULAR_INLINE F32x16 wholePart(F32x16 value) { return __builtin_convertvector(__builtin_convertvector(value, I32x16), F32x16); }
 
 
 // The float modes take the two bytes as floats and return the result plus ½ (rounding's ½, folded
-// into their last addition), which floatBlendVectors truncates.
+// into their last addition), which blendVectors truncates.
 
 /// Cb = 0 → 0; Cs = 1 → 1; else min(1, Cb / (1 − Cs)). Dividing by at least 10⁻³ gives both special
 /// cases: 0 for Cb = 0, and over 255 (so 255) for Cs = 1. The division is IEEE's, correctly rounded:
@@ -231,55 +253,9 @@ struct SoftLight {
 };
 
 template <> constexpr bool refinable<SoftLight> = true;
-
-/// One row of a float mode, sixteen bytes at a time: bytes straight to float lanes, the mode's result
-/// plus ½ truncated back to bytes, the opacity mix in float as in the colour modes (every term an
-/// integer below 2²⁴, and x / 255 never within 1/510 of a rounding boundary, so exact), alpha kept.
-template <class Mode, bool Opaque, bool HasAlpha>
-OCULAR_INLINE void floatBlendVectors(const uint8_t *__restrict backdrop, const uint8_t *__restrict source,
-                                     uint8_t *__restrict out, int count, u16 alpha) {
-    const float opacity = alpha;
-    const U8x16 alphaBytes = {0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff, 0, 0, 0, 0xff};
-    const auto blend16 = [&](const uint8_t *a, const uint8_t *b, uint8_t *o) __attribute__((always_inline)) {
-        U8x16 backdropBytes, sourceBytes;
-        std::memcpy(&backdropBytes, a, 16);
-        std::memcpy(&sourceBytes, b, 16);
-        const F32x16 x = __builtin_convertvector(backdropBytes, F32x16), y = __builtin_convertvector(sourceBytes, F32x16);
-        bool inexact = false;
-        F32x16 valuePlusHalf;
-        if constexpr (refinable<Mode>) valuePlusHalf = Mode::apply(x, y, inexact); else valuePlusHalf = Mode::apply(x, y);
-        if constexpr (!Opaque) {
-            valuePlusHalf = ((255.0f - opacity) * x + opacity * wholePart(valuePlusHalf)) * (1.0f / 255) + 0.5f;
-        }
-        U8x16 result = __builtin_convertvector(__builtin_convertvector(valuePlusHalf, I32x16), U8x16);
-        if (HasAlpha) result = (result & ~alphaBytes) | (backdropBytes & alphaBytes);
-        std::memcpy(o, &result, 16);
-        if constexpr (refinable<Mode>) {
-            if (__builtin_expect(inexact, false)) refineExactly<Mode>(a, b, o, alpha, HasAlpha);
-        }
-    };
-    int index = 0;
-    for (; index + 16 <= count; index += 16) blend16(backdrop + index, source + index, out + index);
-    if (index < count) {  // whole pixels from a multiple of 16: alpha stays at every fourth byte
-        uint8_t a[16] = {}, b[16] = {}, o[16];
-        std::memcpy(a, backdrop + index, count - index);
-        std::memcpy(b, source + index, count - index);
-        blend16(a, b, o);
-        std::memcpy(out + index, o, count - index);
-    }
-}
-
-template <class Mode>
-OCULAR_INLINE void floatBlendVectors(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int count, u16 alpha,
-                                     bool hasAlpha) {
-    if (alpha == 255) {
-        hasAlpha ? floatBlendVectors<Mode, true, true>(backdrop, source, out, count, alpha)
-                 : floatBlendVectors<Mode, true, false>(backdrop, source, out, count, alpha);
-    } else {
-        hasAlpha ? floatBlendVectors<Mode, false, true>(backdrop, source, out, count, alpha)
-                 : floatBlendVectors<Mode, false, false>(backdrop, source, out, count, alpha);
-    }
-}
+template <> constexpr bool onFloatLanes<ColourDodge> = true;
+template <> constexpr bool onFloatLanes<ColourBurn> = true;
+template <> constexpr bool onFloatLanes<SoftLight> = true;
 
 // MARK: Non-separable modes (hue, saturation, color, luminosity), W3C's formulas on 0…255 floats.
 //
@@ -470,9 +446,9 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
         case OCV_BLEND_HARD_LIGHT: blendVectors<HardLight>(a, b, o, count, alpha, hasAlpha); break;
         case OCV_BLEND_DIFFERENCE: blendVectors<Difference>(a, b, o, count, alpha, hasAlpha); break;
         case OCV_BLEND_EXCLUSION: blendVectors<Exclusion>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_COLOR_DODGE: floatBlendVectors<ColourDodge>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_COLOR_BURN: floatBlendVectors<ColourBurn>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_SOFT_LIGHT: floatBlendVectors<SoftLight>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_COLOR_DODGE: blendVectors<ColourDodge>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_COLOR_BURN: blendVectors<ColourBurn>(a, b, o, count, alpha, hasAlpha); break;
+        case OCV_BLEND_SOFT_LIGHT: blendVectors<SoftLight>(a, b, o, count, alpha, hasAlpha); break;
         case OCV_BLEND_HUE: blendColourRow<OCV_BLEND_HUE>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_SATURATION: blendColourRow<OCV_BLEND_SATURATION>(a, b, o, backdrop.cols, channels, red, alpha); break;
         case OCV_BLEND_COLOR: blendColourRow<OCV_BLEND_COLOR>(a, b, o, backdrop.cols, channels, red, alpha); break;
