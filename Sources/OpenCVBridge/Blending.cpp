@@ -8,16 +8,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <vector>
 
 using namespace ocular_bridge;
 
 namespace {
 
-// The per-byte loops below are written in 16-bit arithmetic (every intermediate fits: products of
-// two bytes are at most 65025) so that the compiler vectorises them eight or sixteen bytes at a time.
-// They are inlined into blendRows, which on x86-64 Linux is also compiled for AVX2 and picked at
-// load time (function multiversioning; templates cannot be multiversioned themselves).
+// Every mode is written on explicit sixteen-lane vectors: the integer modes in 16-bit lanes (every
+// intermediate fits: products of two bytes are at most 65025), the modes that divide or take roots in
+// float lanes, the colour modes on 32-bit pixel words. They are inlined into blendRows, which on
+// x86-64 Linux is also compiled for x86-64-v3 (AVX2 and FMA) and picked at load time (function
+// multiversioning; templates cannot be multiversioned themselves).
 #if defined(__x86_64__) && defined(__linux__) && defined(__clang__)
 #define OCULAR_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
@@ -194,11 +194,6 @@ OCULAR_INLINE void blendVectors(const uint8_t *backdrop, const uint8_t *source, 
                  : blendVectors<Mode, false, false>(backdrop, source, out, count, alpha);
     }
 }
-
-// Colour dodge and colour burn divide: in float, sixteen lanes. Their results are fractions 255·p/q
-// with q ≤ 255, so a non-half result is at least 1/510 from a rounding boundary, far beyond float's
-// error, and a half is computed exactly; the rounding is the exact formula's.
-
 
 // The float modes take the two bytes as floats and return the result plus ½ (rounding's ½, folded
 // into their last addition), which blendVectors truncates.
