@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // The only code that touches OpenCV: a plain C API whose every function catches C++ exceptions.
@@ -36,9 +37,19 @@ let package = Package(
             cxxSettings: cxxSettings,
             linkerSettings: openCVLibraries
         ),
+        // zlib's CRC-32, the gallery's checksum of every saved file (zlib comes with OpenCV's PNG codec).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(
             name: "Ocular",
-            dependencies: ["OpenCVBridge"]
+            dependencies: [
+                "OpenCVBridge",
+                "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "OcularStudio",

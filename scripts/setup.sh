@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs what Ocular needs and this machine lacks: Debian packages (OpenCV; for the tests also
+# Installs what Ocular needs and this machine lacks: Debian packages (OpenCV, SQLite, zlib; for the tests also
 # Chromium and FFmpeg) and, for the tests, a Python virtual environment with Playwright.
 # Usage: scripts/setup.sh run|test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
-packages=(libopencv-dev libopencv-contrib-dev opencv-data)
+packages=(libopencv-dev libopencv-contrib-dev opencv-data libsqlite3-dev zlib1g-dev)
 if [ "$mode" = test ]; then packages+=(chromium ffmpeg); fi
 
 missing=()

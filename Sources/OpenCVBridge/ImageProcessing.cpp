@@ -147,3 +147,11 @@ OCVStatus ocv_gray_world_statistics(const OCVImage *source, float saturationThre
         return OCV_STATUS_OK;
     });
 }
+
+OCVStatus ocv_resize_area(const OCVImage *source, const OCVImage *destination, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        cv::resize(matrix(source), output, output.size(), 0, 0, cv::INTER_AREA);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}

@@ -1,4 +1,4 @@
-// Video files (videoio): probing properties and writing frames.
+// Video files (videoio): probing properties, reading the first frame, and writing frames.
 #include "Bridging.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
@@ -57,6 +57,24 @@ OCVStatus ocv_video_probe(const char *path, OCVVideoProperties *properties, OCVE
             properties->fourcc[index] = (character >= 32 && character < 127) ? character : '?';
         }
         std::snprintf(properties->backend, sizeof properties->backend, "%s", capture.getBackendName().c_str());
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_video_first_frame(const char *path, OCVMatrix **frame, OCVError *error) {
+    *frame = nullptr;
+    return fenced(error, [&] {
+        cv::VideoCapture capture;
+        if (!openCapture(capture, path)) {
+            setMessage(error, "no video backend could open the file");
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        cv::Mat picture;
+        if (!capture.read(picture) || picture.empty() || picture.type() != CV_8UC3) {
+            setMessage(error, "the video has no frame that can be decoded");
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        *frame = new OCVMatrix{picture};
         return OCV_STATUS_OK;
     });
 }

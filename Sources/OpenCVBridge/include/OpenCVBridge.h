@@ -162,6 +162,11 @@ OCVStatus ocv_edge_image(const OCVImage *_Nonnull source, const OCVImage *_Nonnu
 OCVStatus ocv_resize_lanczos(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                              OCVError *_Nonnull error);
 
+/// cv::resize with area interpolation into the destination's size: the one without moiré for
+/// shrinking, as for thumbnails.
+OCVStatus ocv_resize_area(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                          OCVError *_Nonnull error);
+
 // MARK: - Memory
 
 /// With glibc, lets freed blocks up to `bytes` (at most 32 MiB) go back to the heap for reuse instead
@@ -216,6 +221,10 @@ typedef struct OCVVideoProperties {
 /// Opens a video file with cv::VideoCapture and reads its properties.
 OCVStatus ocv_video_probe(const char *_Nonnull path, OCVVideoProperties *_Nonnull properties,
                           OCVError *_Nonnull error);
+
+/// The first frame of a video file, as 8-bit BGR; release it with ocv_matrix_release.
+OCVStatus ocv_video_first_frame(const char *_Nonnull path, OCVMatrix *_Nullable *_Nonnull frame,
+                                OCVError *_Nonnull error);
 
 typedef struct OCVVideoWriter OCVVideoWriter;
 

@@ -1,0 +1,177 @@
+import CZlib
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files that are whole or absent: written to a hidden partial file, flushed to the disk, then
+/// linked under a name no other file has, with the folder flushed too. A process killed at any
+/// moment leaves either nothing under the final name or every byte; the partial file it may leave
+/// is removed by the next ``PartialFiles/sweepStale(besides:)``.
+enum DurableFiles {
+    /// Writes `bytes` to a new file in `folder`, named `preferredName` or, when that is taken,
+    /// "stem-2.ext", "stem-3.ext", …; an existing file is never replaced.
+    /// - Returns: The name the file got.
+    static func create(_ bytes: some ContiguousBytes, in folder: String, preferredName: String) throws(GalleryError) -> String {
+        let partial = PartialFiles.make(for: folder + "/" + preferredName)
+        defer { PartialFiles.finished(partial) }
+        do throws(GalleryError) {
+            try writeAndFlush(bytes, to: partial)
+            return try place(partial, in: folder, preferredName: preferredName)
+        } catch {
+            unlink(partial)
+            throw error
+        }
+    }
+
+    /// Copies the file at `source` into `folder` the same way, in chunks (videos may be large).
+    /// - Returns: The name the copy got and the CRC-32 and size of what was copied.
+    static func copy(_ source: String, in folder: String, preferredName: String) throws(GalleryError) -> (name: String, checksum: UInt32, byteCount: Int) {
+        let partial = PartialFiles.make(for: folder + "/" + preferredName)
+        defer { PartialFiles.finished(partial) }
+        do throws(GalleryError) {
+            let output = try openNew(partial)
+            var checksum = Checksum()
+            let byteCount: Int
+            do throws(GalleryError) {
+                byteCount = try readChunks(of: source) { (chunk) throws(GalleryError) in
+                    checksum.add(chunk)
+                    try writeAll(chunk, to: output, path: partial)
+                }
+                try flushAndClose(output, path: partial)
+            } catch {
+                close(output)
+                throw error
+            }
+            return (try place(partial, in: folder, preferredName: preferredName), checksum.value, byteCount)
+        } catch {
+            unlink(partial)
+            throw error
+        }
+    }
+
+    /// CRC-32 and size of a file's bytes.
+    static func checksum(ofFileAt path: String) throws(GalleryError) -> (checksum: UInt32, byteCount: Int) {
+        var checksum = Checksum()
+        let byteCount = try readChunks(of: path) { checksum.add($0) }
+        return (checksum.value, byteCount)
+    }
+
+    /// Reads a file in 1 MiB chunks (a video may not fit in memory).
+    /// - Returns: How many bytes it held.
+    private static func readChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws(GalleryError) -> Void) throws(GalleryError) -> Int {
+        let input = open(path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw errno == ENOENT ? .file(.fileNotFound(path: path)) : .file(.unreadableFile(path: path, reason: String(cString: strerror(errno))))
+        }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var byteCount = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .file(.unreadableFile(path: path, reason: String(cString: strerror(errno)))) }
+            if count == 0 { return byteCount }
+            try withBytes(buffer) { (raw) throws(GalleryError) in try body(UnsafeRawBufferPointer(rebasing: raw.prefix(count))) }
+            byteCount += count
+        }
+    }
+
+    /// Flushes a folder's entries (a new or removed name) to the disk.
+    static func flushFolder(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    // MARK: - Steps
+
+    /// `withUnsafeBytes` with a typed error (the standard library's rethrows an untyped one).
+    private static func withBytes<R>(_ bytes: some ContiguousBytes, _ body: (UnsafeRawBufferPointer) throws(GalleryError) -> R) throws(GalleryError) -> R {
+        let result: Result<R, GalleryError> = bytes.withUnsafeBytes { raw in Result { () throws(GalleryError) in try body(raw) } }
+        return try result.get()
+    }
+
+    private static func openNew(_ path: String) throws(GalleryError) -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
+        return descriptor
+    }
+
+    private static func writeAndFlush(_ bytes: some ContiguousBytes, to path: String) throws(GalleryError) {
+        let descriptor = try openNew(path)
+        do throws(GalleryError) {
+            try withBytes(bytes) { (raw) throws(GalleryError) in try writeAll(raw, to: descriptor, path: path) }
+            try flushAndClose(descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(GalleryError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
+            offset += written
+        }
+    }
+
+    /// fsync before the name appears: without it a crash of the machine could leave the name
+    /// pointing at a file of zeros.
+    private static func flushAndClose(_ descriptor: Int32, path: String) throws(GalleryError) {
+        guard fsync(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw .file(.writeFailed(path: path, reason: "cannot flush it to the disk: \(reason)"))
+        }
+        guard close(descriptor) == 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
+    }
+
+    /// Gives the flushed partial file its final name with link(2), which fails rather than replace
+    /// a file of that name (rename(2) would replace it), then drops the partial name.
+    private static func place(_ partial: String, in folder: String, preferredName: String) throws(GalleryError) -> String {
+        let stem = (preferredName as NSString).deletingPathExtension
+        let fileExtension = (preferredName as NSString).pathExtension
+        for attempt in 1...10_000 {
+            let name = attempt == 1 ? preferredName : "\(stem)-\(attempt)" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
+            if link(partial, folder + "/" + name) == 0 {
+                unlink(partial)
+                flushFolder(folder)
+                return name
+            }
+            guard errno == EEXIST else {
+                throw .file(.writeFailed(path: folder + "/" + name, reason: String(cString: strerror(errno))))
+            }
+        }
+        throw .file(.writeFailed(path: folder + "/" + preferredName, reason: "10,000 files already have this name or a numbered variant of it"))
+    }
+}
+
+/// zlib's CRC-32, fed in pieces.
+struct Checksum {
+    private(set) var value: UInt32 = 0
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        var rest = bytes
+        while !rest.isEmpty {
+            // zlib counts in 32-bit lengths.
+            let piece = rest.prefix(1 << 30)
+            let start = piece.isEmpty ? nil : rest.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            value = UInt32(truncatingIfNeeded: crc32(uLong(value), start, uInt(piece.count)))
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(piece.count))
+        }
+    }
+
+    static func of(_ bytes: some ContiguousBytes) -> UInt32 {
+        var checksum = Checksum()
+        bytes.withUnsafeBytes { checksum.add($0) }
+        return checksum.value
+    }
+}

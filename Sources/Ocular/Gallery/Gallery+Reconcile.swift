@@ -1,0 +1,46 @@
+import Foundation
+internal import GRDB
+
+extension Gallery {
+    /// Thumbnails younger than this are left alone: another process may be about to insert their row.
+    static let thumbnailGracePeriod: TimeInterval = 60
+
+    /// Compares the folder with the database again (``reconciliation`` holds what opening found).
+    public func reconcile() throws(GalleryError) -> GalleryReconciliation {
+        try Self.reconcile(folder: folder, database: database)
+    }
+
+    static func reconcile(folder: String, database: DatabasePool) throws(GalleryError) -> GalleryReconciliation {
+        var found = GalleryReconciliation()
+        let subfolders = GalleryItem.Kind.allCases.map(\.folderName) + [thumbnailFolderName]
+        for subfolder in subfolders {
+            found.removedPartialFiles += PartialFiles.sweepStale(besides: folder + "/" + subfolder + "/x")
+                .map { subfolder + "/" + ($0 as NSString).lastPathComponent }
+        }
+        let items = try read(database, in: folder) { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM item").map(GalleryItem.init(row:))
+        }
+        let named = Set(items.map(\.relativePath))
+        let thumbnails = Set(items.compactMap(\.thumbnailName))
+        for kind in GalleryItem.Kind.allCases {
+            for name in visibleFiles(in: folder + "/" + kind.folderName) where !named.contains(kind.folderName + "/" + name) {
+                found.unregisteredFiles.append(kind.folderName + "/" + name)
+            }
+        }
+        let thumbnailFolder = folder + "/" + thumbnailFolderName
+        for name in visibleFiles(in: thumbnailFolder) where !thumbnails.contains(name) {
+            let path = thumbnailFolder + "/" + name
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+            if Date().timeIntervalSince(modified) > thumbnailGracePeriod, unlink(path) == 0 {
+                found.removedThumbnails.append(thumbnailFolderName + "/" + name)
+            }
+        }
+        found.itemsWithoutFile = items.filter { !FileManager.default.fileExists(atPath: folder + "/" + $0.relativePath) }
+        return found
+    }
+
+    /// The names in a folder that are not hidden (partial files are), sorted.
+    private static func visibleFiles(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+internal import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where every app of Ocular keeps what it saves: photos and videos as files in a folder, their
+/// metadata in SQLite (`gallery.sqlite`, through GRDB) beside them.
+///
+/// ```
+/// FOLDER/gallery.sqlite   one row per item: id, date, kind, source, recipe, size, file, checksum, caption, labels
+/// FOLDER/photos/          the photos (PNG when Ocular made them, the file as it was when added)
+/// FOLDER/videos/          the videos
+/// FOLDER/thumbnails/      a JPEG of at most 256 pixels a side per item, made once, when it is saved
+/// ```
+///
+/// Saving never loses anything, whenever the process dies: each file is written under a hidden
+/// partial name, flushed to the disk and only then linked under its final name (never replacing a
+/// file), and the row that makes it an item is inserted last, in a transaction. Opening a gallery
+/// reconciles the folder with the database (``reconciliation``): partial files of dead processes
+/// are removed, and files without a row or rows without a file are reported, never deleted.
+///
+/// A gallery may be used from many tasks at once (SQLite in WAL mode through a `DatabasePool`) and
+/// from several processes (the studio and the CLI): files never collide, and writers wait for
+/// each other.
+public final class Gallery: Sendable {
+    /// The gallery's folder.
+    public let folder: String
+    /// What opening the gallery found and tidied.
+    public let reconciliation: GalleryReconciliation
+    let database: DatabasePool
+
+    /// Thumbnails are at most this many pixels on their longer side.
+    public static let thumbnailSize = 256
+    static let databaseName = "gallery.sqlite"
+    static let thumbnailFolderName = "thumbnails"
+
+    /// `$XDG_DATA_HOME/ocular`, or `~/.local/share/ocular` when XDG_DATA_HOME is not set (the XDG
+    /// base directory specification).
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/ocular" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/ocular"
+    }
+
+    /// Opens the gallery in `folder`, making the folder and its database when they do not exist,
+    /// bringing the database's schema up to date, and reconciling files with rows.
+    /// - Parameter folder: The gallery's folder; ``defaultFolder(environment:)`` when nil.
+    /// - Throws: ``GalleryError/unusableFolder(path:reason:)`` when the folder cannot be made or
+    ///   written, ``GalleryError/database(path:reason:)`` when its database cannot be opened.
+    public init(folder: String? = nil) throws(GalleryError) {
+        let folder = Self.normalised(folder ?? Self.defaultFolder())
+        self.folder = folder
+        for subfolder in ["", "/" + GalleryItem.Kind.photo.folderName, "/" + GalleryItem.Kind.video.folderName, "/" + Self.thumbnailFolderName] {
+            try Self.makeFolder(folder + subfolder)
+        }
+        let databasePath = folder + "/" + Self.databaseName
+        do {
+            var configuration = Configuration()
+            // The studio and the CLI may write at once; the second waits for the first.
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in
+                // A committed save survives a power cut, not only a killed process.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            database = try DatabasePool(path: databasePath, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .database(path: databasePath, reason: Self.reason(for: error))
+        }
+        reconciliation = try Self.reconcile(folder: folder, database: database)
+    }
+
+    /// The schema, one migration per change; GRDB records which ran.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: items") { db in
+            try db.create(table: "item") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("createdAt", .datetime).notNull().indexed()
+                table.column("kind", .text).notNull().check { ["photo", "video"].contains($0) }
+                table.column("source", .text).notNull()
+                table.column("recipe", .text)
+                table.column("width", .integer).notNull()
+                table.column("height", .integer).notNull()
+                table.column("duration", .double)
+                table.column("fileName", .text).notNull()
+                table.column("thumbnailName", .text)
+                table.column("byteCount", .integer).notNull()
+                table.column("checksum", .integer).notNull()
+                table.column("caption", .text).notNull().defaults(to: "")
+                table.column("labels", .text).notNull().defaults(to: "[]")
+                table.uniqueKey(["kind", "fileName"])
+            }
+        }
+        return migrator
+    }
+
+    // MARK: - Reading
+
+    /// Items newest first.
+    /// - Parameters:
+    ///   - limit: At most this many.
+    ///   - offset: Skipping this many of the newest.
+    public func items(limit: Int = 100, offset: Int = 0) throws(GalleryError) -> [GalleryItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM item ORDER BY createdAt DESC, id DESC LIMIT ? OFFSET ?",
+                             arguments: [max(0, limit), max(0, offset)]).map(GalleryItem.init(row:))
+        }
+    }
+
+    /// How many items the gallery holds.
+    public func count() throws(GalleryError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0 }
+    }
+
+    /// The item with this id.
+    /// - Throws: ``GalleryError/noSuchItem(id:)``.
+    public func item(id: Int64) throws(GalleryError) -> GalleryItem {
+        let row = try read { db in try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id]) }
+        guard let row else { throw .noSuchItem(id: id) }
+        return GalleryItem(row: row)
+    }
+
+    /// The absolute path of an item's file.
+    public func path(of item: GalleryItem) -> String { folder + "/" + item.relativePath }
+
+    /// The absolute path of an item's thumbnail, nil when it has none.
+    public func thumbnailPath(of item: GalleryItem) -> String? {
+        item.thumbnailName.map { folder + "/" + Self.thumbnailFolderName + "/" + $0 }
+    }
+
+    /// Checks that an item's file is there and holds the bytes that were saved.
+    /// - Throws: ``GalleryError/missingFile(id:path:)`` or ``GalleryError/damagedFile(id:path:reason:)``.
+    public func verify(_ item: GalleryItem) throws(GalleryError) {
+        let path = path(of: item)
+        let found: (checksum: UInt32, byteCount: Int)
+        do throws(GalleryError) {
+            found = try DurableFiles.checksum(ofFileAt: path)
+        } catch .file(.fileNotFound) {
+            throw .missingFile(id: item.id, path: path)
+        }
+        guard found.byteCount == item.byteCount else {
+            throw .damagedFile(id: item.id, path: path, reason: "it holds \(found.byteCount) bytes; \(item.byteCount) were saved")
+        }
+        guard found.checksum == item.checksum else {
+            throw .damagedFile(id: item.id, path: path, reason: "its CRC-32 is \(Self.hex(found.checksum)); \(Self.hex(item.checksum)) was saved")
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Saves a picture losslessly (PNG) with the recipe that made it, and its thumbnail.
+    /// - Parameters:
+    ///   - image: The picture.
+    ///   - recipe: The recipe that made it, stored with it.
+    ///   - source: Where it came from, in words.
+    ///   - caption: Shown under it in the gallery.
+    ///   - labels: Tags, such as a classifier's answer.
+    ///   - name: The file's name; made from the date when nil. ".png" is added when missing.
+    /// - Returns: The new item.
+    /// - Throws: ``GalleryError/invalidName(_:reason:)``, or an error writing the files or the row;
+    ///   nothing is left behind on failure.
+    @discardableResult
+    public func save(_ image: Image, recipe: Recipe? = nil, source: String, caption: String = "", labels: [String] = [],
+                     name: String? = nil) throws(GalleryError) -> GalleryItem {
+        let fileName = try name.map { (name) throws(GalleryError) in try Self.checkedName(name, extension: "png") } ?? Self.generatedName(extension: "png")
+        let bytes: [UInt8]
+        do {
+            bytes = try image.encoded(as: .png())
+        } catch {
+            throw .file(error)
+        }
+        var item = GalleryItem(draftOf: .photo, source: source, recipe: recipe, width: image.width, height: image.height,
+                               caption: caption, labels: labels)
+        item.byteCount = bytes.count
+        item.checksum = Checksum.of(bytes)
+        let photos = folder + "/" + GalleryItem.Kind.photo.folderName
+        item.fileName = try DurableFiles.create(bytes, in: photos, preferredName: fileName)
+        return try register(item, thumbnailOf: image)
+    }
+
+    /// Adds an image or video file as it is (the bytes are copied, not re-encoded).
+    /// - Parameters:
+    ///   - path: The file; it is checked to be an image Ocular decodes or a video it opens.
+    ///   - caption: Shown under it in the gallery.
+    ///   - labels: Tags.
+    ///   - name: The copy's name; the file's own name when nil.
+    ///   - source: Where it came from; "added NAME" when nil.
+    /// - Returns: The new item.
+    /// - Throws: ``GalleryError/notMedia(path:reason:)`` for a file that is neither, or an error
+    ///   reading or writing; nothing is left behind on failure.
+    @discardableResult
+    public func add(fileAt path: String, caption: String = "", labels: [String] = [], name: String? = nil,
+                    source: String? = nil, recipe: Recipe? = nil) throws(GalleryError) -> GalleryItem {
+        let info: MediaInfo
+        do {
+            info = try MediaInfo(contentsOfFile: path)
+        } catch {
+            switch error {
+            case .unreadableMedia, .notAnImage: throw .notMedia(path: path, reason: MediaInfo.notMediaReason)
+            case .emptyFile: throw .notMedia(path: path, reason: "the file is empty (0 bytes)")
+            case .corruptImage(_, let format, let reason): throw .notMedia(path: path, reason: "the \(format) data \(reason)")
+            default: throw .file(error)
+            }
+        }
+        let ownName = (path as NSString).lastPathComponent
+        let fileExtension = (ownName as NSString).pathExtension.lowercased()
+        var item: GalleryItem
+        let thumbnailSource: Image?
+        switch info {
+        case .image(let image):
+            item = GalleryItem(draftOf: .photo, source: source ?? "added \(ownName)", recipe: recipe, width: image.width,
+                               height: image.height, caption: caption, labels: labels)
+            do {
+                thumbnailSource = try Image(contentsOfFile: path)
+            } catch {
+                throw .file(error)
+            }
+        case .video(let video):
+            item = GalleryItem(draftOf: .video, source: source ?? "added \(ownName)", recipe: recipe, width: video.width,
+                               height: video.height, duration: video.duration, caption: caption, labels: labels)
+            // A video whose first frame does not decode is still kept: it may play in a browser.
+            thumbnailSource = try? Image(firstFrameOfVideo: path)
+        }
+        let preferred = try name.map { (name) throws(GalleryError) in try Self.checkedName(name, extension: fileExtension) }
+            ?? Self.tidied(ownName, kind: item.kind, extension: fileExtension)
+        let copied = try DurableFiles.copy(path, in: folder + "/" + item.kind.folderName, preferredName: preferred)
+        item.fileName = copied.name
+        item.checksum = copied.checksum
+        item.byteCount = copied.byteCount
+        return try register(item, thumbnailOf: thumbnailSource)
+    }
+
+    /// Writes the thumbnail, then inserts the row: the item exists from that commit on. When the
+    /// insert fails, the files just written are removed.
+    private func register(_ draft: GalleryItem, thumbnailOf picture: Image?) throws(GalleryError) -> GalleryItem {
+        var item = draft
+        let file = path(of: item)
+        do throws(GalleryError) {
+            if let picture {
+                let thumbnail: [UInt8]
+                do {
+                    thumbnail = try picture.shrunk(toFit: Self.thumbnailSize).encoded(as: .jpeg(quality: 85))
+                } catch {
+                    throw .file(error)
+                }
+                let stem = (item.fileName as NSString).deletingPathExtension
+                item.thumbnailName = try DurableFiles.create(thumbnail, in: folder + "/" + Self.thumbnailFolderName,
+                                                             preferredName: stem + ".jpg")
+            }
+            let columns = item.columnValues()
+            // Read back as every later read will see it (the date to the millisecond, as stored).
+            let row = try write { db in
+                let names = columns.keys.sorted()
+                let sql = "INSERT INTO item (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+                try db.execute(sql: sql, arguments: StatementArguments(names.map { columns[$0]! }))
+                return try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [db.lastInsertedRowID])
+            }
+            guard let row else { throw .database(path: folder + "/" + Self.databaseName, reason: "the new row could not be read back") }
+            return GalleryItem(row: row)
+        } catch {
+            unlink(file)
+            if let thumbnail = thumbnailPath(of: item) { unlink(thumbnail) }
+            throw error
+        }
+    }
+
+    // MARK: - Removing and exporting
+
+    /// Deletes an item: its row first (from then on it is gone for every reader), then its files.
+    /// - Returns: The item that was deleted.
+    /// - Throws: ``GalleryError/noSuchItem(id:)``.
+    @discardableResult
+    public func delete(id: Int64) throws(GalleryError) -> GalleryItem {
+        let row = try write { db in
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            return row
+        }
+        guard let row else { throw .noSuchItem(id: id) }
+        let item = GalleryItem(row: row)
+        unlink(path(of: item))
+        if let thumbnail = thumbnailPath(of: item) { unlink(thumbnail) }
+        DurableFiles.flushFolder(folder + "/" + item.kind.folderName)
+        return item
+    }
+
+    /// Copies an item's file to `destination` (atomically; an existing file there is replaced),
+    /// after checking that it holds the bytes saved.
+    /// - Returns: The item exported.
+    @discardableResult
+    public func export(id: Int64, to destination: String) throws(GalleryError) -> GalleryItem {
+        let item = try item(id: id)
+        try verify(item)
+        do {
+            let bytes = try FileAccess.read(path(of: item))
+            try FileAccess.write(bytes, to: destination)
+        } catch {
+            throw .file(error)
+        }
+        return item
+    }
+
+    // MARK: - Helpers
+
+    func read<T>(_ body: (Database) throws -> T) throws(GalleryError) -> T {
+        try Self.read(database, in: folder, body)
+    }
+
+    static func read<T>(_ database: DatabasePool, in folder: String, _ body: (Database) throws -> T) throws(GalleryError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw .database(path: folder + "/" + Self.databaseName, reason: Self.reason(for: error))
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(GalleryError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw .database(path: folder + "/" + Self.databaseName, reason: Self.reason(for: error))
+        }
+    }
+
+    static func reason(for error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    private static func normalised(_ folder: String) -> String {
+        let absolute = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
+        return URL(fileURLWithPath: absolute).standardizedFileURL.path
+    }
+
+    private static func makeFolder(_ path: String) throws(GalleryError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw .unusableFolder(path: path, reason: "it is a file, not a folder") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw .unusableFolder(path: path, reason: FileAccess.reason(for: error))
+            }
+        }
+        guard access(path, W_OK | X_OK) == 0 else { throw .unusableFolder(path: path, reason: "permission denied") }
+    }
+}
