@@ -123,9 +123,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // Saves photos into a gallery until it is killed: the victim of the SIGKILL test.
+        .executableTarget(
+            name: "gallery-save-loop",
+            dependencies: ["Ocular"],
+            path: "Tests/GallerySaveLoop"
+        ),
         .testTarget(
             name: "OcularCLITests",
-            dependencies: ["ocular", "Ocular", "OcularTestSupport"]
+            dependencies: ["ocular", "gallery-save-loop", "Ocular", "OcularTestSupport"]
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -44,3 +44,12 @@ extension Gallery {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 }
+
+extension Gallery {
+    /// SQLite's own check of the database file (`PRAGMA integrity_check`).
+    /// - Returns: The problems it found; empty when the database is sound.
+    public func databaseProblems() throws(GalleryError) -> [String] {
+        let lines = try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        return lines == ["ok"] ? [] : lines
+    }
+}

@@ -174,13 +174,11 @@ public final class Gallery: Sendable {
         } catch {
             throw .file(error)
         }
-        var item = GalleryItem(draftOf: .photo, source: source, recipe: recipe, width: image.width, height: image.height,
+        let item = GalleryItem(draftOf: .photo, source: source, recipe: recipe, width: image.width, height: image.height,
                                caption: caption, labels: labels)
-        item.byteCount = bytes.count
-        item.checksum = Checksum.of(bytes)
-        let photos = folder + "/" + GalleryItem.Kind.photo.folderName
-        item.fileName = try DurableFiles.create(bytes, in: photos, preferredName: fileName)
-        return try register(item, thumbnailOf: image)
+        return try store(item, thumbnail: try Self.thumbnail(of: image), preferredName: fileName) { (folder, name) throws(GalleryError) in
+            (try DurableFiles.create(bytes, in: folder, preferredName: name), Checksum.of(bytes), bytes.count)
+        }
     }
 
     /// Adds an image or video file as it is (the bytes are copied, not re-encoded).
@@ -209,49 +207,57 @@ public final class Gallery: Sendable {
         }
         let ownName = (path as NSString).lastPathComponent
         let fileExtension = (ownName as NSString).pathExtension.lowercased()
-        var item: GalleryItem
-        let thumbnailSource: Image?
+        let item: GalleryItem
+        let thumbnail: [UInt8]?
         switch info {
         case .image(let image):
             item = GalleryItem(draftOf: .photo, source: source ?? "added \(ownName)", recipe: recipe, width: image.width,
                                height: image.height, caption: caption, labels: labels)
+            let picture: Image
             do {
-                thumbnailSource = try Image(contentsOfFile: path)
+                picture = try Image(contentsOfFile: path)
             } catch {
                 throw .file(error)
             }
+            thumbnail = try Self.thumbnail(of: picture)
         case .video(let video):
             item = GalleryItem(draftOf: .video, source: source ?? "added \(ownName)", recipe: recipe, width: video.width,
                                height: video.height, duration: video.duration, caption: caption, labels: labels)
             // A video whose first frame does not decode is still kept: it may play in a browser.
-            thumbnailSource = try? Image(firstFrameOfVideo: path)
+            thumbnail = try? Self.thumbnail(of: Image(firstFrameOfVideo: path))
         }
         let preferred = try name.map { (name) throws(GalleryError) in try Self.checkedName(name, extension: fileExtension) }
             ?? Self.tidied(ownName, kind: item.kind, extension: fileExtension)
-        let copied = try DurableFiles.copy(path, in: folder + "/" + item.kind.folderName, preferredName: preferred)
-        item.fileName = copied.name
-        item.checksum = copied.checksum
-        item.byteCount = copied.byteCount
-        return try register(item, thumbnailOf: thumbnailSource)
+        return try store(item, thumbnail: thumbnail, preferredName: preferred) { (folder, name) throws(GalleryError) in
+            try DurableFiles.copy(path, in: folder, preferredName: name)
+        }
     }
 
-    /// Writes the thumbnail, then inserts the row: the item exists from that commit on. When the
-    /// insert fails, the files just written are removed.
-    private func register(_ draft: GalleryItem, thumbnailOf picture: Image?) throws(GalleryError) -> GalleryItem {
+    /// A thumbnail's JPEG bytes: made before any file is placed, so that the moment between a file
+    /// appearing and its row being committed is as short as it can be.
+    static func thumbnail(of picture: Image) throws(GalleryError) -> [UInt8] {
+        do {
+            return try picture.shrunk(toFit: thumbnailSize).encoded(as: .jpeg(quality: 85))
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// Places the thumbnail, then the item's file (`place` writes it into the folder under the
+    /// name given, or a numbered variant, and returns the name it got with the CRC-32 and size of
+    /// what it wrote), then inserts the row: the item exists from that commit on. On failure, the
+    /// files just placed are removed.
+    private func store(_ draft: GalleryItem, thumbnail: [UInt8]?, preferredName: String,
+                       place: (_ folder: String, _ preferredName: String) throws(GalleryError) -> (name: String, checksum: UInt32, byteCount: Int))
+        throws(GalleryError) -> GalleryItem {
         var item = draft
-        let file = path(of: item)
         do throws(GalleryError) {
-            if let picture {
-                let thumbnail: [UInt8]
-                do {
-                    thumbnail = try picture.shrunk(toFit: Self.thumbnailSize).encoded(as: .jpeg(quality: 85))
-                } catch {
-                    throw .file(error)
-                }
-                let stem = (item.fileName as NSString).deletingPathExtension
+            if let thumbnail {
+                let stem = (preferredName as NSString).deletingPathExtension
                 item.thumbnailName = try DurableFiles.create(thumbnail, in: folder + "/" + Self.thumbnailFolderName,
                                                              preferredName: stem + ".jpg")
             }
+            (item.fileName, item.checksum, item.byteCount) = try place(folder + "/" + item.kind.folderName, preferredName)
             let columns = item.columnValues()
             // Read back as every later read will see it (the date to the millisecond, as stored).
             let row = try write { db in
@@ -263,7 +269,7 @@ public final class Gallery: Sendable {
             guard let row else { throw .database(path: folder + "/" + Self.databaseName, reason: "the new row could not be read back") }
             return GalleryItem(row: row)
         } catch {
-            unlink(file)
+            if !item.fileName.isEmpty { unlink(path(of: item)) }
             if let thumbnail = thumbnailPath(of: item) { unlink(thumbnail) }
             throw error
         }

@@ -1,0 +1,33 @@
+// Saves photos into a gallery until it is killed: the SIGKILL test's victim (GalleryKillTests).
+// Usage: gallery-save-loop FOLDER SEED
+import Foundation
+import Ocular
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: gallery-save-loop FOLDER SEED\n".utf8))
+    exit(2)
+}
+do {
+    let gallery = try Gallery(folder: arguments[1])
+    // Noise does not compress: each PNG is about 0.9 MB, so a kill often lands inside a write. A
+    // 48 KiB tile repeats beyond deflate's 32 KiB window, and is quick to make in a debug build.
+    let width = 640, height = 480
+    var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    let tile = (0..<48 << 10).map { _ -> UInt8 in
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return UInt8(truncatingIfNeeded: state)
+    }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(width * height * 3)
+    while bytes.count < width * height * 3 { bytes += tile.prefix(width * height * 3 - bytes.count) }
+    for index in 0... {
+        // Each photo differs from the last in its first pixels.
+        withUnsafeBytes(of: UInt64(index).littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+        let picture = try Image(width: width, height: height, format: .bgr8, bytes: bytes)
+        try gallery.save(picture, source: "save loop \(seed)", caption: "photo \(index)")
+    }
+} catch {
+    FileHandle.standardError.write(Data("gallery-save-loop: \(error)\n".utf8))
+    exit(1)
+}
