@@ -1,7 +1,13 @@
 // Saves photos into a gallery until it is killed: the SIGKILL test's victim (GalleryKillTests).
-// Usage: gallery-save-loop FOLDER SEED
+// Usage: gallery-save-loop FOLDER SEED. Prints "ready" once the gallery is open, then "saved ID"
+// after each save has returned (so its row is committed).
 import Foundation
 import Ocular
+
+/// One line, written at once (print's buffer would hold it back from the test reading the pipe).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
@@ -10,6 +16,7 @@ guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
 }
 do {
     let gallery = try Gallery(folder: arguments[1])
+    say("ready")
     // Noise does not compress: each PNG is about 0.9 MB, so a kill often lands inside a write. A
     // 48 KiB tile repeats beyond deflate's 32 KiB window, and is quick to make in a debug build.
     let width = 640, height = 480
@@ -25,7 +32,8 @@ do {
         // Each photo differs from the last in its first pixels.
         withUnsafeBytes(of: UInt64(index).littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
         let picture = try Image(width: width, height: height, format: .bgr8, bytes: bytes)
-        try gallery.save(picture, source: "save loop \(seed)", caption: "photo \(index)")
+        let item = try gallery.save(picture, source: "save loop \(seed)", caption: "photo \(index)")
+        say("saved \(item.id)")
     }
 } catch {
     FileHandle.standardError.write(Data("gallery-save-loop: \(error)\n".utf8))

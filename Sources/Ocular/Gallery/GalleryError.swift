@@ -38,3 +38,9 @@ public enum GalleryError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+import Foundation
+
+extension GalleryError: LocalizedError {
+    public var errorDescription: String? { description }
+}
