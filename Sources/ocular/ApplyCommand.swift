@@ -16,7 +16,9 @@ struct ApplyCommand: ParsableCommand {
     var input: String
 
     @Option(name: .shortAndLong, help: "Where to write the result; the extension picks the format.")
-    var output: String
+    var output: String?
+
+    @OptionGroup var save: SaveOptions
 
     @Option(help: "The recipe: JSON text, or a file holding it.")
     var recipe: String
@@ -34,15 +36,20 @@ struct ApplyCommand: ParsableCommand {
             throw ValidationError("--time must be a number of seconds from 0 to a year, got \(time)")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
+        try save.requireDestination(output: output)
     }
 
     func run() throws {
         let pipeline = try Pipeline(Self.recipe(from: recipe), images: ImageFiles(options: read.imageReadOptions))
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let result = try pipeline.process(image, at: .seconds(time))
-        try result.write(toFile: output, quality: quality)
         let stages = pipeline.steps.map(\.values.stage)
-        print("\(output): \(result.width) × \(result.height) \(result.format), \(stages.isEmpty ? "no stages" : stages.joined(separator: " → "))")
+        let described = "\(result.width) × \(result.height) \(result.format), \(stages.isEmpty ? "no stages" : stages.joined(separator: " → "))"
+        if let output {
+            try result.write(toFile: output, quality: quality)
+            print("\(output): \(described)")
+        }
+        try save.saveIfAsked(result, recipe: pipeline.recipe, source: "ocular apply \(input)")
     }
 
     /// Inline JSON when the text starts with `{`, else the path of a file holding it.

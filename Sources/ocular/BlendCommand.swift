@@ -29,7 +29,9 @@ struct BlendCommand: ParsableCommand {
     var gray = false
 
     @Option(name: .shortAndLong, help: "Where to write the result; the extension picks the format.")
-    var output: String
+    var output: String?
+
+    @OptionGroup var save: SaveOptions
 
     @Option(help: "JPEG quality of a .jpg output, 1 to 100.")
     var quality = 95
@@ -44,6 +46,7 @@ struct BlendCommand: ParsableCommand {
         }
         guard opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be from 0 to 1, got \(opacity)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
+        try save.requireDestination(output: output)
     }
 
     /// The recipe this command runs, with the picture named by its path.
@@ -56,7 +59,10 @@ struct BlendCommand: ParsableCommand {
         let pipeline = try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
         let image = try Image(contentsOfFile: frame, options: read.imageReadOptions)
         let result = try pipeline.process(image)
-        try result.write(toFile: output, quality: quality)
-        print("\(output): \(result.width) × \(result.height) \(result.format), \(source) blended in by \(mode) at opacity \(ParameterValue.number(opacity))")
+        if let output {
+            try result.write(toFile: output, quality: quality)
+            print("\(output): \(result.width) × \(result.height) \(result.format), \(source) blended in by \(mode) at opacity \(ParameterValue.number(opacity))")
+        }
+        try save.saveIfAsked(result, recipe: pipeline.recipe, source: "ocular blend \(frame) \(source)")
     }
 }

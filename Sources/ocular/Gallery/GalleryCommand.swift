@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Ocular
+
+struct GalleryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gallery",
+        abstract: "List, show, export, delete and add the photos and videos saved in the gallery.",
+        discussion: """
+            The gallery is a folder: photos/ and videos/ hold the files, thumbnails/ their thumbnails, and \
+            gallery.sqlite what is known of each (date, source, the recipe that made it, size, checksum, \
+            caption). It is $XDG_DATA_HOME/ocular, or ~/.local/share/ocular; --gallery DIR picks another. \
+            `ocular apply --save`, `ocular blend --save` and the studio's Save button put pictures in it.
+            """,
+        subcommands: [GalleryListCommand.self, GalleryShowCommand.self, GalleryExportCommand.self, GalleryDeleteCommand.self,
+                      GalleryAddCommand.self, GalleryCheckCommand.self])
+}
+
+/// The option every command that uses the gallery shares.
+struct GalleryOptions: ParsableArguments {
+    @Option(name: .customLong("gallery"), help: ArgumentHelp("The gallery's folder (default: $XDG_DATA_HOME/ocular or ~/.local/share/ocular).",
+                                                             valueName: "folder"))
+    var folder: String?
+
+    /// Opens the gallery; what reconciling found is told on standard error.
+    func open() throws -> Gallery {
+        let gallery = try Gallery(folder: folder)
+        for finding in gallery.reconciliation.findings {
+            FileHandle.standardError.write(Data("ocular: gallery: \(finding)\n".utf8))
+        }
+        return gallery
+    }
+}
+
+/// The JSON of items: ISO 8601 dates, sorted keys, readable.
+enum GalleryJSON {
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+extension GalleryItem {
+    /// "640 × 480 photo" or "480 × 360 video, 3.0 s".
+    var summary: String {
+        "\(width) × \(height) \(kind.rawValue)" + (duration.map { ", " + String(format: "%.1f s", $0) } ?? "")
+    }
+
+    var dateText: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.string(from: createdAt)
+    }
+}
