@@ -11,7 +11,8 @@ import Ocular
 /// back processed.
 ///
 /// Routes, one controller per resource: the single-page app's files at `/` (``FileMiddleware``),
-/// `GET /api/health` (``HealthController``), `POST /api/sources` (``SourcesController``), and the WebSocket `/api/stream` (``StreamController``).
+/// `GET /api/health` (``HealthController``), `POST /api/sources` (``SourcesController``), `/api/gallery`
+/// (``GalleryController``), and the WebSocket `/api/stream` (``StreamController``).
 /// Connections must send their request head in time and stay within the header size limit; idle
 /// keep-alive connections are closed (see ``StudioConfiguration``).
 public enum Studio {
@@ -19,12 +20,15 @@ public enum Studio {
     /// - Parameters:
     ///   - configuration: Address, limits and encoding settings.
     ///   - registry: The stages clients may use.
+    ///   - gallery: Where saves go; when nil, the gallery in the configuration's folder, opened on
+    ///     first use.
     ///   - logger: Where the server logs.
     ///   - onServerRunning: Called with the bound port once the server listens (useful with port 0).
     /// - Throws: ``StudioError`` when the web app's files cannot be found.
     public static func makeApplication(
         configuration: StudioConfiguration = StudioConfiguration(),
         registry: StageRegistry = .standard,
+        gallery: Gallery? = nil,
         logger: Logger = Logger(label: "ocular.studio"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(StudioError) -> some ApplicationProtocol {
@@ -39,9 +43,11 @@ public enum Studio {
         router.add(middleware: FileMiddleware(publicFolder, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true, logger: logger))
         let sources = UploadedSources(capacity: configuration.maxSources, byteLimit: configuration.maxSourcePixelBytes)
-        let stream = StreamController(configuration: configuration, registry: registry, images: sources)
+        let studioGallery = gallery.map(StudioGallery.init) ?? StudioGallery(folder: configuration.galleryFolder)
+        let stream = StreamController(configuration: configuration, registry: registry, images: sources, gallery: studioGallery)
         HealthController().addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
+        GalleryController(gallery: studioGallery).addRoutes(to: router)
         stream.addRoutes(to: router)
 
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
@@ -67,14 +73,23 @@ public enum Studio {
             logger: logger)
     }
 
-    /// Builds the studio and serves until the process is told to stop (SIGINT, SIGTERM).
-    /// - Throws: ``StudioError`` when the web app is missing or the address cannot be bound.
+    /// Opens the gallery (logging what reconciling it found), builds the studio and serves until the
+    /// process is told to stop (SIGINT, SIGTERM).
+    /// - Throws: ``StudioError`` when the web app is missing, the gallery cannot be used or the
+    ///   address cannot be bound.
     public static func run(
         configuration: StudioConfiguration,
         logger: Logger = Logger(label: "ocular.studio"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        let application = try makeApplication(configuration: configuration, logger: logger, onServerRunning: onServerRunning)
+        let gallery: Gallery
+        do {
+            gallery = try Gallery(folder: configuration.galleryFolder)
+        } catch {
+            throw StudioError.unusableGallery(error)
+        }
+        for finding in gallery.reconciliation.findings { logger.warning("gallery: \(finding)") }
+        let application = try makeApplication(configuration: configuration, gallery: gallery, logger: logger, onServerRunning: onServerRunning)
         do {
             try await application.runService()
         } catch let error as IOError {
@@ -89,9 +104,11 @@ public enum Studio {
 public enum StudioError: Error, CustomStringConvertible {
     case missingWebApp(String)
     case cannotListen(host: String, port: Int, reason: String)
+    case unusableGallery(GalleryError)
 
     public var description: String {
         switch self {
+        case .unusableGallery(let error): "cannot open the gallery: \(error)"
         case .missingWebApp(let detail): "cannot find Ocular Studio's web app: \(detail)"
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         }

@@ -28,11 +28,14 @@ public struct StudioConfiguration: Sendable {
     public var requestHeadTimeout: Duration
     /// An HTTP connection idle this long between requests is closed (WebSockets are kept).
     public var idleTimeout: Duration
+    /// The gallery's folder; `nil` means ``Gallery/defaultFolder(environment:)``.
+    public var galleryFolder: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 8 << 20, maxMessageBytes: Int = 32 << 20,
                 maxFramePixels: Int = 7680 * 4320,
                 maxSourceBytes: Int = 16 << 20, maxSources: Int = 16, maxSourcePixelBytes: Int = 256 << 20, jpegQuality: Int = 80, publicFolder: String? = nil,
-                maxHeaderBytes: Int = 32 << 10, requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30)) {
+                maxHeaderBytes: Int = 32 << 10, requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
+                galleryFolder: String? = nil) {
         self.host = host
         self.port = port
         self.maxFrameBytes = maxFrameBytes
@@ -46,5 +49,6 @@ public struct StudioConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.requestHeadTimeout = requestHeadTimeout
         self.idleTimeout = idleTimeout
+        self.galleryFolder = galleryFolder
     }
 }

@@ -29,6 +29,10 @@ struct StudioCommand: AsyncParsableCommand {
     @Option(name: .customLong("public"), help: "Serve the web app from this folder instead of the built-in one.")
     var publicFolder: String?
 
+    @Option(name: .customLong("gallery"), help: ArgumentHelp("The gallery's folder, where Save puts frames (default: $XDG_DATA_HOME/ocular or ~/.local/share/ocular).",
+                                                             valueName: "folder"))
+    var galleryFolder: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .notice
 
@@ -43,7 +47,8 @@ struct StudioCommand: AsyncParsableCommand {
         var logger = Logger(label: "ocular.studio")
         logger.logLevel = logLevel
         let configuration = StudioConfiguration(
-            host: host, port: port, maxFrameBytes: maxFrameMegabytes << 20, jpegQuality: quality, publicFolder: publicFolder)
+            host: host, port: port, maxFrameBytes: maxFrameMegabytes << 20, jpegQuality: quality, publicFolder: publicFolder,
+            galleryFolder: galleryFolder)
         let host = self.host
         try await Studio.run(configuration: configuration, logger: logger) { port in
             let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host

@@ -61,10 +61,11 @@ def camera_file_30fps(tmp_path_factory):
 class Studio:
     """An `ocular studio` process on a free port."""
 
-    def __init__(self):
+    def __init__(self, gallery):
         assert OCULAR.exists(), f"build ocular first: {OCULAR} is missing"
-        self.process = subprocess.Popen([str(OCULAR), "studio", "--port", "0"], stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
+        self.gallery = gallery
+        self.process = subprocess.Popen([str(OCULAR), "studio", "--port", "0", "--gallery", str(gallery)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 30
         line = ""
         while time.time() < deadline:
@@ -88,8 +89,9 @@ class Studio:
 
 
 @pytest.fixture
-def studio():
-    server = Studio()
+def studio(tmp_path):
+    """A studio saving into a gallery of its own."""
+    server = Studio(tmp_path / "gallery")
     yield server
     server.stop()
 

@@ -12,6 +12,8 @@ struct StreamController {
     let registry: StageRegistry
     /// Where recipes' image ids are looked up.
     let images: any ImageCatalog
+    /// Where `save` messages put frames.
+    let gallery: StudioGallery
 
     static let path = "/api/stream"
 
@@ -33,7 +35,7 @@ struct StreamController {
     /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
     /// that floods the server gets the newest frames processed and never builds a queue.
     func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
-        let session = try StreamSession(configuration: configuration, registry: registry, images: images)
+        let session = try StreamSession(configuration: configuration, registry: registry, images: images, gallery: gallery)
         try await outbound.write(.text(session.hello.json))
 
         let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
@@ -44,8 +46,9 @@ struct StreamController {
                     // this and other clients' readers from taking frames (and dropping late ones).
                     let reply = try await NIOThreadPool.singleton.runIfActive { session.process(frame) }
                     switch reply {
-                    case .frame(let jpeg):
+                    case .frame(let jpeg, let saved):
                         try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                        if let saved { try await outbound.write(.text(saved.json)) }
                     case .refused(let reason):
                         try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))
                     }
@@ -54,7 +57,7 @@ struct StreamController {
             for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
                 switch message {
                 case .text(let text):
-                    try await outbound.write(.text(session.receive(text).json))
+                    if let reply = session.receive(text) { try await outbound.write(.text(reply.json)) }
                 case .binary(let frame) where frame.readableBytes > configuration.maxFrameBytes:
                     let reason = "frame of \(frame.readableBytes) bytes refused: the limit is \(configuration.maxFrameBytes) bytes"
                     logger.info("\(reason)")

@@ -4,19 +4,28 @@ import Ocular
 /// The JSON text messages of `/api/stream`, both directions, each an object with a `type`. Binary
 /// messages carry frames: the client sends an encoded image (JPEG), the server answers each with
 /// exactly one message, the processed frame as a JPEG of the same size, or an `error` (about
-/// "frame") or `dropped` message naming that frame's fate.
+/// "frame") or `dropped` message naming that frame's fate. After a `save` message, the next frame
+/// processed is also saved in the gallery, losslessly, and its answer is followed by `saved` (or an
+/// `error` about "save").
 enum StreamMessage {
     /// What the page sends.
     enum Inbound: Decodable, Equatable {
         /// `{"type":"settings","recipe":{…},"quality":80}`: the recipe applied to every frame from now
         /// on and the JPEG quality of the answers; either may be left out to keep it.
         case settings(recipe: Recipe?, quality: Int?)
+        /// `{"type":"save","caption":"…"}`: save the next processed frame in the gallery with the
+        /// current recipe; the caption may be left out.
+        case save(caption: String?)
 
         private enum CodingKeys: String, CodingKey {
             case type, recipe, quality
         }
 
-        static let types = ["settings"]
+        private enum SaveKeys: String, CodingKey {
+            case type, caption
+        }
+
+        static let types = ["settings", "save"]
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,6 +39,20 @@ enum StreamMessage {
                 }
                 self = .settings(recipe: try container.decodeIfPresent(Recipe.self, forKey: .recipe),
                                  quality: try container.decodeIfPresent(Int.self, forKey: .quality))
+            case "save":
+                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+                    .filter { SaveKeys(stringValue: $0) == nil }.sorted()
+                if let first = unknown.first {
+                    throw StreamMessageError("a save message has no \(StageError.quoted(first)); it has caption")
+                }
+                let caption: String?
+                do {
+                    caption = try decoder.container(keyedBy: SaveKeys.self).decodeIfPresent(String.self, forKey: .caption)
+                } catch {
+                    throw StreamMessageError("a save message's caption must be text")
+                }
+                if let caption, caption.count > 500 { throw StreamMessageError("a caption may have at most 500 characters") }
+                self = .save(caption: caption)
             default:
                 throw StreamMessageError("unknown message type \(StageError.quoted(type)); the types are \(Self.types.joined(separator: ", "))")
             }
@@ -78,9 +101,11 @@ enum StreamMessage {
         case error(about: String, message: String)
         /// A frame that arrived while another was processed, superseded by a newer one (its answer).
         case dropped
+        /// The frame just answered is in the gallery.
+        case saved(GalleryItemResource)
 
         private enum CodingKeys: String, CodingKey {
-            case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message
+            case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -105,6 +130,9 @@ enum StreamMessage {
             case .dropped:
                 try container.encode("dropped", forKey: .type)
                 try container.encode("a newer frame arrived before this one was processed", forKey: .message)
+            case .saved(let resource):
+                try container.encode("saved", forKey: .type)
+                try container.encode(resource, forKey: .item)
             }
         }
 
@@ -112,6 +140,7 @@ enum StreamMessage {
         var json: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
             guard let data = try? encoder.encode(self) else { return #"{"type":"error","about":"server","message":"unencodable reply"}"# }
             return String(decoding: data, as: UTF8.self)
         }

@@ -5,8 +5,8 @@ import Synchronization
 /// One client's stream: its settings, and the processing of its frames.
 final class StreamSession: Sendable {
     enum Reply {
-        /// The processed frame, JPEG-encoded.
-        case frame([UInt8])
+        /// The processed frame, JPEG-encoded, and, when a save was waiting for it, how saving went.
+        case frame([UInt8], saved: StreamMessage.Outbound?)
         /// Why the frame was refused.
         case refused(String)
     }
@@ -21,12 +21,17 @@ final class StreamSession: Sendable {
     private let registry: StageRegistry
     private let images: any ImageCatalog
     private let settings: Mutex<Settings>
+    private let gallery: StudioGallery
+    /// The caption of a save waiting for the next processed frame.
+    private let pendingSave = Mutex<String?>(nil)
     private let started = ContinuousClock.now
 
-    init(configuration: StudioConfiguration, registry: StageRegistry = .standard, images: any ImageCatalog = NoImages()) throws(StageError) {
+    init(configuration: StudioConfiguration, registry: StageRegistry = .standard, images: any ImageCatalog = NoImages(),
+         gallery: StudioGallery? = nil) throws(StageError) {
         self.configuration = configuration
         self.registry = registry
         self.images = images
+        self.gallery = gallery ?? StudioGallery(folder: configuration.galleryFolder)
         self.settings = Mutex(Settings(pipeline: try Pipeline(Recipe(), registry: registry), quality: configuration.jpegQuality))
     }
 
@@ -40,30 +45,45 @@ final class StreamSession: Sendable {
     }
 
     /// Applies a text message, all or nothing.
-    /// - Returns: The reply: the new settings, or an error naming what is wrong.
-    func receive(_ text: String) -> StreamMessage.Outbound {
+    /// - Returns: The reply: the new settings, or an error naming what is wrong; nothing for a save,
+    ///   which is answered after the next frame.
+    func receive(_ text: String) -> StreamMessage.Outbound? {
+        let message: StreamMessage.Inbound
         do throws(StreamMessageError) {
-            switch try StreamMessage.Inbound.decode(text) {
-            case .settings(let recipe, let quality):
-                if let quality, !(1...100).contains(quality) {
-                    throw StreamMessageError("quality must be a whole number from 1 to 100, got \(quality)")
-                }
-                let pipeline: Pipeline?
-                do throws(StageError) {
-                    pipeline = try recipe.map { (recipe) throws(StageError) in try Pipeline(recipe, registry: registry, images: images) }
-                } catch {
-                    throw StreamMessageError(error.description)
-                }
-                let updated = settings.withLock { current in
-                    if let pipeline { current.pipeline = pipeline }
-                    if let quality { current.quality = quality }
-                    return current
-                }
-                return .settings(recipe: updated.pipeline.recipe, quality: updated.quality)
-            }
+            message = try StreamMessage.Inbound.decode(text)
         } catch {
             return .error(about: "settings", message: error.reason)
         }
+        switch message {
+        case .save(let caption):
+            let accepted = pendingSave.withLock { pending in
+                guard pending == nil else { return false }
+                pending = caption ?? ""
+                return true
+            }
+            return accepted ? nil : .error(about: "save", message: "a save is already waiting for the next frame")
+        case .settings(let recipe, let quality):
+            return apply(recipe: recipe, quality: quality)
+        }
+    }
+
+    /// Applies a settings message: both parts or neither.
+    private func apply(recipe: Recipe?, quality: Int?) -> StreamMessage.Outbound {
+        if let quality, !(1...100).contains(quality) {
+            return .error(about: "settings", message: "quality must be a whole number from 1 to 100, got \(quality)")
+        }
+        let pipeline: Pipeline?
+        do throws(StageError) {
+            pipeline = try recipe.map { (recipe) throws(StageError) in try Pipeline(recipe, registry: registry, images: images) }
+        } catch {
+            return .error(about: "settings", message: error.description)
+        }
+        let updated = settings.withLock { current in
+            if let pipeline { current.pipeline = pipeline }
+            if let quality { current.quality = quality }
+            return current
+        }
+        return .settings(recipe: updated.pipeline.recipe, quality: updated.quality)
     }
 
     /// Decodes a frame, runs the pipeline on it at the stream's time, and encodes the result as a
@@ -75,9 +95,21 @@ final class StreamSession: Sendable {
         do {
             let image = try frame.withUnsafeReadableBytes { try Image(decoding: $0, name: "frame", options: options) }
             let processed = try settings.pipeline.process(image, at: elapsed)
-            return .frame(try processed.encoded(as: .jpeg(quality: settings.quality)))
+            let jpeg = try processed.encoded(as: .jpeg(quality: settings.quality))
+            return .frame(jpeg, saved: saveIfAsked(processed, recipe: settings.pipeline.recipe))
         } catch {
             return .refused("\(error)")
+        }
+    }
+
+    /// Saves the processed frame, losslessly, when a save is waiting.
+    private func saveIfAsked(_ processed: Image, recipe: Recipe) -> StreamMessage.Outbound? {
+        guard let caption = pendingSave.withLock({ pending in defer { pending = nil }; return pending }) else { return nil }
+        do throws(GalleryError) {
+            let item = try gallery.open().save(processed, recipe: recipe, source: "studio", caption: caption)
+            return .saved(GalleryItemResource(item: item))
+        } catch {
+            return .error(about: "save", message: "the frame could not be saved: \(error)")
         }
     }
 }

@@ -65,8 +65,12 @@ struct StudioErrorBody: Encodable {
 }
 
 /// A JSON answer with the given status.
-func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-    let data = try JSONEncoder().encode(value)
+func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status,
+                  datesAs dateStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = dateStrategy
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    let data = try encoder.encode(value)
     return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
                     body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }

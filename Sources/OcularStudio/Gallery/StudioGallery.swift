@@ -1,0 +1,53 @@
+import Ocular
+import Synchronization
+
+/// The gallery the studio saves into, opened on first use: a studio that never saves never
+/// touches the folder, and `ocular studio` opens it at start-up to report problems early.
+final class StudioGallery: Sendable {
+    private let folder: String?
+    private let opened: Mutex<Gallery?>
+
+    /// The gallery in `folder` (the default folder when nil), opened when first needed.
+    init(folder: String?) {
+        self.folder = folder
+        opened = Mutex(nil)
+    }
+
+    /// A gallery already open.
+    init(_ gallery: Gallery) {
+        folder = gallery.folder
+        opened = Mutex(gallery)
+    }
+
+    /// The gallery, opening it the first time.
+    /// - Throws: ``GalleryError`` when the folder or its database cannot be used; the next call
+    ///   tries again.
+    func open() throws(GalleryError) -> Gallery {
+        try opened.withLock { (gallery) throws(GalleryError) -> Gallery in
+            if let gallery { return gallery }
+            let made = try Gallery(folder: folder)
+            gallery = made
+            return made
+        }
+    }
+}
+
+/// How the HTTP API shows an item: its fields, and where to fetch its file and thumbnail (ids
+/// only: no path of the server's ever reaches a client).
+struct GalleryItemResource: Encodable {
+    let item: GalleryItem
+
+    var url: String { "\(GalleryController.path)/\(item.id)" }
+    var thumbnailURL: String? { item.thumbnailName == nil ? nil : url + "/thumbnail" }
+
+    private enum LinkKeys: String, CodingKey {
+        case url, thumbnailURL
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try item.encode(to: encoder)
+        var links = encoder.container(keyedBy: LinkKeys.self)
+        try links.encode(url, forKey: .url)
+        try links.encode(thumbnailURL, forKey: .thumbnailURL)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import Ocular
+import Testing
+@testable import OcularStudio
+
+/// A gallery in a fresh folder, removed with the value.
+private final class TemporaryGallery: Sendable {
+    let folder = NSTemporaryDirectory() + "ocular-studio-gallery-" + UUID().uuidString
+    let gallery: Gallery
+
+    init() throws { gallery = try Gallery(folder: folder) }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+}
+
+private func object(_ buffer: ByteBuffer) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any])
+}
+
+private func text(_ message: WebSocketMessage?) throws -> [String: Any] {
+    guard case .text(let text) = message else { throw GalleryStudioTestError("expected a text message, got \(String(describing: message))") }
+    return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+private struct GalleryStudioTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+@Suite("Ocular Studio's gallery: saving from the stream and /api/gallery", .timeLimit(.minutes(1)))
+struct GalleryStudioTests {
+    @Test("a save message saves the next processed frame losslessly with its recipe, answered by saved with its URLs")
+    func saveFromStream() async throws {
+        let temporary = try TemporaryGallery()
+        let jpeg = try Image(contentsOfFile: dataRoot + "/images/coffee.png").encoded(as: .jpeg(quality: 90))
+        let grayRecipe = try Recipe(json: #"{"stages":[{"stage":"gray"}]}"#)
+        let expected = try Pipeline(grayRecipe).process(Image(decoding: jpeg))
+        let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0), gallery: temporary.gallery)
+        _ = try await application.test(.live) { client in
+            try await client.ws("/api/stream", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await messages.next()  // hello
+                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#))
+                _ = try await messages.next()
+                try await outbound.write(.text(#"{"type":"save","caption":"gray cup"}"#))
+                try await outbound.write(.text(#"{"type":"save"}"#))
+                let refused = try text(try await messages.next())
+                #expect(refused["about"] as? String == "save" && (refused["message"] as? String)?.contains("already waiting") == true)
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                guard case .binary = try await messages.next() else { Issue.record("no frame before saved"); return }
+                let saved = try text(try await messages.next())
+                #expect(saved["type"] as? String == "saved")
+                let item = try #require(saved["item"] as? [String: Any])
+                #expect(item["id"] as? Int == 1 && item["url"] as? String == "/api/gallery/1")
+                #expect(item["thumbnailURL"] as? String == "/api/gallery/1/thumbnail" && item["caption"] as? String == "gray cup")
+                // The next frame is not saved again.
+                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                guard case .binary = try await messages.next() else { Issue.record("no second frame"); return }
+                try await outbound.write(.text(#"{"type":"save","caption":5}"#))
+                let badCaption = try text(try await messages.next())
+                #expect(badCaption["type"] as? String == "error" && (badCaption["message"] as? String)?.contains("caption must be text") == true)
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/png")
+                let savedFrame = try Image(decoding: Array(response.body.readableBytesView))
+                #expect(savedFrame == expected)
+            }
+        }
+        let items = try temporary.gallery.items()
+        #expect(items.count == 1 && items[0].recipe == grayRecipe && items[0].source == "studio" && items[0].kind == .photo)
+    }
+
+    @Test("GET lists newest first with URLs and no paths, serves files, ranges and thumbnails; DELETE removes; unknown ids 404")
+    func httpAPI() async throws {
+        let temporary = try TemporaryGallery()
+        let rocketPath = dataRoot + "/images/rocket.jpg"
+        let rocket = try Data(contentsOf: URL(fileURLWithPath: rocketPath))
+        try temporary.gallery.add(fileAt: rocketPath, caption: "rocket")
+        try temporary.gallery.add(fileAt: dataRoot + "/video/astronaut_pan.avi")
+        let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0), gallery: temporary.gallery)
+        try await application.test(.router) { client in
+            try await client.execute(uri: "/api/gallery", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(!String(buffer: response.body).contains(temporary.folder), "a server path reached the client")
+                let page = try object(response.body)
+                let items = try #require(page["items"] as? [[String: Any]])
+                #expect(page["total"] as? Int == 2 && items.map { $0["id"] as? Int } == [2, 1])
+                #expect(items[0]["kind"] as? String == "video" && items[1]["caption"] as? String == "rocket")
+                #expect(items[1]["url"] as? String == "/api/gallery/1" && (items[1]["createdAt"] as? String)?.hasSuffix("Z") == true)
+            }
+            try await client.execute(uri: "/api/gallery?limit=1&offset=1", method: .get) { response in
+                let page = try object(response.body)
+                #expect((page["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1])
+            }
+            for query in ["limit=0", "limit=201", "limit=x", "offset=-1"] {
+                try await client.execute(uri: "/api/gallery?\(query)", method: .get) { response in
+                    let body = try object(response.body)
+                    #expect(response.status == .badRequest && body["error"] is String, "\(query)")
+                }
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
+                #expect(Data(buffer: response.body) == rocket)
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .get, headers: [.range: "bytes=10-19"]) { response in
+                #expect(response.status == .partialContent && response.headers[.contentRange] == "bytes 10-19/\(rocket.count)")
+                #expect(Data(buffer: response.body) == rocket[10...19])
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .get, headers: [.range: "bytes=999999999-"]) { response in
+                #expect(response.status == .rangeNotSatisfiable)
+            }
+            try await client.execute(uri: "/api/gallery/2", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "video/x-msvideo")
+            }
+            try await client.execute(uri: "/api/gallery/2/thumbnail", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
+                let thumbnail = try Image(decoding: Array(response.body.readableBytesView))
+                #expect(thumbnail.width == 256 && thumbnail.height == 192)
+            }
+            for uri in ["/api/gallery/99", "/api/gallery/abc", "/api/gallery/99/thumbnail", "/api/gallery/-1"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    let body = try object(response.body)
+                    #expect(response.status == .notFound && body["error"] is String, "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
+                let body = try object(response.body)
+                #expect(response.status == .ok && body["deleted"] as? Int == 1)
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
+                #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/api/gallery", method: .get) { response in
+                let body = try object(response.body)
+                #expect(body["total"] as? Int == 1)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: temporary.folder + "/photos/rocket.jpg"))
+    }
+
+    @Test("byte ranges: first-last, from an offset, the last n; anything else unsatisfiable")
+    func byteRanges() {
+        #expect(GalleryController.byteRange("bytes=0-9", size: 100) == 0...9)
+        #expect(GalleryController.byteRange("bytes=90-200", size: 100) == 90...99)
+        #expect(GalleryController.byteRange("bytes=10-", size: 100) == 10...99)
+        #expect(GalleryController.byteRange("bytes=-30", size: 100) == 70...99)
+        #expect(GalleryController.byteRange("bytes=-300", size: 100) == 0...99)
+        for bad in ["bytes=100-", "bytes=5-4", "bytes=-0", "bytes=-", "items=0-1", "bytes=0-1,3-4", "bytes=99999999999999999999-"] {
+            #expect(GalleryController.byteRange(bad, size: 100) == nil, "\(bad)")
+        }
+    }
+}
