@@ -19,7 +19,7 @@ enum DurableFiles {
         let partial = PartialFiles.make(for: folder + "/" + preferredName)
         defer { PartialFiles.finished(partial) }
         do throws(GalleryError) {
-            try writeAndFlush(bytes, to: partial)
+            try writeAndFlush(bytes, to: partial, named: folder + "/" + preferredName)
             return try place(partial, in: folder, preferredName: preferredName)
         } catch {
             unlink(partial)
@@ -33,15 +33,16 @@ enum DurableFiles {
         let partial = PartialFiles.make(for: folder + "/" + preferredName)
         defer { PartialFiles.finished(partial) }
         do throws(GalleryError) {
-            let output = try openNew(partial)
+            let named = folder + "/" + preferredName
+            let output = try openNew(partial, named: named)
             var checksum = Checksum()
             let byteCount: Int
             do throws(GalleryError) {
                 byteCount = try readChunks(of: source) { (chunk) throws(GalleryError) in
                     checksum.add(chunk)
-                    try writeAll(chunk, to: output, path: partial)
+                    try writeAll(chunk, to: output, named: named)
                 }
-                try flushAndClose(output, path: partial)
+                try flushAndClose(output, named: named)
             } catch {
                 close(output)
                 throw error
@@ -96,24 +97,26 @@ enum DurableFiles {
         return try result.get()
     }
 
-    private static func openNew(_ path: String) throws(GalleryError) -> Int32 {
+    // Errors name the file being made (`named`), not its hidden partial name.
+
+    private static func openNew(_ path: String, named: String) throws(GalleryError) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
+        guard descriptor >= 0 else { throw .file(.writeFailed(path: named, reason: String(cString: strerror(errno)))) }
         return descriptor
     }
 
-    private static func writeAndFlush(_ bytes: some ContiguousBytes, to path: String) throws(GalleryError) {
-        let descriptor = try openNew(path)
+    private static func writeAndFlush(_ bytes: some ContiguousBytes, to path: String, named: String) throws(GalleryError) {
+        let descriptor = try openNew(path, named: named)
         do throws(GalleryError) {
-            try withBytes(bytes) { (raw) throws(GalleryError) in try writeAll(raw, to: descriptor, path: path) }
-            try flushAndClose(descriptor, path: path)
+            try withBytes(bytes) { (raw) throws(GalleryError) in try writeAll(raw, to: descriptor, named: named) }
+            try flushAndClose(descriptor, named: named)
         } catch {
             close(descriptor)
             throw error
         }
     }
 
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(GalleryError) {
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, named path: String) throws(GalleryError) {
         var offset = 0
         while offset < bytes.count {
             let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -125,7 +128,7 @@ enum DurableFiles {
 
     /// fsync before the name appears: without it a crash of the machine could leave the name
     /// pointing at a file of zeros.
-    private static func flushAndClose(_ descriptor: Int32, path: String) throws(GalleryError) {
+    private static func flushAndClose(_ descriptor: Int32, named path: String) throws(GalleryError) {
         guard fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)

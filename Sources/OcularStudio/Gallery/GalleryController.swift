@@ -45,7 +45,7 @@ struct GalleryController {
             let outcome = await blocking { () throws(GalleryError) in try gallery.open().delete(id: id) }
             switch outcome {
             case .success(let item): return try jsonResponse(Deleted(deleted: item.id), status: .ok)
-            case .failure(let error): return try Self.response(for: error)
+            case .failure(let error): return try response(for: error)
             }
         }
     }
@@ -65,7 +65,7 @@ struct GalleryController {
         }
         switch outcome {
         case .success(let page): return try jsonResponse(page, status: .ok, datesAs: .iso8601)
-        case .failure(let error): return try Self.response(for: error)
+        case .failure(let error): return try response(for: error)
         }
     }
 
@@ -78,7 +78,7 @@ struct GalleryController {
         }
         switch outcome {
         case .success(let (opened, item)): return try await body(opened, item)
-        case .failure(let error): return try Self.response(for: error)
+        case .failure(let error): return try response(for: error)
         }
     }
 
@@ -137,11 +137,12 @@ struct GalleryController {
         return try StudioErrorBody.response(.notFound, "the gallery has no item \(StageError.quoted(id)); ids are whole numbers from \(path)")
     }
 
-    static func response(for error: GalleryError) throws -> Response {
+    private func response(for error: GalleryError) throws -> Response {
+        let message = gallery.clientMessage(for: error)
         switch error {
-        case .noSuchItem, .missingFile: try StudioErrorBody.response(.notFound, error.description)
-        case .invalidName, .notMedia: try StudioErrorBody.response(.badRequest, error.description)
-        default: try StudioErrorBody.response(.internalServerError, error.description)
+        case .noSuchItem, .missingFile: return try StudioErrorBody.response(.notFound, message)
+        case .invalidName, .notMedia: return try StudioErrorBody.response(.badRequest, message)
+        default: return try StudioErrorBody.response(.internalServerError, message)
         }
     }
 }

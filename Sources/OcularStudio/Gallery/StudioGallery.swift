@@ -19,6 +19,13 @@ final class StudioGallery: Sendable {
         opened = Mutex(gallery)
     }
 
+    /// What a client is told of a gallery error: paths inside the gallery relative to it, so that
+    /// the server's folders stay its own.
+    func clientMessage(for error: GalleryError) -> String {
+        let root = (try? open().folder) ?? folder ?? Gallery.defaultFolder()
+        return error.description.replacingOccurrences(of: root + "/", with: "")
+    }
+
     /// The gallery, opening it the first time.
     /// - Throws: ``GalleryError`` when the folder or its database cannot be used; the next call
     ///   tries again.

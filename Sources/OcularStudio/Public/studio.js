@@ -5,10 +5,15 @@
 // Text messages are JSON objects with a "type". The server opens with "hello", which lists every stage
 // with its declared parameters; the page builds its controls from that list, so no stage needs HTML of
 // its own. The page sends {"type": "settings", "recipe": {"stages": [...]}}; the server answers
-// "settings" (the recipe with every value spelled out) or "error".
+// "settings" (the recipe with every value spelled out) or "error". {"type": "save"} asks the server to
+// save the next processed frame in the gallery, losslessly, with the current recipe; after that
+// frame's answer comes {"type": "saved", "item": {id, url, thumbnailURL, fileName, …}} or an error
+// about "save".
 //
 // Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
 // and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
+
+import { shareItem } from "./share.js";
 
 const MAX_FRAMES_PER_SECOND = 30;
 const CAPTURE_QUALITY = 0.85;
@@ -16,6 +21,7 @@ const STALL_TIMEOUT_MS = 5000;
 // A camera's frame intervals jitter around its rate: only hold back what comes much faster than the cap.
 const CAMERA_JITTER = 0.75;
 const SETTINGS_DELAY_MS = 60;  // while a slider moves, at most one settings message per this
+const SAVE_TIMEOUT_MS = 15000;  // a save with no answer by then is reported as failed
 
 const elements = {
   output: document.getElementById("output"),
@@ -31,6 +37,10 @@ const elements = {
   source: document.getElementById("source"),
   stages: document.getElementById("stages"),
   recipeSummary: document.getElementById("recipe-summary"),
+  stagesPanel: document.querySelector(".stages-panel"),
+  save: document.getElementById("save"),
+  share: document.getElementById("share"),
+  saveStatus: document.getElementById("save-status"),
 };
 
 const state = {
@@ -67,6 +77,10 @@ const state = {
   arrivals: [],             // times of recent answers, for frames per second
   latencies: [],            // recent camera-to-screen delays in ms
   delayLog: [],             // every frame's delays since the last takeDelays(), for benchmarks
+  saving: false,            // a save waits for its answer
+  saveTimer: 0,
+  savedItem: null,          // the last item saved, for Share
+  saves: [],                // every save's outcome, for tests: {id} or {error}
 };
 
 // ---- Status, notices, busy state -------------------------------------------------------------
@@ -298,7 +312,7 @@ async function showFrame(data) {
     state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
     if (state.delayLog.length < 100000) state.delayLog.push({ delay: now - capturedAt, roundTrip });
     if (state.latencies.length > 30) state.latencies.shift();
-    if (!elements.busy.hidden) setBusy("");
+    if (!elements.busy.hidden && !state.saving) setBusy("");
   } catch (error) {
     showNotice("The server sent a frame this browser could not decode.", "error");
   }
@@ -315,7 +329,11 @@ function handleMessage(message) {
     case "settings":
       adoptRecipe(message.recipe);
       break;
+    case "saved":
+      finishSave(message.item, null);
+      break;
     case "error":
+      if (message.about === "save") { finishSave(null, message.message); break; }
       showNotice(`Server: ${message.message}`, "error");
       if (message.about === "frame") frameAnswered();
       break;
@@ -359,6 +377,7 @@ function connect() {
     }
   });
   socket.addEventListener("close", (event) => {
+    if (state.saving) finishSave(null, "the connection to the server was lost");
     const wasConnected = state.connected;
     state.connected = false;
     state.inFlight = false;
@@ -640,6 +659,71 @@ async function uploadImage(file, use) {
 
 elements.source.addEventListener("change", () => chooseSource(elements.source.value));
 
+// ---- Save and share --------------------------------------------------------------------------
+
+/// While a save waits, the controls that would change what is saved are disabled.
+function setSaving(saving) {
+  state.saving = saving;
+  document.body.dataset.saving = String(saving);
+  elements.save.disabled = saving;
+  elements.save.setAttribute("aria-busy", String(saving));
+  elements.save.textContent = saving ? "Saving…" : "Save";
+  elements.source.disabled = saving;
+  elements.stagesPanel.inert = saving;
+  if (saving) elements.share.hidden = true;
+}
+
+function setSaveStatus(kind, text, link) {
+  elements.saveStatus.dataset.kind = kind;
+  elements.saveStatus.textContent = text;
+  if (link) {
+    const anchor = document.createElement("a");
+    anchor.href = link.href;
+    anchor.textContent = link.text;
+    elements.saveStatus.append(" ", anchor);
+  }
+}
+
+function save() {
+  if (state.saving) return;
+  if (!state.connected) {
+    setSaveStatus("error", "Not saved: the server is not connected.");
+    return;
+  }
+  setSaving(true);
+  setSaveStatus("busy", "");
+  setBusy("Saving the next frame…");
+  send({ type: "save" });
+  state.saveTimer = setTimeout(() => finishSave(null, `no answer from the server in ${SAVE_TIMEOUT_MS / 1000} s`), SAVE_TIMEOUT_MS);
+}
+
+/// Ends a save: with the saved item, or with the reason it failed.
+function finishSave(item, reason) {
+  if (!state.saving) return;
+  clearTimeout(state.saveTimer);
+  setSaving(false);
+  setBusy("");
+  if (item) {
+    state.savedItem = item;
+    state.saves.push({ id: item.id });
+    setSaveStatus("saved", "Saved", { href: `gallery.html#item-${item.id}`, text: "in the gallery" });
+    elements.share.hidden = false;
+  } else {
+    state.saves.push({ error: reason });
+    setSaveStatus("error", `Not saved: ${reason}`);
+  }
+}
+
+elements.save.addEventListener("click", save);
+elements.share.addEventListener("click", async () => {
+  if (!state.savedItem) return;
+  try {
+    await shareItem(state.savedItem);
+  } catch (error) {
+    showNotice(`Could not share: ${error.message}`, "error");
+  }
+});
+
 // For tests and the curious: window.ocularStudio.stats()
 window.ocularStudio = {
   /// Sends a text message as it is, to try the server's checks by hand.
@@ -656,6 +740,8 @@ window.ocularStudio = {
     framesSent: state.framesSent,
     framesPerSecond: state.arrivals.filter((time) => performance.now() - time <= 1000).length,
     medianLatencyMs: [...state.latencies].sort((a, b) => a - b)[Math.floor(state.latencies.length / 2)] ?? null,
+    saving: state.saving,
+    saves: state.saves,
   }),
 };
 

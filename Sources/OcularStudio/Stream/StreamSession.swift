@@ -109,7 +109,7 @@ final class StreamSession: Sendable {
             let item = try gallery.open().save(processed, recipe: recipe, source: "studio", caption: caption)
             return .saved(GalleryItemResource(item: item))
         } catch {
-            return .error(about: "save", message: "the frame could not be saved: \(error)")
+            return .error(about: "save", message: "the frame could not be saved: \(gallery.clientMessage(for: error))")
         }
     }
 }
