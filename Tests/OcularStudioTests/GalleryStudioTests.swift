@@ -155,4 +155,29 @@ struct GalleryStudioTests {
             #expect(GalleryController.byteRange(bad, size: 100) == nil, "\(bad)")
         }
     }
+
+    @Test("damaged Range headers give nil or a range inside the file, never a crash")
+    func byteRangeFuzz() {
+        let fragments = ["bytes", "=", "-", "0", "1", "9", "99", ",", " ", "x", "18446744073709551615", "999999999999999999"]
+        var generator = SeededGenerator(seed: 5)
+        var satisfiable = 0
+        for _ in 0..<5_000 {
+            // A valid header with random numbers, then maybe damaged by an inserted or removed piece.
+            let first = Int.random(in: 0...250, using: &generator), last = Int.random(in: 0...250, using: &generator)
+            var header = ["bytes=\(first)-\(last)", "bytes=\(first)-", "bytes=-\(last)"].randomElement(using: &generator)!
+            if Bool.random(using: &generator) {
+                let position = header.index(header.startIndex, offsetBy: Int.random(in: 0...header.count, using: &generator))
+                if Bool.random(using: &generator) || position == header.endIndex {
+                    header.insert(contentsOf: fragments.randomElement(using: &generator)!, at: position)
+                } else {
+                    header.remove(at: position)
+                }
+            }
+            let size = Int.random(in: 0...200, using: &generator)
+            guard let range = GalleryController.byteRange(header, size: size) else { continue }
+            satisfiable += 1
+            #expect(range.lowerBound >= 0 && range.upperBound < size, "\(header) in \(size) bytes gave \(range)")
+        }
+        #expect(satisfiable > 1_000)
+    }
 }

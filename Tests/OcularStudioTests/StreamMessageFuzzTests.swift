@@ -4,22 +4,25 @@ import Testing
 @testable import OcularStudio
 
 /// A deterministic fuzz test of the stream's text messages: every damaged message gets a `settings`
-/// or an `error` reply, an error leaves the session's settings as they were, and no reply is long.
+/// or an `error` reply, or none when it is a save (answered after the next frame); anything but a
+/// settings reply leaves the session's settings as they were, and no reply is long.
 @Suite("Damaged stream messages")
 struct StreamMessageFuzzTests {
     static let seeds = [
         #"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#,
         #"{"type":"settings","quality":70}"#,
         #"{"type":"settings","recipe":{"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":9,"interval":1}]},"quality":95}"#,
+        #"{"type":"save","caption":"holiday"}"#,
     ]
     static let fragments = ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-1", "101", "1e400", "\"type\"",
-                            "\"settings\"", "\"recipe\"", "\"quality\"", "\"stages\"", "\"stage\"", String(repeating: "z", count: 4000)]
+                            "\"settings\"", "\"recipe\"", "\"quality\"", "\"stages\"", "\"stage\"", "\"save\"", "\"caption\"",
+                            String(repeating: "z", count: 4000)]
 
-    @Test("every damaged message is answered settings or error; an error changes nothing")
+    @Test("every damaged message is answered settings or error, or waits as a save; only settings change settings")
     func mutations() throws {
         let session = try StreamSession(configuration: StudioConfiguration())
         var generator = SeededGenerator(seed: 77)
-        var accepted = 0, refused = 0
+        var accepted = 0, refused = 0, saves = 0
         var failures: [String] = []
         for seed in Self.seeds {
             for round in 0..<600 {
@@ -53,10 +56,16 @@ struct StreamMessageFuzzTests {
                     accepted += 1
                     let now = session.currentSettings
                     if now.pipeline.recipe != recipe || now.quality != quality { failures.append("\(text): reply differs from the session") }
+                case nil:
+                    saves += 1
+                    let now = session.currentSettings
+                    if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
+                        failures.append("\(text.prefix(200)): a save changed the settings")
+                    }
                 case .error(let about, let message):
                     refused += 1
                     let now = session.currentSettings
-                    if about != "settings" || message.isEmpty || message.count > 500 || message.contains("\n") {
+                    if !["settings", "save"].contains(about) || message.isEmpty || message.count > 500 || message.contains("\n") {
                         failures.append("\(text.prefix(200)): error about \(about), \(message.count) characters: \(message.prefix(300))")
                     }
                     if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
@@ -69,6 +78,6 @@ struct StreamMessageFuzzTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        #expect(accepted >= 100 && refused >= 500, "\(accepted) accepted, \(refused) refused")
+        #expect(accepted >= 100 && refused >= 500 && saves == 1, "\(accepted) accepted, \(refused) refused, \(saves) saves waiting")
     }
 }

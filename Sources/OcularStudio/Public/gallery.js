@@ -142,6 +142,11 @@ function openItem(item) {
     media.playsInline = true;
     media.preload = "metadata";
     if (item.thumbnailURL) media.poster = item.thumbnailURL;
+    // Browsers play H.264 MP4 and WebM; an AVI of Motion JPEG, say, is kept but cannot play here.
+    media.addEventListener("error", () => {
+      elements.viewerMeta.textContent = `${describe(item)} · this browser cannot play this video's format: download it to watch`;
+      elements.viewerMeta.dataset.kind = "error";
+    }, { once: true });
   } else {
     media = document.createElement("img");
     media.alt = title(item);
@@ -151,6 +156,7 @@ function openItem(item) {
   elements.viewerMedia.replaceChildren(media);
   elements.viewerTitle.textContent = title(item);
   elements.viewerMeta.textContent = `${describe(item)} · ${item.source}`;
+  delete elements.viewerMeta.dataset.kind;
   elements.download.href = item.url;
   elements.download.download = item.fileName;
   elements.viewer.showModal();
