@@ -161,6 +161,36 @@ struct GalleryTests {
         #expect(throws: GalleryError.missingFile(id: 2, path: folder.file("photos/second.png"))) { try gallery.verify(try gallery.item(id: 2)) }
     }
 
+    @Test("adding a stray file of the gallery's own folder registers it where it is; twice is refused")
+    func adoptingStrays() throws {
+        let folder = try TemporaryFolder()
+        let gallery = try Gallery(folder: folder.path)
+        let stray = folder.file("photos/stray.jpg")
+        try FileManager.default.copyItem(atPath: TestData.path("images/rocket.jpg"), toPath: stray)
+        #expect(try Gallery(folder: folder.path).reconciliation.unregisteredFiles == ["photos/stray.jpg"])
+        let item = try gallery.add(fileAt: stray)
+        #expect(item.fileName == "stray.jpg" && item.width == 640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("photos")) == ["stray.jpg"])
+        try gallery.verify(item)
+        #expect(try gallery.reconcile().isClean)
+        #expect(throws: GalleryError.notMedia(path: stray, reason: "it is already in the gallery, as item 1")) { try gallery.add(fileAt: stray) }
+        #expect(FileManager.default.fileExists(atPath: stray))
+    }
+
+    @Test("a database file that is not one is a clear error, and the files stay")
+    func damagedDatabase() throws {
+        let folder = try TemporaryFolder()
+        do {
+            let gallery = try Gallery(folder: folder.path)
+            try gallery.save(try Self.noisePicture(), source: "test", name: "kept")
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.file("gallery.sqlite" + suffix)) }
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: folder.file("gallery.sqlite")))
+        let error = #expect(throws: GalleryError.self) { try Gallery(folder: folder.path) }
+        #expect(error?.description.contains("gallery.sqlite' failed: file is not a database") == true, "\(String(describing: error))")
+        #expect(FileManager.default.fileExists(atPath: folder.file("photos/kept.png")))
+    }
+
     @Test("saves from many tasks at once all land, each in its own file")
     func concurrentSaves() async throws {
         let folder = try TemporaryFolder()

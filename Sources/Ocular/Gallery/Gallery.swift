@@ -226,6 +226,20 @@ public final class Gallery: Sendable {
             // A video whose first frame does not decode is still kept: it may play in a browser.
             thumbnail = try? Self.thumbnail(of: Image(firstFrameOfVideo: path))
         }
+        // A file already in the kind's folder but in no row (a save interrupted between its file
+        // and its row, or one put there by hand) is registered where it is, not copied.
+        let kindFolder = folder + "/" + item.kind.folderName
+        if name == nil, Self.normalised((path as NSString).deletingLastPathComponent) == kindFolder {
+            if let owner = try read({ db in
+                try Int64.fetchOne(db, sql: "SELECT id FROM item WHERE kind = ? AND fileName = ?", arguments: [item.kind.rawValue, ownName])
+            }) {
+                throw .notMedia(path: path, reason: "it is already in the gallery, as item \(owner)")
+            }
+            return try store(item, thumbnail: thumbnail, preferredName: ownName, removeOnFailure: false) { (_, _) throws(GalleryError) in
+                let found = try DurableFiles.checksum(ofFileAt: path)
+                return (ownName, found.checksum, found.byteCount)
+            }
+        }
         let preferred = try name.map { (name) throws(GalleryError) in try Self.checkedName(name, extension: fileExtension) }
             ?? Self.tidied(ownName, kind: item.kind, extension: fileExtension)
         return try store(item, thumbnail: thumbnail, preferredName: preferred) { (folder, name) throws(GalleryError) in
@@ -246,8 +260,9 @@ public final class Gallery: Sendable {
     /// Places the thumbnail, then the item's file (`place` writes it into the folder under the
     /// name given, or a numbered variant, and returns the name it got with the CRC-32 and size of
     /// what it wrote), then inserts the row: the item exists from that commit on. On failure, the
-    /// files just placed are removed.
-    private func store(_ draft: GalleryItem, thumbnail: [UInt8]?, preferredName: String,
+    /// files just placed are removed (the item's own file only when `removeOnFailure`: a file
+    /// registered where it lay is the user's).
+    private func store(_ draft: GalleryItem, thumbnail: [UInt8]?, preferredName: String, removeOnFailure: Bool = true,
                        place: (_ folder: String, _ preferredName: String) throws(GalleryError) -> (name: String, checksum: UInt32, byteCount: Int))
         throws(GalleryError) -> GalleryItem {
         var item = draft
@@ -269,7 +284,7 @@ public final class Gallery: Sendable {
             guard let row else { throw .database(path: folder + "/" + Self.databaseName, reason: "the new row could not be read back") }
             return GalleryItem(row: row)
         } catch {
-            if !item.fileName.isEmpty { unlink(path(of: item)) }
+            if removeOnFailure, !item.fileName.isEmpty { unlink(path(of: item)) }
             if let thumbnail = thumbnailPath(of: item) { unlink(thumbnail) }
             throw error
         }
@@ -343,7 +358,7 @@ public final class Gallery: Sendable {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    private static func normalised(_ folder: String) -> String {
+    static func normalised(_ folder: String) -> String {
         let absolute = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
         return URL(fileURLWithPath: absolute).standardizedFileURL.path
     }

@@ -6,7 +6,8 @@ public struct GalleryReconciliation: Sendable, Equatable {
     /// from the picture and hold nothing else).
     public var removedThumbnails: [String] = []
     /// Files in the photos or videos folder that no item names, relative to the gallery's folder:
-    /// kept, so that nothing is lost (`ocular gallery add` makes one an item).
+    /// kept, so that nothing is lost (``Gallery/add(fileAt:caption:labels:name:source:recipe:)``,
+    /// `ocular gallery add`, registers one where it is).
     public var unregisteredFiles: [String] = []
     /// Items whose file is gone.
     public var itemsWithoutFile: [GalleryItem] = []
@@ -18,7 +19,7 @@ public struct GalleryReconciliation: Sendable, Equatable {
     public var findings: [String] {
         removedPartialFiles.map { "removed the partial file \($0), left by a save that was interrupted" }
             + removedThumbnails.map { "removed the thumbnail \($0), which belongs to no item" }
-            + unregisteredFiles.map { "\($0) is in the folder but not in the gallery (add it with `ocular gallery add`)" }
+            + unregisteredFiles.map { "\($0) is in the folder but not in the gallery (`ocular gallery add` on it registers it where it is)" }
             + itemsWithoutFile.map { "item \($0.id)'s file \($0.relativePath) is missing" }
     }
 }
