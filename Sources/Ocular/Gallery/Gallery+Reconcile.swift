@@ -12,8 +12,7 @@ extension Gallery {
 
     static func reconcile(folder: String, database: DatabasePool) throws(GalleryError) -> GalleryReconciliation {
         var found = GalleryReconciliation()
-        let subfolders = GalleryItem.Kind.allCases.map(\.folderName) + [thumbnailFolderName]
-        for subfolder in subfolders {
+        for subfolder in subfolderNames {
             found.removedPartialFiles += PartialFiles.sweepStale(besides: folder + "/" + subfolder + "/x")
                 .map { subfolder + "/" + ($0 as NSString).lastPathComponent }
         }

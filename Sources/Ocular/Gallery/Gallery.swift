@@ -37,6 +37,8 @@ public final class Gallery: Sendable {
     public static let thumbnailSize = 256
     static let databaseName = "gallery.sqlite"
     static let thumbnailFolderName = "thumbnails"
+    /// The folders inside the gallery's folder: one per kind, and the thumbnails'.
+    static let subfolderNames = GalleryItem.Kind.allCases.map(\.folderName) + [thumbnailFolderName]
 
     /// `$XDG_DATA_HOME/ocular`, or `~/.local/share/ocular` when XDG_DATA_HOME is not set (the XDG
     /// base directory specification).
@@ -54,9 +56,8 @@ public final class Gallery: Sendable {
     public init(folder: String? = nil) throws(GalleryError) {
         let folder = Self.normalised(folder ?? Self.defaultFolder())
         self.folder = folder
-        for subfolder in ["", "/" + GalleryItem.Kind.photo.folderName, "/" + GalleryItem.Kind.video.folderName, "/" + Self.thumbnailFolderName] {
-            try Self.makeFolder(folder + subfolder)
-        }
+        try Self.makeFolder(folder)
+        for subfolder in Self.subfolderNames { try Self.makeFolder(folder + "/" + subfolder) }
         let databasePath = folder + "/" + Self.databaseName
         do {
             var configuration = Configuration()
@@ -194,9 +195,9 @@ public final class Gallery: Sendable {
     @discardableResult
     public func add(fileAt path: String, caption: String = "", labels: [String] = [], name: String? = nil,
                     source: String? = nil, recipe: Recipe? = nil) throws(GalleryError) -> GalleryItem {
-        let info: MediaInfo
+        let examined: (info: MediaInfo, image: Image?)
         do {
-            info = try MediaInfo(contentsOfFile: path)
+            examined = try MediaInfo.examine(path)
         } catch {
             switch error {
             case .unreadableMedia, .notAnImage: throw .notMedia(path: path, reason: MediaInfo.notMediaReason)
@@ -209,17 +210,12 @@ public final class Gallery: Sendable {
         let fileExtension = (ownName as NSString).pathExtension.lowercased()
         let item: GalleryItem
         let thumbnail: [UInt8]?
-        switch info {
+        switch examined.info {
         case .image(let image):
             item = GalleryItem(draftOf: .photo, source: source ?? "added \(ownName)", recipe: recipe, width: image.width,
                                height: image.height, caption: caption, labels: labels)
-            let picture: Image
-            do {
-                picture = try Image(contentsOfFile: path)
-            } catch {
-                throw .file(error)
-            }
-            thumbnail = try Self.thumbnail(of: picture)
+            // The picture MediaInfo decoded: an image is read and decoded once.
+            thumbnail = try examined.image.map { (picture) throws(GalleryError) in try Self.thumbnail(of: picture) }
         case .video(let video):
             item = GalleryItem(draftOf: .video, source: source ?? "added \(ownName)", recipe: recipe, width: video.width,
                                height: video.height, duration: video.duration, caption: caption, labels: labels)

@@ -39,16 +39,22 @@ public enum MediaInfo: Sendable, Equatable {
     ///   - options: Limits for reading images.
     /// - Throws: ``OcularError`` when the file is missing, empty, or neither an image nor a readable video.
     public init(contentsOfFile path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
+        self = try Self.examine(path, options: options).info
+    }
+
+    /// What ``init(contentsOfFile:options:)`` finds, with the decoded picture when the file is an
+    /// image, for callers that need its pixels too (the gallery's thumbnail) without decoding twice.
+    static func examine(_ path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) -> (info: MediaInfo, image: Image?) {
         // The first bytes tell an image from a video; a video is never read whole.
         let start = try FileAccess.read(path, upTo: 64 << 10)
         guard !start.isEmpty else { throw .emptyFile(path: path) }
         if let header = start.withUnsafeBytes({ ImageHeader($0) }) {
             let data = try FileAccess.read(path)
             let image = try Image(decoding: data, name: path, options: options)
-            self = .image(ImageFileInfo(
+            let info = MediaInfo.image(ImageFileInfo(
                 container: header.container.rawValue, width: image.width, height: image.height,
                 channels: image.format.channels, pixelFormat: image.format, fileSize: data.count))
-            return
+            return (info, image)
         }
         let fileSize = try FileAccess.regularFileSize(path)
         var properties = OCVVideoProperties()
@@ -65,10 +71,10 @@ public enum MediaInfo: Sendable, Equatable {
         let backend = OpenCV.string(fromCharacters: properties.backend)
         let fps = properties.framesPerSecond
         let frames = Int(max(properties.frameCount, 0))
-        self = .video(VideoFileInfo(
+        return (.video(VideoFileInfo(
             codec: codec, width: Int(properties.width), height: Int(properties.height),
             framesPerSecond: fps, frameCount: frames, duration: fps > 0 ? Double(frames) / fps : 0,
-            backend: backend, fileSize: fileSize))
+            backend: backend, fileSize: fileSize)), nil)
     }
 
     static let notMediaReason = "not an image or video (the contents match no image format, and no video backend finds a picture in them)"

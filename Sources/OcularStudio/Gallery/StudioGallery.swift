@@ -22,7 +22,9 @@ final class StudioGallery: Sendable {
     /// What a client is told of a gallery error: paths inside the gallery relative to it, so that
     /// the server's folders stay its own.
     func clientMessage(for error: GalleryError) -> String {
-        let root = (try? open().folder) ?? folder ?? Gallery.defaultFolder()
+        // The open gallery's folder is the normalised one its errors name; opening here would only
+        // fail again.
+        let root = opened.withLock { $0?.folder } ?? folder ?? Gallery.defaultFolder()
         return error.description.replacingOccurrences(of: root + "/", with: "")
     }
 
