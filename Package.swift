@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/console-kit.git", from: "4.16.2"),
     ],
     targets: [
         // The only code that touches OpenCV: a plain C API whose every function catches C++ exceptions.
@@ -71,6 +72,7 @@ let package = Package(
                 "Ocular",
                 "OcularStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -155,3 +155,29 @@ OCVStatus ocv_resize_area(const OCVImage *source, const OCVImage *destination, O
         return checkWrittenInPlace(output, destination, error);
     });
 }
+
+OCVStatus ocv_rotate_quarter_turns(const OCVImage *source, const OCVImage *destination, int32_t quarterTurns,
+                                   OCVError *error) {
+    return fenced(error, [&] {
+        int code;
+        switch (quarterTurns) {
+        case 1: code = cv::ROTATE_90_CLOCKWISE; break;
+        case 2: code = cv::ROTATE_180; break;
+        case 3: code = cv::ROTATE_90_COUNTERCLOCKWISE; break;
+        default:
+            setMessage(error, "a rotation is 1, 2 or 3 quarter turns, not %d", quarterTurns);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat output = matrix(destination);
+        cv::rotate(matrix(source), output, code);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_mirror(const OCVImage *source, const OCVImage *destination, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        cv::flip(matrix(source), output, 1);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}

@@ -2,10 +2,12 @@
 #include "Bridging.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
+#include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 using namespace ocular_bridge;
@@ -39,6 +41,21 @@ static bool openCapture(cv::VideoCapture &capture, const char *path) {
     return capture.open(path, cv::CAP_FFMPEG) || capture.open(path, cv::CAP_GSTREAMER);
 }
 
+static void readProperties(cv::VideoCapture &capture, OCVVideoProperties *properties) {
+    properties->width = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
+    properties->height = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+    properties->framesPerSecond = capture.get(cv::CAP_PROP_FPS);
+    const double frameCount = capture.get(cv::CAP_PROP_FRAME_COUNT);
+    // Cameras and streams report -1 or nonsense; only a count a file could hold is kept.
+    properties->frameCount = (frameCount > 0 && frameCount < 1e12) ? static_cast<int64_t>(frameCount) : 0;
+    const auto fourcc = static_cast<uint32_t>(capture.get(cv::CAP_PROP_FOURCC));
+    for (int index = 0; index < 4; ++index) {
+        const char character = static_cast<char>((fourcc >> (8 * index)) & 0xFF);
+        properties->fourcc[index] = (character >= 32 && character < 127) ? character : '?';
+    }
+    std::snprintf(properties->backend, sizeof properties->backend, "%s", capture.getBackendName().c_str());
+}
+
 OCVStatus ocv_video_probe(const char *path, OCVVideoProperties *properties, OCVError *error) {
     std::memset(properties, 0, sizeof *properties);
     return fenced(error, [&] {
@@ -47,16 +64,7 @@ OCVStatus ocv_video_probe(const char *path, OCVVideoProperties *properties, OCVE
             setMessage(error, "no video backend could open the file");
             return OCV_STATUS_OPEN_FAILED;
         }
-        properties->width = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_WIDTH));
-        properties->height = static_cast<int32_t>(capture.get(cv::CAP_PROP_FRAME_HEIGHT));
-        properties->framesPerSecond = capture.get(cv::CAP_PROP_FPS);
-        properties->frameCount = static_cast<int64_t>(capture.get(cv::CAP_PROP_FRAME_COUNT));
-        const auto fourcc = static_cast<uint32_t>(capture.get(cv::CAP_PROP_FOURCC));
-        for (int index = 0; index < 4; ++index) {
-            const char character = static_cast<char>((fourcc >> (8 * index)) & 0xFF);
-            properties->fourcc[index] = (character >= 32 && character < 127) ? character : '?';
-        }
-        std::snprintf(properties->backend, sizeof properties->backend, "%s", capture.getBackendName().c_str());
+        readProperties(capture, properties);
         return OCV_STATUS_OK;
     });
 }
@@ -124,4 +132,76 @@ void ocv_video_writer_release(OCVVideoWriter *writer) {
     } catch (...) {
     }
     delete writer;
+}
+
+// MARK: - Frame capture
+
+struct OCVCapture {
+    cv::VideoCapture capture;
+    cv::Mat frame;  // reused: the decoder writes each frame into the same buffer
+};
+
+OCVStatus ocv_capture_open_file(const char *path, OCVCapture **capture, OCVVideoProperties *properties,
+                                OCVError *error) {
+    *capture = nullptr;
+    std::memset(properties, 0, sizeof *properties);
+    return fenced(error, [&] {
+        auto opened = std::make_unique<OCVCapture>();
+        if (!openCapture(opened->capture, path)) {
+            setMessage(error, "no video backend could open the file");
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        readProperties(opened->capture, properties);
+        *capture = opened.release();
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_capture_open_camera(int32_t index, OCVCapture **capture, OCVVideoProperties *properties,
+                                  OCVError *error) {
+    *capture = nullptr;
+    std::memset(properties, 0, sizeof *properties);
+    return fenced(error, [&] {
+        quietVideoLogging();
+        auto opened = std::make_unique<OCVCapture>();
+        bool isOpen;
+        {
+            const std::lock_guard<std::mutex> guard(backendLock());
+            isOpen = opened->capture.open(index, cv::CAP_V4L2) || opened->capture.open(index, cv::CAP_ANY);
+        }
+        if (!isOpen) {
+            setMessage(error, "no camera answers at index %d", index);
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        readProperties(opened->capture, properties);
+        *capture = opened.release();
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_capture_read(OCVCapture *capture, OCVImage *frame, double *milliseconds, OCVError *error) {
+    *frame = OCVImage{nullptr, 0, 0, 0, OCV_8UC3};
+    *milliseconds = 0;
+    return fenced(error, [&] {
+        if (!capture->capture.read(capture->frame) || capture->frame.empty()) return OCV_STATUS_OK;
+        cv::Mat &picture = capture->frame;
+        if (picture.depth() != CV_8U) picture.convertTo(picture, CV_8U, picture.depth() == CV_16U ? 1.0 / 257 : 1.0);
+        if (picture.channels() == 2) cv::cvtColor(picture, picture, cv::COLOR_YUV2BGR_YUYV);
+        if (picture.channels() != 1 && picture.channels() != 3 && picture.channels() != 4) {
+            setMessage(error, "the frame has %d channels", picture.channels());
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        *milliseconds = capture->capture.get(cv::CAP_PROP_POS_MSEC);
+        *frame = view(picture);
+        return OCV_STATUS_OK;
+    });
+}
+
+void ocv_capture_release(OCVCapture *capture) {
+    if (!capture) return;
+    try {
+        capture->capture.release();
+    } catch (...) {
+    }
+    delete capture;
 }

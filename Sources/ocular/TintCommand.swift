@@ -67,7 +67,7 @@ struct TintCommand: ParsableCommand {
             PartialFiles.removeOnTermination()  // Ctrl-C must not leave a hidden half-written video behind
             let writer = try VideoWriter(path: output, width: prepared.width, height: prepared.height, framesPerSecond: fps)
             let repeats = max(1, Int((interval * fps).rounded()))
-            var progress = ProgressBar(title: "tint", total: frames * repeats)
+            let progress = ProgressDisplay(title: "tint", total: frames * repeats, unit: "frames")
             for index in 0..<frames {
                 let frame = try tinted(index)
                 for _ in 0..<repeats {
@@ -80,7 +80,7 @@ struct TintCommand: ParsableCommand {
             print("\(output): \(frames) tints, \(writer.framesWritten) frames at \(fps) fps (\(writer.codec)), seed \(seed)")
         } else {
             let paths = frames == 1 ? [output] : Self.numberedPaths(output, count: frames)
-            var progress = ProgressBar(title: "tint", total: frames)
+            let progress = ProgressDisplay(title: "tint", total: frames, unit: "pictures")
             for (index, path) in paths.enumerated() {
                 try tinted(index).write(toFile: path)
                 progress.advance()

@@ -18,6 +18,10 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// The file is neither an image nor a video any backend can open.
     case unreadableMedia(path: String, reason: String)
+    /// A video opened, but a frame before its end cannot be decoded: the file is damaged or cut short.
+    case damagedVideo(path: String, frame: Int, frameCount: Int)
+    /// No camera can be opened at the index.
+    case cameraUnavailable(index: Int, reason: String)
     /// Width, height, stride or byte count do not describe a valid image of the format.
     case invalidImage(reason: String)
     /// An argument outside what the operation accepts.
@@ -47,6 +51,10 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot write '\(path)': \(reason)"
         case .unreadableMedia(let path, let reason):
             "cannot open '\(path)': \(reason)"
+        case .damagedVideo(let path, let frame, let frameCount):
+            "cannot read '\(path)': frame \(frame + 1) of \(frameCount) cannot be decoded (the video is damaged or cut short)"
+        case .cameraUnavailable(let index, let reason):
+            "cannot open camera \(index): \(reason)"
         case .invalidImage(let reason):
             "invalid image: \(reason)"
         case .invalidArgument(let reason):

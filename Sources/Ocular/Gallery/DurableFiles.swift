@@ -137,6 +137,41 @@ enum DurableFiles {
         guard close(descriptor) == 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
     }
 
+    /// Flushes a complete file someone else wrote (a video from FFmpeg) and links it under the next
+    /// free number: "0.mp4", "1.mp4", …, one past the highest number already there, so a deleted
+    /// recording's number is not given again. A file is never replaced.
+    /// - Returns: The name the file got.
+    static func placeNumbered(_ partial: String, in folder: String, fileExtension: String, named: String) throws(GalleryError) -> String {
+        let descriptor = open(partial, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .file(.writeFailed(path: named, reason: String(cString: strerror(errno)))) }
+        try flushAndClose(descriptor, named: named)
+        let first = nextNumber(in: folder, fileExtension: fileExtension)
+        for number in first..<(first + 10_000) {
+            let name = "\(number).\(fileExtension)"
+            if link(partial, folder + "/" + name) == 0 {
+                unlink(partial)
+                flushFolder(folder)
+                return name
+            }
+            guard errno == EEXIST else {
+                throw .file(.writeFailed(path: folder + "/" + name, reason: String(cString: strerror(errno))))
+            }
+        }
+        throw .file(.writeFailed(path: named, reason: "10,000 numbered files follow number \(first)"))
+    }
+
+    /// One past the highest "N.ext" in the folder; 0 when there is none.
+    static func nextNumber(in folder: String, fileExtension: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let numbers = names.compactMap { name -> Int? in
+            guard name.hasSuffix("." + fileExtension) else { return nil }
+            let stem = name.dropLast(fileExtension.count + 1)
+            guard !stem.isEmpty, stem.count <= 9, stem.allSatisfy(\.isASCII), stem.allSatisfy(\.isNumber) else { return nil }
+            return Int(stem)
+        }
+        return (numbers.max() ?? -1) + 1
+    }
+
     /// Gives the flushed partial file its final name with link(2), which fails rather than replace
     /// a file of that name (rename(2) would replace it), then drops the partial name.
     private static func place(_ partial: String, in folder: String, preferredName: String) throws(GalleryError) -> String {

@@ -258,7 +258,7 @@ public final class Gallery: Sendable {
     /// what it wrote), then inserts the row: the item exists from that commit on. On failure, the
     /// files just placed are removed (the item's own file only when `removeOnFailure`: a file
     /// registered where it lay is the user's).
-    private func store(_ draft: GalleryItem, thumbnail: [UInt8]?, preferredName: String, removeOnFailure: Bool = true,
+    func store(_ draft: GalleryItem, thumbnail: [UInt8]?, preferredName: String, removeOnFailure: Bool = true,
                        place: (_ folder: String, _ preferredName: String) throws(GalleryError) -> (name: String, checksum: UInt32, byteCount: Int))
         throws(GalleryError) -> GalleryItem {
         var item = draft

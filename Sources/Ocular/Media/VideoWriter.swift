@@ -84,18 +84,32 @@ public final class VideoWriter {
         framesWritten += 1
     }
 
-    /// Closes the file and moves it into place.
+    /// Closes the file and moves it into place, replacing what was at ``path``.
     public func finish() throws(OcularError) {
-        guard let writer else { return }
-        ocv_video_writer_release(writer)
-        self.writer = nil
-        defer { PartialFiles.finished(temporaryPath) }
+        guard writer != nil else { return }
+        let partial = close()
+        defer { PartialFiles.finished(partial) }
         do {
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
+            try FileManager.default.moveItem(atPath: partial, toPath: path)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporaryPath)
+            try? FileManager.default.removeItem(atPath: partial)
             throw .writeFailed(path: path, reason: FileAccess.reason(for: error))
         }
     }
+
+    /// Closes the file and leaves it complete under its hidden partial name, for a caller that
+    /// places it by a rule of its own (the gallery's numbered recordings). The caller removes the
+    /// partial name and calls `PartialFiles.finished` with it.
+    /// - Returns: The partial file's path.
+    func close() -> String {
+        if let writer {
+            ocv_video_writer_release(writer)  // writes the container's index: the file is whole now
+            self.writer = nil
+        }
+        return temporaryPath
+    }
+
+    /// How long the frames written so far play.
+    public var duration: Double { Double(framesWritten) / framesPerSecond }
 }

@@ -237,6 +237,33 @@ OCVStatus ocv_video_writer_write(OCVVideoWriter *_Nonnull writer, const OCVImage
 /// Finishes the file and frees the writer.
 void ocv_video_writer_release(OCVVideoWriter *_Nullable writer);
 
+// MARK: - Frame capture (videoio)
+
+/// A video file or camera being read frame by frame.
+typedef struct OCVCapture OCVCapture;
+
+/// Opens a video file for reading frames (FFmpeg first, then GStreamer) and reads its properties.
+OCVStatus ocv_capture_open_file(const char *_Nonnull path, OCVCapture *_Nullable *_Nonnull capture,
+                                OCVVideoProperties *_Nonnull properties, OCVError *_Nonnull error);
+/// Opens camera device `index` (V4L2 on Linux, then any backend) and reads its properties.
+OCVStatus ocv_capture_open_camera(int32_t index, OCVCapture *_Nullable *_Nonnull capture,
+                                  OCVVideoProperties *_Nonnull properties, OCVError *_Nonnull error);
+/// Reads the next frame as 8-bit BGR or gray. When no frame comes, `frame->data` is NULL: the end of
+/// a file, or a frame that cannot be decoded (the caller tells them apart by the frames read so far
+/// against the container's count). `*milliseconds` is the frame's presentation time. The view stays
+/// valid until the next read or the release.
+OCVStatus ocv_capture_read(OCVCapture *_Nonnull capture, OCVImage *_Nonnull frame, double *_Nonnull milliseconds,
+                           OCVError *_Nonnull error);
+void ocv_capture_release(OCVCapture *_Nullable capture);
+
+// MARK: - Geometry
+
+/// cv::rotate by `quarterTurns` (1, 2 or 3) clockwise quarter turns into the destination.
+OCVStatus ocv_rotate_quarter_turns(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                                   int32_t quarterTurns, OCVError *_Nonnull error);
+/// cv::flip around the vertical axis: left becomes right, as in a mirror.
+OCVStatus ocv_mirror(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, OCVError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@ struct GalleryCheckCommand: ParsableCommand {
         let gallery = try gallery.open()
         var problems = gallery.reconciliation.unregisteredFiles.count + gallery.reconciliation.itemsWithoutFile.count
         let items = try gallery.items(limit: .max)
-        var progress = ProgressBar(title: "Checking", total: items.count)
+        let progress = ProgressDisplay(title: "Checking", total: items.count, unit: "files")
         for item in items {
             do {
                 try gallery.verify(item)

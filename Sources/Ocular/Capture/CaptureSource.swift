@@ -1,0 +1,58 @@
+import OpenCVBridge
+
+/// Frames read through OpenCV's videoio: what video files and cameras share.
+public class CaptureSource: FrameSource {
+    public let name: String
+    public let width: Int
+    public let height: Int
+    public let frameRate: Double
+    public let frameCount: Int?
+    public let color: FrameColor
+    /// The four-character code of the codec, such as "h264" or "MJPG".
+    public let codec: String
+    /// How many frames have been read.
+    public private(set) var framesRead = 0
+    private var capture: OpaquePointer?
+
+    /// Opens the capture through `open`, which fills the handle and the properties.
+    init(name: String, color: FrameColor, fallbackFrameRate: Double,
+         open: (UnsafeMutablePointer<OpaquePointer?>, UnsafeMutablePointer<OCVVideoProperties>) throws(OcularError) -> Void) throws(OcularError) {
+        var properties = OCVVideoProperties()
+        var opened: OpaquePointer?
+        try open(&opened, &properties)
+        guard let opened else { throw .openCV(operation: "open \(name)", message: "no capture was returned") }
+        self.name = name
+        self.color = color
+        capture = opened
+        width = Int(properties.width)
+        height = Int(properties.height)
+        let rate = properties.framesPerSecond
+        frameRate = rate.isFinite && rate > 0 && rate < 1000 ? rate : fallbackFrameRate
+        frameCount = properties.frameCount > 0 ? Int(properties.frameCount) : nil
+        codec = OpenCV.string(fromCharacters: properties.fourcc)
+    }
+
+    deinit { ocv_capture_release(capture) }
+
+    public func nextFrame() throws(OcularError) -> Frame? {
+        guard let capture else { return nil }
+        var view = OCVImage()
+        var milliseconds = 0.0
+        try OpenCV.call("read frame \(framesRead + 1) of \(name)") { ocv_capture_read(capture, &view, &milliseconds, $0) }
+        guard view.data != nil else {
+            ocv_capture_release(capture)
+            self.capture = nil
+            try checkEnd()
+            return nil
+        }
+        // The decoder's time where it has one (variable frame rates), else the frame's place.
+        let timestamp: Duration = milliseconds.isFinite && milliseconds > 0 && framesRead > 0
+            ? .milliseconds(milliseconds) : frameDuration * framesRead
+        framesRead += 1
+        let image = try Image(copying: view).matching(color)
+        return Frame(image: image, timestamp: timestamp)
+    }
+
+    /// Called when no frame comes: throws when that is not the end the source announced.
+    func checkEnd() throws(OcularError) {}
+}

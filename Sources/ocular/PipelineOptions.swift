@@ -1,0 +1,44 @@
+import ArgumentParser
+import Ocular
+
+/// What commands over whole videos run on each frame: a recipe, or a blend (the common case,
+/// spelled out), in colour or in gray.
+struct PipelineOptions: ParsableArguments {
+    @Option(help: "The recipe run on every frame: JSON text, or a file holding it. `ocular stages` lists the stages.")
+    var recipe: String?
+
+    @Option(help: "A picture blended into every frame (instead of --recipe).")
+    var blend: String?
+
+    @Option(help: "How the --blend picture combines: \(BlendMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var mode = BlendMode.screen.rawValue
+
+    @Option(help: "How much of the blend shows, from 0 to 1.")
+    var opacity = 1.0
+
+    @Flag(help: "Gray frames, from the source's luma.")
+    var gray = false
+
+    func validate() throws {
+        guard (recipe == nil) != (blend == nil) else {
+            throw ValidationError("give either --recipe R or --blend PICTURE (with --mode), not \(recipe == nil ? "neither" : "both")")
+        }
+        if blend != nil {
+            do { _ = try BlendMode(named: mode) } catch { throw ValidationError(error.description) }
+            guard opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be from 0 to 1, got \(opacity)") }
+        }
+    }
+
+    var frameColor: FrameColor { gray ? .gray : .color }
+
+    /// The pipeline, its pictures read from files.
+    func pipeline(read: ReadOptions) throws -> Pipeline {
+        let recipe: Recipe
+        if let text = self.recipe {
+            recipe = try ApplyCommand.recipe(from: text)
+        } else {
+            recipe = Recipe(stages: [Recipe.Step(BlendStage.name, ["source": .text(blend ?? ""), "mode": .text(mode), "opacity": .number(opacity)])])
+        }
+        return try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Ocular
+
+struct ProcessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Run a recipe, or a blend, over every frame of a video.",
+        discussion: """
+            Every frame is kept, at the input's frame rate; animated stages follow the video's own clock. \
+            The output's extension picks the container: .mp4 (H.264 where the system's FFmpeg has it, else \
+            MPEG-4 Part 2) or .avi (Motion-JPEG). The output appears only when every frame is written. \
+            A progress bar shows on a terminal, plain lines on standard error otherwise.
+            """)
+
+    @Argument(help: "The video to process.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The video to write: .mp4 or .avi.")
+    var output: String
+
+    @OptionGroup var stages: PipelineOptions
+
+    @OptionGroup var read: ReadOptions
+
+    func validate() throws {
+        guard ["mp4", "avi"].contains((output as NSString).pathExtension.lowercased()) else {
+            throw ValidationError("-o must name an .mp4 or .avi file, got '\(output)'")
+        }
+    }
+
+    func run() throws {
+        PartialFiles.removeOnTermination()  // Ctrl-C must not leave a hidden half-written video behind
+        let pipeline = try stages.pipeline(read: read)
+        let source = try VideoFileSource(path: input, color: stages.frameColor)
+        let sink = VideoFileSink(path: output, framesPerSecond: source.frameRate)
+        let progress = ProgressDisplay(title: "process", total: source.frameCount, unit: "frames")
+        let frames: Int
+        do {
+            frames = try pipeline.run(from: source, into: sink) { _ in progress.advance() }
+            try sink.finish()
+            progress.finish()
+        } catch {
+            progress.finish(succeeded: false)
+            throw error
+        }
+        let writer = sink.writer!
+        let rate = ParameterValue.number(source.frameRate)
+        print("\(output): \(frames) frames, \(writer.width) × \(writer.height) at \(rate) fps (\(writer.codec)), \(Self.describe(pipeline))")
+    }
+
+    static func describe(_ pipeline: Pipeline) -> String {
+        let names = pipeline.steps.map(\.values.stage)
+        return names.isEmpty ? "no stages" : names.joined(separator: " → ")
+    }
+}
