@@ -189,6 +189,20 @@ struct OcularBench: AsyncParsableCommand {
             flushOutput()
         }
 
+        // Whole videos.
+        print("Whole video: `ocular process --blend rocket.jpg --mode screen` (decode, blend, Motion-JPEG encode), median of \(options.quick ? 1 : 3) runs,")
+        print("against the same loop in Python cv2 (read, bitwise_not/multiply screen, write).")
+        flushOutput()
+        var videoMissed: [String]?
+        do {
+            let rows = try VideoBenchmark(python: python, runs: options.quick ? 1 : 3).measure()
+            videoMissed = VideoBenchmark.report(rows)
+        } catch {
+            print("  video benchmark failed: \(error)")
+        }
+        print("")
+        flushOutput()
+
         // Studio.
         let effects = ["none"] + StageRegistry.standard.names  // every stage at its defaults
         print("Studio end to end: \(jpegSize.width)×\(jpegSize.height) JPEGs (quality 90, \(options.studioImages.count) pictures) over loopback,")
@@ -229,6 +243,8 @@ struct OcularBench: AsyncParsableCommand {
         print("  Swift/C++ ≤ 1.05 on every op: " + (over.isEmpty ? "met" : "NOT met (\(over.joined(separator: ", ")))"))
         print("  blending: Screen and HUD ≥ 2× the textbook's op-by-op, every mode ≤ 1.5× the memory limit: "
               + (blendMissed.isEmpty ? "met" : "NOT met (\(blendMissed.joined(separator: "; ")))"))
+        print("  whole video: Ocular's process ≥ the Python loop's frames/s: "
+              + (videoMissed.map { $0.isEmpty ? "met" : "NOT met (\($0.joined(separator: ", ")))" } ?? "not measured"))
         if studioResults.isEmpty {
             print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: not measured")
         } else {

@@ -44,7 +44,9 @@ public enum Studio {
                                               searchForIndexHtml: true, logger: logger))
         let sources = UploadedSources(capacity: configuration.maxSources, byteLimit: configuration.maxSourcePixelBytes)
         let studioGallery = gallery.map(StudioGallery.init) ?? StudioGallery(folder: configuration.galleryFolder)
-        let stream = StreamController(configuration: configuration, registry: registry, images: sources, gallery: studioGallery)
+        let pictures = StudioPictures(uploads: sources, gallery: studioGallery,
+                                      readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels))
+        let stream = StreamController(configuration: configuration, registry: registry, images: pictures, gallery: studioGallery)
         HealthController().addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
         GalleryController(gallery: studioGallery).addRoutes(to: router)

@@ -74,7 +74,7 @@ struct StudioTests {
         try await makeApplication().test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("<title>Ocular Studio</title>"))
+                #expect(String(buffer: response.body).contains("<title>Light Work · Ocular Studio</title>"))
             }
             try await client.execute(uri: "/studio.js", method: .get) { response in
                 #expect(response.status == .ok)

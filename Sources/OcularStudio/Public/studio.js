@@ -1,4 +1,4 @@
-// Ocular Studio: sends camera (or still) frames to the server over a WebSocket and shows what comes back.
+// Ocular Studio's Light Work page: sends camera (or still) frames to the server over a WebSocket and shows what comes back.
 //
 // Protocol (/api/stream): binary messages carry frames, JPEG both ways; the server answers every frame
 // with exactly one message: the processed JPEG, or JSON {type: "error", about: "frame"} / {type: "dropped"}.
@@ -8,7 +8,10 @@
 // "settings" (the recipe with every value spelled out) or "error". {"type": "save"} asks the server to
 // save the next processed frame in the gallery, losslessly, with the current recipe; after that
 // frame's answer comes {"type": "saved", "item": {id, url, thumbnailURL, fileName, …}} or an error
-// about "save".
+// about "save". {"type": "tap", x, y, viewWidth, …} asks where a tap on the preview lands in the
+// camera's frame; the server maps it through its tested camera geometry and answers "tapped" with the
+// preview rectangle and the point of interest (null off the picture), which goes to the camera as the
+// W3C Image Capture pointsOfInterest constraint where the camera takes it.
 //
 // Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
 // and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
@@ -41,6 +44,18 @@ const elements = {
   save: document.getElementById("save"),
   share: document.getElementById("share"),
   saveStatus: document.getElementById("save-status"),
+  switchCamera: document.getElementById("switch-camera"),
+  colorMode: document.getElementById("color-mode"),
+  grayMode: document.getElementById("gray-mode"),
+  cameraGroup: document.querySelector(".camera-group"),
+  blendTools: document.getElementById("blend-tools"),
+  blendSource: document.getElementById("blend-source"),
+  blendGallery: document.getElementById("blend-gallery"),
+  blendPreview: document.getElementById("blend-preview"),
+  blendControls: document.getElementById("blend-controls"),
+  blendFile: document.getElementById("blend-file"),
+  focusMark: document.getElementById("focus-mark"),
+  stage: document.querySelector(".stage"),
 };
 
 const state = {
@@ -81,6 +96,13 @@ const state = {
   saveTimer: 0,
   savedItem: null,          // the last item saved, for Share
   saves: [],                // every save's outcome, for tests: {id} or {error}
+  cameraChoice: "static",   // what Switch camera shows: "static", "front" or "back"
+  stillName: "astronaut",   // the still shown for "static"
+  cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
+  pendingTap: null,         // where the last tap landed in the preview, until the server answers
+  focus: null,              // the last tap's answer: {x, y, applied, reason, preview} or {x: null}
+  taps: 0,                  // taps answered
+  focusTimer: 0,
 };
 
 // ---- Status, notices, busy state -------------------------------------------------------------
@@ -126,19 +148,77 @@ function cameraProblem(error) {
   }
 }
 
-async function startCamera() {
+/// Starts the front or back camera: the device found for it, else the browser's guess by facing mode.
+async function startCamera(choice) {
   if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
     throw new DOMException("no camera API in this context", "NotSupportedError");
   }
+  const deviceId = state.cameras[choice];
+  const which = deviceId ? { deviceId: { exact: deviceId } } : { facingMode: choice === "back" ? "environment" : "user" };
   const stream = await navigator.mediaDevices.getUserMedia({
-    video: { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: "user" },
+    video: { width: { ideal: 640 }, height: { ideal: 480 }, ...which },
     audio: false,
   });
   elements.camera.srcObject = stream;
   await elements.camera.play();
   state.cameraStream = stream;
   state.source = "camera";
+  setCameraChoice(choice);
   watchCameraFrames(elements.camera);
+  await findCameras(stream);
+}
+
+/// Which cameras exist: labelled front or back where the system says so (phones do), else the
+/// first camera counts as the front one (a laptop's faces the user) and a second as the back one.
+async function findCameras(stream) {
+  let devices = [];
+  try {
+    devices = (await navigator.mediaDevices.enumerateDevices()).filter((device) => device.kind === "videoinput");
+  } catch { /* no list: only the running camera is known */ }
+  const cameras = { front: null, back: null };
+  const unlabelled = [];
+  for (const device of devices) {
+    if (/back|rear|environment/i.test(device.label)) cameras.back ??= device.deviceId;
+    else if (/front|user|face/i.test(device.label)) cameras.front ??= device.deviceId;
+    else unlabelled.push(device.deviceId);
+  }
+  for (const id of unlabelled) {
+    if (cameras.front === null) cameras.front = id;
+    else if (cameras.back === null) cameras.back = id;
+  }
+  // The running camera is the one it was started as, whatever the list says.
+  const running = stream && stream.getVideoTracks()[0];
+  const settings = running && running.getSettings ? running.getSettings() : {};
+  if (settings.deviceId && state.cameraChoice !== "static" && !Object.values(cameras).includes(settings.deviceId)) {
+    cameras[state.cameraChoice] = settings.deviceId;
+  }
+  if (running && cameras[state.cameraChoice] === null) cameras[state.cameraChoice] = settings.deviceId || "";
+  state.cameras = cameras;
+}
+
+/// SPEC §3's cycle: static → front → back → static, skipping what is absent (CameraSwitcher in Swift).
+function nextCamera(current, available) {
+  const cycle = ["static", "front", "back"];
+  const start = Math.max(0, cycle.indexOf(current));
+  for (let step = 1; step <= cycle.length; step += 1) {
+    const candidate = cycle[(start + step) % cycle.length];
+    if (candidate === "static" || available.has(candidate)) return candidate;
+  }
+  return current;
+}
+
+function setCameraChoice(choice) {
+  state.cameraChoice = choice;
+  document.body.dataset.camera = choice;
+  const names = { static: "static picture", front: "front camera", back: "back camera" };
+  elements.switchCamera.title = `Showing the ${names[choice]}. Switch: static → front → back → static, skipping what is absent`;
+}
+
+async function switchCamera() {
+  const available = new Set(Object.entries(state.cameras).filter(([, id]) => id !== null).map(([name]) => name));
+  const next = nextCamera(state.cameraChoice, available);
+  if (next === "static") await chooseSource(state.stillName);
+  else await chooseSource("camera", next);
 }
 
 function stopCamera() {
@@ -155,11 +235,12 @@ async function loadStill(name) {
   return image;
 }
 
-async function chooseSource(value) {
+async function chooseSource(value, camera = "front") {
   setBusy(value === "camera" ? "Starting the camera…" : "Loading the still image…");
   if (value === "camera") {
+    stopCamera();
     try {
-      await startCamera();
+      await startCamera(camera);
       showNotice("");
       elements.source.value = "camera";
       setBusy(state.connected ? "" : "Connecting to the server…");
@@ -176,6 +257,8 @@ async function chooseSource(value) {
   try {
     state.still = await loadStill(value);
     state.source = "still";
+    state.stillName = value;
+    setCameraChoice("static");
     elements.source.value = value;
   } catch (error) {
     showNotice(`The still image '${value}' could not be loaded from the server.`, "error");
@@ -322,6 +405,7 @@ function handleMessage(message) {
   switch (message.type) {
     case "hello":
       buildStageControls(message.stages);
+      buildBlendTools();
       // A reconnect keeps what was chosen; a first connection takes the server's recipe.
       if (state.recipe.stages.length) sendSettings();
       else adoptRecipe(message.recipe);
@@ -331,6 +415,9 @@ function handleMessage(message) {
       break;
     case "saved":
       finishSave(message.item, null);
+      break;
+    case "tapped":
+      focusAt(message);
       break;
     case "error":
       if (message.about === "save") { finishSave(null, message.message); break; }
@@ -468,6 +555,7 @@ function renderStages() {
     return stage ? stageCard(stage, index) : null;
   }).filter(Boolean);
   elements.stages.replaceChildren(...cards);
+  showToolbarState();
 }
 
 function stageCard(stage, index) {
@@ -659,6 +747,183 @@ async function uploadImage(file, use) {
 
 elements.source.addEventListener("change", () => chooseSource(elements.source.value));
 
+// ---- Light Work's toolbar: colour or gray, the blend, switching cameras -----------------------
+
+/// Colour or gray: the gray stage, first of all when on, so every later stage sees the luma.
+function setGray(on) {
+  if (on) {
+    state.enabled.add("gray");
+    state.order = ["gray", ...state.order.filter((name) => name !== "gray")];
+  } else {
+    state.enabled.delete("gray");
+  }
+  renderStages();
+  sendSettings();
+}
+
+/// The toolbar follows the recipe, whichever control changed it.
+function showToolbarState() {
+  const gray = state.enabled.has("gray");
+  elements.colorMode.setAttribute("aria-pressed", String(!gray));
+  elements.grayMode.setAttribute("aria-pressed", String(gray));
+  const blend = state.values.blend || {};
+  const on = state.enabled.has("blend") && blend.source;
+  const value = on ? String(blend.source) : "";
+  if (!on) elements.blendSource.value = "";
+  else if ([...elements.blendSource.options].some((option) => option.value === value)) elements.blendSource.value = value;
+  for (const input of elements.blendControls.querySelectorAll("[data-parameter]")) {
+    const current = blend[input.dataset.parameter];
+    if (current !== undefined && document.activeElement !== input) input.value = current;
+  }
+  for (const box of elements.blendControls.querySelectorAll('input[type="number"]')) {
+    const current = blend.opacity;
+    if (current !== undefined && document.activeElement !== box) box.value = current;
+  }
+}
+
+/// The blend's mode and opacity in the toolbar, from the stage's own declarations.
+function buildBlendTools() {
+  const stage = state.stages.find((candidate) => candidate.name === "blend");
+  elements.blendTools.hidden = !stage;
+  if (!stage) return;
+  const controls = stage.parameters.filter((parameter) => parameter.kind !== "image").map((parameter) => parameterControl("blend", parameter));
+  // Marked as the toolbar's: the stage panel's controls keep data-stage to themselves.
+  for (const input of controls.flatMap((control) => [...control.querySelectorAll("[data-stage]")])) {
+    delete input.dataset.stage;
+    input.dataset.toolbar = "blend";
+  }
+  elements.blendControls.replaceChildren(...controls);
+}
+
+/// Blends `source` (an upload's id or "gallery:ID") in, or stops blending when it is empty.
+function useBlendSource(source, preview) {
+  if (!source) {
+    state.enabled.delete("blend");
+    elements.blendPreview.hidden = true;
+  } else {
+    state.values.blend = { ...state.values.blend, source };
+    state.enabled.add("blend");
+    if (preview) {
+      elements.blendPreview.src = preview;
+      elements.blendPreview.hidden = false;
+    }
+  }
+  renderStages();
+  sendSettings();
+}
+
+/// The gallery's photos, offered as blend pictures.
+async function loadGalleryPictures() {
+  try {
+    const response = await fetch("api/gallery?limit=100");
+    if (!response.ok) return;
+    const { items } = await response.json();
+    const options = items.filter((item) => item.kind === "photo").map((item) => {
+      const option = new Option(`${item.caption || item.fileName} (#${item.id})`, `gallery:${item.id}`);
+      option.dataset.thumbnail = item.thumbnailURL || item.url;
+      return option;
+    });
+    elements.blendGallery.replaceChildren(...options);
+    elements.blendGallery.label = options.length ? "From the gallery" : "From the gallery (no photos yet)";
+    showToolbarState();
+  } catch { /* the gallery is optional here: uploads still work */ }
+}
+
+elements.colorMode.addEventListener("click", () => setGray(false));
+elements.grayMode.addEventListener("click", () => setGray(true));
+elements.switchCamera.addEventListener("click", () => switchCamera());
+elements.blendSource.addEventListener("focus", loadGalleryPictures);
+elements.blendSource.addEventListener("change", () => {
+  const value = elements.blendSource.value;
+  if (value === "upload") {
+    elements.blendFile.value = "";
+    elements.blendFile.click();
+    showToolbarState();  // back to what is blended until a picture is chosen
+    return;
+  }
+  const option = elements.blendSource.selectedOptions[0];
+  useBlendSource(value, option && option.dataset.thumbnail);
+});
+elements.blendFile.addEventListener("change", () => {
+  const file = elements.blendFile.files[0];
+  uploadImage(file, (id) => {
+    const option = new Option(`Uploaded: ${file.name}`, id);
+    const preview = URL.createObjectURL(file);
+    option.dataset.thumbnail = preview;
+    elements.blendSource.add(option, elements.blendGallery);
+    useBlendSource(id, preview);
+  });
+});
+
+// ---- Tap to focus ----------------------------------------------------------------------------
+
+elements.output.addEventListener("click", (event) => {
+  const canvas = elements.output;
+  const view = canvas.getBoundingClientRect();
+  const tap = { x: event.clientX - view.left, y: event.clientY - view.top };
+  state.pendingTap = { ...tap, view };
+  send({
+    type: "tap", x: tap.x, y: tap.y, viewWidth: view.width, viewHeight: view.height,
+    frameWidth: canvas.width, frameHeight: canvas.height, layout: "letterbox",
+    // The browser turns camera frames upright itself: they arrive as the sensor frame is shown.
+    orientation: "landscape-right",
+    position: state.cameraChoice === "front" ? "front" : "back",
+  });
+});
+
+/// The server's answer to a tap: hand the point to the camera where it takes one, and mark it.
+async function focusAt(message) {
+  const tap = state.pendingTap;
+  state.pendingTap = null;
+  state.taps += 1;
+  const point = message.pointOfInterest;
+  if (!point) {
+    state.focus = { x: null, y: null, applied: false, reason: "the tap missed the picture", preview: message.preview };
+    showNotice("Tap on the picture to focus there, not on the bars beside it.");
+    return;
+  }
+  let applied = false;
+  let reason = "";
+  const track = state.source === "camera" && state.cameraStream ? state.cameraStream.getVideoTracks()[0] : null;
+  if (!track) {
+    reason = "a still picture has no camera to focus";
+  } else {
+    const capabilities = track.getCapabilities ? track.getCapabilities() : {};
+    if ("pointsOfInterest" in capabilities) {
+      const wanted = { pointsOfInterest: [{ x: point.x, y: point.y }] };
+      if ((capabilities.focusMode || []).includes("single-shot")) wanted.focusMode = "single-shot";
+      if ((capabilities.exposureMode || []).includes("single-shot")) wanted.exposureMode = "single-shot";
+      try {
+        await track.applyConstraints({ advanced: [wanted] });
+        applied = true;
+      } catch (error) {
+        reason = `the camera refused it (${error.message})`;
+      }
+    } else {
+      reason = "this camera cannot be told where to focus";
+    }
+  }
+  state.focus = { x: point.x, y: point.y, applied, reason, preview: message.preview };
+  if (tap) {
+    const stage = elements.stage.getBoundingClientRect();
+    const mark = elements.focusMark;
+    mark.style.left = `${tap.view.left - stage.left + tap.x}px`;
+    mark.style.top = `${tap.view.top - stage.top + tap.y}px`;
+    mark.dataset.applied = String(applied);
+    const label = document.createElement("span");
+    const where = `(${point.x.toFixed(2)}, ${point.y.toFixed(2)})`;
+    label.textContent = applied ? `Focus ${where}` : `${where} marked`;
+    // The label stays inside the preview near its left and right edges.
+    const x = tap.view.left - stage.left + tap.x;
+    label.dataset.align = x < 90 ? "start" : x > stage.width - 90 ? "end" : "centre";
+    mark.replaceChildren(label);
+    mark.title = applied ? `The camera focuses at ${where}` : `Focus point ${where} marked only: ${reason}`;
+    mark.hidden = false;
+    clearTimeout(state.focusTimer);
+    state.focusTimer = setTimeout(() => { mark.hidden = true; }, 4000);
+  }
+}
+
 // ---- Save and share --------------------------------------------------------------------------
 
 /// While a save waits, the controls that would change what is saved are disabled.
@@ -670,6 +935,8 @@ function setSaving(saving) {
   elements.save.textContent = saving ? "Saving…" : "Save";
   elements.source.disabled = saving;
   elements.stagesPanel.inert = saving;
+  elements.cameraGroup.inert = saving;
+  elements.blendTools.inert = saving;
   if (saving) elements.share.hidden = true;
 }
 
@@ -707,6 +974,7 @@ function finishSave(item, reason) {
     state.savedItem = item;
     state.saves.push({ id: item.id });
     setSaveStatus("saved", "Saved", { href: `gallery.html#item-${item.id}`, text: "in the gallery" });
+    loadGalleryPictures();  // the new photo can be blended in
     elements.share.hidden = false;
   } else {
     state.saves.push({ error: reason });
@@ -742,9 +1010,14 @@ window.ocularStudio = {
     medianLatencyMs: [...state.latencies].sort((a, b) => a - b)[Math.floor(state.latencies.length / 2)] ?? null,
     saving: state.saving,
     saves: state.saves,
+    camera: state.cameraChoice,
+    cameras: Object.keys(state.cameras).filter((name) => state.cameras[name] !== null),
+    focus: state.focus,
+    taps: state.taps,
   }),
 };
 
 // Connect at once: a camera permission prompt may wait for the person; frames flow once a source exists.
 connect();
 chooseSource("camera");
+loadGalleryPictures();

@@ -16,6 +16,8 @@ enum StreamMessage {
         /// `{"type":"save","caption":"…"}`: save the next processed frame in the gallery with the
         /// current recipe; the caption may be left out.
         case save(caption: String?)
+        /// A tap on the preview, to map to the camera's point of interest (see ``TapRequest``).
+        case tap(TapRequest)
 
         private enum CodingKeys: String, CodingKey {
             case type, recipe, quality
@@ -25,7 +27,7 @@ enum StreamMessage {
             case type, caption
         }
 
-        static let types = ["settings", "save"]
+        static let types = ["settings", "save", "tap"]
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -53,10 +55,19 @@ enum StreamMessage {
                 }
                 if let caption, caption.count > 500 { throw StreamMessageError("a caption may have at most 500 characters") }
                 self = .save(caption: caption)
+            case "tap":
+                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+                    .filter { !Self.tapKeys.contains($0) }.sorted()
+                if let first = unknown.first {
+                    throw StreamMessageError("a tap message has no \(StageError.quoted(first)); it has \(Self.tapKeys.dropFirst().joined(separator: ", "))")
+                }
+                self = .tap(try TapRequest(from: decoder))
             default:
                 throw StreamMessageError("unknown message type \(StageError.quoted(type)); the types are \(Self.types.joined(separator: ", "))")
             }
         }
+
+        static let tapKeys = ["type", "x", "y", "viewWidth", "viewHeight", "frameWidth", "frameHeight", "layout", "orientation", "position"]
 
         /// Reads one text message.
         /// - Throws: ``StreamMessageError`` saying what is wrong, in words.
@@ -103,10 +114,16 @@ enum StreamMessage {
         case dropped
         /// The frame just answered is in the gallery.
         case saved(GalleryItemResource)
+        /// A tap's answer: where the frame shows in the view, and the camera's point of interest
+        /// (0…1 in the camera's frame), or null for a tap beside the picture.
+        case tapped(preview: CGRect, pointOfInterest: CGPoint?)
 
         private enum CodingKeys: String, CodingKey {
-            case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item
+            case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item, preview, pointOfInterest
         }
+
+        private struct Point: Encodable { let x: Double, y: Double }
+        private struct Rectangle: Encodable { let x: Double, y: Double, width: Double, height: Double }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -133,6 +150,14 @@ enum StreamMessage {
             case .saved(let resource):
                 try container.encode("saved", forKey: .type)
                 try container.encode(resource, forKey: .item)
+            case .tapped(let preview, let point):
+                try container.encode("tapped", forKey: .type)
+                try container.encode(Rectangle(x: preview.minX, y: preview.minY, width: preview.width, height: preview.height), forKey: .preview)
+                if let point {
+                    try container.encode(Point(x: point.x, y: point.y), forKey: .pointOfInterest)
+                } else {
+                    try container.encodeNil(forKey: .pointOfInterest)
+                }
             }
         }
 

@@ -64,6 +64,9 @@ final class StreamSession: Sendable {
             return accepted ? nil : .error(about: "save", message: "a save is already waiting for the next frame")
         case .settings(let recipe, let quality):
             return apply(recipe: recipe, quality: quality)
+        case .tap(let tap):
+            let answer = tap.answer
+            return .tapped(preview: answer.preview, pointOfInterest: answer.point)
         }
     }
 

@@ -1,0 +1,92 @@
+import Foundation
+import Ocular
+
+/// Whole videos through `ocular process`'s loop (VideoFileSource → Pipeline with a Screen blend →
+/// VideoFileSink), against the same loop in Python cv2: frames per second of the whole run,
+/// decoding and encoding included. Both write Motion-JPEG AVI, which both have built in (the pip
+/// wheel's FFmpeg has no H.264 encoder), so the codecs are the same.
+struct VideoBenchmark {
+    struct Row {
+        let name: String
+        let frames: Int
+        let ocularSeconds: Double
+        let pythonSeconds: Double?
+        var ocularFramesPerSecond: Double { Double(frames) / ocularSeconds }
+        var pythonFramesPerSecond: Double? { pythonSeconds.map { Double(frames) / $0 } }
+    }
+
+    let python: String
+    let runs: Int
+
+    /// The videos: the face clip at its own 480×360, and the cockatoo at its own 1280×720.
+    static let videos = [("astronaut_pan.avi", "480x360"), ("cockatoo.mp4", "1280x720")]
+
+    func measure() throws -> [Row] {
+        let picture = dataRoot + "/images/rocket.jpg"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-video-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recipe = Recipe(stages: [Recipe.Step(BlendStage.name, ["source": .text(picture), "mode": .text("screen")])])
+        var rows = [Row]()
+        for (file, size) in Self.videos {
+            let video = dataRoot + "/video/" + file
+            print("  measuring process \(file) (\(size)) …", terminator: "")
+            flushOutput()
+            var seconds = [Double](), frames = 0
+            for run in 0..<runs {
+                let start = nanosecondsNow()
+                let pipeline = try Pipeline(recipe, images: ImageFiles())
+                let source = try VideoFileSource(path: video)
+                let sink = VideoFileSink(path: folder + "/ocular-\(run).avi", framesPerSecond: source.frameRate)
+                frames = try pipeline.run(from: source, into: sink)
+                try sink.finish()
+                seconds.append(Double(nanosecondsNow() - start) / 1e9)
+            }
+            let python = runPythonVideo(video: video, picture: picture, output: folder + "/python.avi")
+            let row = Row(name: "\(file) \(size)", frames: frames, ocularSeconds: median(seconds), pythonSeconds: python)
+            print(String(format: " %.1f frames/s", row.ocularFramesPerSecond)
+                  + (row.pythonFramesPerSecond.map { String(format: ", Python %.1f", $0) } ?? ", Python n/a"))
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Median seconds of the Python loop over the video, or nil when it cannot run.
+    private func runPythonVideo(video: String, picture: String, output: String) -> Double? {
+        let script = [packageRoot, FileManager.default.currentDirectoryPath]
+            .map { $0 + "/Benchmarks/python/bench_video.py" }
+            .first { FileManager.default.fileExists(atPath: $0) }
+        guard let script else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python, script, video, picture, output, "\(runs)"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do { try process.run() } catch { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let seconds = report["seconds"] as? [Double], !seconds.isEmpty else { return nil }
+        return median(seconds)
+    }
+}
+
+extension VideoBenchmark {
+    /// Prints the table and returns the rows that miss the figure (Ocular ≥ the Python loop).
+    static func report(_ rows: [Row]) -> [String] {
+        print("")
+        print([pad("video", 28, right: false), pad("frames", 7), pad("Ocular f/s", 11), pad("Python f/s", 11), pad("Ocular/Python", 14)].joined(separator: " "))
+        print(String(repeating: "-", count: 75))
+        var missed = [String]()
+        for row in rows {
+            let ratio = row.pythonFramesPerSecond.map { row.ocularFramesPerSecond / $0 }
+            if let ratio, ratio < 1 { missed.append(row.name) }
+            print([pad(row.name, 28, right: false), pad("\(row.frames)", 7), pad(String(format: "%.1f", row.ocularFramesPerSecond), 11),
+                   pad(row.pythonFramesPerSecond.map { String(format: "%.1f", $0) } ?? "n/a", 11),
+                   pad(ratio.map { String(format: "%.2f", $0) } ?? "n/a", 14)].joined(separator: " ")
+                  + ((ratio ?? 1) < 1 ? "  <-- below Python" : ""))
+        }
+        return missed
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Ocular
+
+/// `{"type":"tap","x":…,"y":…,"viewWidth":…,"viewHeight":…,"frameWidth":…,"frameHeight":…,
+/// "layout":"letterbox","orientation":"landscape-right","position":"front"}`: a tap on the preview,
+/// mapped by the server through ``CameraGeometry`` (the one tested place) to the camera's point of
+/// interest, which the page then hands to the camera.
+struct TapRequest: Decodable, Equatable {
+    var x: Double
+    var y: Double
+    var viewWidth: Double
+    var viewHeight: Double
+    var frameWidth: Double
+    var frameHeight: Double
+    var layout: PreviewLayout
+    var orientation: VideoOrientation
+    var position: CameraPosition
+
+    private enum CodingKeys: String, CodingKey {
+        case type, x, y, viewWidth, viewHeight, frameWidth, frameHeight, layout, orientation, position
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func number(_ key: CodingKeys) throws -> Double {
+            guard let value = try? container.decode(Double.self, forKey: key), value.isFinite, abs(value) <= 1e6 else {
+                throw StreamMessageError("a tap's \(key.stringValue) must be a number of pixels")
+            }
+            return value
+        }
+        x = try number(.x)
+        y = try number(.y)
+        viewWidth = try number(.viewWidth)
+        viewHeight = try number(.viewHeight)
+        frameWidth = try number(.frameWidth)
+        frameHeight = try number(.frameHeight)
+        func choice<Value: RawRepresentable & CaseIterable>(_ key: CodingKeys, _ fallback: Value) throws -> Value where Value.RawValue == String {
+            guard let text = try? container.decodeIfPresent(String.self, forKey: key) else {
+                if container.contains(key) { throw StreamMessageError("a tap's \(key.stringValue) must be text") }
+                return fallback
+            }
+            guard let value = Value(rawValue: text) else {
+                throw StreamMessageError("a tap's \(key.stringValue) is one of \(Value.allCases.map(\.rawValue).joined(separator: ", ")), not \(StageError.quoted(text))")
+            }
+            return value
+        }
+        layout = try choice(.layout, PreviewLayout.letterbox)
+        // A browser delivers camera frames upright already: its frames are the sensor frame as
+        // shown, which is what landscape-right means here.
+        orientation = try choice(.orientation, VideoOrientation.landscapeRight)
+        position = try choice(.position, CameraPosition.back)
+    }
+
+    /// Where the frame shows in the view, and the tap's point of interest there (nil off the picture).
+    var answer: (preview: CGRect, point: CGPoint?) {
+        let preview = CameraGeometry.previewRect(frame: CGSize(width: frameWidth, height: frameHeight),
+                                                 view: CGSize(width: viewWidth, height: viewHeight), layout: layout)
+        let point = CameraGeometry.pointOfInterest(tap: CGPoint(x: x, y: y), preview: preview, orientation: orientation, position: position)
+        return (preview, point)
+    }
+}
