@@ -19,6 +19,9 @@ struct OcularBench: AsyncParsableCommand {
     @Flag(help: "A short run: rough figures, for checking that everything works.")
     var quick = false
 
+    @Flag(help: "Only the whole-video row (ocular process against the Python cv2 loop).")
+    var videoOnly = false
+
     @Option(help: "The Python with cv2 for the Python column (default: the package's .venv-bench/bin/python if it exists, else python3).")
     var python: String?
 
@@ -42,6 +45,10 @@ struct OcularBench: AsyncParsableCommand {
         let keepsFrames = FrameMemory.keepFreedFramesForReuse()
         let options = self
         let python = options.python ?? defaultPython()
+        if options.videoOnly {
+            _ = Self.benchmarkVideo(python: python, quick: options.quick)
+            return
+        }
         for path in [options.image] + options.studioImages where !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("no picture at \(path) (set OCULAR_TEST_DATA to the shared data folder)")
         }
@@ -190,18 +197,7 @@ struct OcularBench: AsyncParsableCommand {
         }
 
         // Whole videos.
-        print("Whole video: `ocular process --blend rocket.jpg --mode screen` (decode, blend, Motion-JPEG encode), median of \(options.quick ? 1 : 3) runs,")
-        print("against the same loop in Python cv2 (read, bitwise_not/multiply screen, write).")
-        flushOutput()
-        var videoMissed: [String]?
-        do {
-            let rows = try VideoBenchmark(python: python, runs: options.quick ? 1 : 3).measure()
-            videoMissed = VideoBenchmark.report(rows)
-        } catch {
-            print("  video benchmark failed: \(error)")
-        }
-        print("")
-        flushOutput()
+        let videoMissed = Self.benchmarkVideo(python: python, quick: options.quick)
 
         // Studio.
         let effects = ["none"] + StageRegistry.standard.names  // every stage at its defaults
@@ -252,6 +248,25 @@ struct OcularBench: AsyncParsableCommand {
             print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: " + (missed.isEmpty ? "met for every effect" : "NOT met for \(missed.joined(separator: ", "))"))
         }
         print(String(format: "(run took %.0f s)", Double(nanosecondsNow() - started) / 1e9))
+    }
+}
+
+extension OcularBench {
+    /// The whole-video rows; returns the videos that miss the figure, nil when nothing was measured.
+    static func benchmarkVideo(python: String, quick: Bool) -> [String]? {
+        print("Whole video: `ocular process --blend rocket.jpg --mode screen` (decode, blend, Motion-JPEG encode), median of \(quick ? 1 : 3) runs,")
+        print("against the same loop in Python cv2 (read, bitwise_not/multiply screen, write), runs alternating.")
+        flushOutput()
+        var missed: [String]?
+        do {
+            let rows = try VideoBenchmark(python: python, runs: quick ? 1 : 3).measure()
+            missed = VideoBenchmark.report(rows)
+        } catch {
+            print("  video benchmark failed: \(error)")
+        }
+        print("")
+        flushOutput()
+        return missed
     }
 }
 

@@ -3,9 +3,10 @@ import Ocular
 import Testing
 @testable import OcularStudio
 
-/// A deterministic fuzz test of the stream's text messages: every damaged message gets a `settings`
-/// or an `error` reply, or none when it is a save (answered after the next frame); anything but a
-/// settings reply leaves the session's settings as they were, and no reply is long.
+/// A deterministic fuzz test of the stream's text messages: every damaged message gets a `settings`,
+/// `tapped` or `error` reply, or none when it is a save (answered after the next frame); anything but
+/// a settings reply leaves the session's settings as they were, a tap's point is inside 0…1, and no
+/// reply is long.
 @Suite("Damaged stream messages")
 struct StreamMessageFuzzTests {
     static let seeds = [
@@ -13,16 +14,18 @@ struct StreamMessageFuzzTests {
         #"{"type":"settings","quality":70}"#,
         #"{"type":"settings","recipe":{"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":9,"interval":1}]},"quality":95}"#,
         #"{"type":"save","caption":"holiday"}"#,
+        #"{"type":"tap","x":300,"y":60,"viewWidth":1000,"viewHeight":600,"frameWidth":640,"frameHeight":480,"orientation":"portrait","position":"front","layout":"aspect-fill"}"#,
     ]
     static let fragments = ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-1", "101", "1e400", "\"type\"",
                             "\"settings\"", "\"recipe\"", "\"quality\"", "\"stages\"", "\"stage\"", "\"save\"", "\"caption\"",
+                            "\"tap\"", "\"x\"", "\"viewWidth\"", "\"orientation\"", "\"front\"", "1e308", "-0", "0.5",
                             String(repeating: "z", count: 4000)]
 
     @Test("every damaged message is answered settings or error, or waits as a save; only settings change settings")
     func mutations() throws {
         let session = try StreamSession(configuration: StudioConfiguration())
         var generator = SeededGenerator(seed: 77)
-        var accepted = 0, refused = 0, saves = 0
+        var accepted = 0, refused = 0, saves = 0, taps = 0
         var failures: [String] = []
         for seed in Self.seeds {
             for round in 0..<600 {
@@ -56,6 +59,18 @@ struct StreamMessageFuzzTests {
                     accepted += 1
                     let now = session.currentSettings
                     if now.pipeline.recipe != recipe || now.quality != quality { failures.append("\(text): reply differs from the session") }
+                case .tapped(let preview, let point):
+                    taps += 1
+                    let now = session.currentSettings
+                    if let point, !((0...1).contains(point.x) && (0...1).contains(point.y)) {
+                        failures.append("\(text.prefix(200)): a point of interest outside 0…1: \(point)")
+                    }
+                    if ![preview.minX, preview.minY, preview.width, preview.height].allSatisfy(\.isFinite) {
+                        failures.append("\(text.prefix(200)): a preview that is not finite: \(preview)")
+                    }
+                    if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
+                        failures.append("\(text.prefix(200)): a tap changed the settings")
+                    }
                 case nil:
                     saves += 1
                     let now = session.currentSettings
@@ -78,6 +93,7 @@ struct StreamMessageFuzzTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        #expect(accepted >= 100 && refused >= 500 && saves == 1, "\(accepted) accepted, \(refused) refused, \(saves) saves waiting")
+        #expect(accepted >= 100 && refused >= 500 && saves == 1 && taps >= 5,
+                "\(accepted) accepted, \(refused) refused, \(saves) saves waiting, \(taps) taps answered")
     }
 }

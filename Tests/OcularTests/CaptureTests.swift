@@ -203,3 +203,61 @@ struct CameraGeometryTests {
         #expect(try image.mirrored().bytes == [2, 1])
     }
 }
+
+/// Keeps what it is given; fails at frame `failAt` when set.
+private final class CollectingSink: FrameSink {
+    var timestamps: [Duration] = []
+    let failAt: Int?
+    init(failAt: Int? = nil) { self.failAt = failAt }
+    func write(_ frame: Frame) throws {
+        if timestamps.count == failAt { throw OcularError.invalidArgument("the sink is full") }
+        timestamps.append(frame.timestamp)
+    }
+}
+
+/// A still that counts how many frames were taken from it.
+private final class CountingSource: FrameSource {
+    let still: StillSource
+    var taken = 0
+    init() throws { still = try StillSource(image: Image(width: 2, height: 2, format: .gray8, filledWith: [7]), name: "still", frameRate: 10) }
+    var name: String { still.name }
+    var width: Int { 2 }
+    var height: Int { 2 }
+    var frameRate: Double { 10 }
+    var frameCount: Int? { nil }
+    var color: FrameColor { .gray }
+    func nextFrame() throws(OcularError) -> Frame? { taken += 1; return try still.nextFrame() }
+}
+
+@Suite("Running frames from a source through a pipeline into a sink")
+struct FrameRunTests {
+    @Test("every frame, in order, up to the limit, with progress after each")
+    func limitAndOrder() throws {
+        let source = try CountingSource(), sink = CollectingSink()
+        var reported: [Int] = []
+        let done = try Pipeline(Recipe()).run(from: source, into: sink, limit: 7) { reported.append($0.framesDone) }
+        #expect(done == 7 && reported == Array(1...7))
+        #expect(sink.timestamps == (0..<7).map { .milliseconds(100 * $0) })
+        #expect(source.taken == 7, "the read-ahead reads no frame past the limit")
+    }
+
+    @Test("a sink's error stops the run and the reading; a source's error comes after the frames before it")
+    func errors() throws {
+        let source = try CountingSource()
+        #expect(throws: OcularError.invalidArgument("the sink is full")) {
+            try Pipeline(Recipe()).run(from: source, into: CollectingSink(failAt: 3), limit: 1000)
+        }
+        // Read ahead by at most its capacity (2) and the frame in hand: not on to the limit.
+        #expect(source.taken <= 7, "\(source.taken) frames read")
+
+        let folder = try TemporaryFolder()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: TestData.path("video/astronaut_pan.avi")))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: folder.file("cut.avi")))
+        let sink = CollectingSink()
+        let error = try #require(throws: OcularError.self) {
+            try Pipeline(Recipe()).run(from: VideoFileSource(path: folder.file("cut.avi")), into: sink)
+        }
+        guard case .damagedVideo(_, let frame, 30) = error else { Issue.record("got \(error)"); return }
+        #expect(sink.timestamps.count == frame && frame > 0)
+    }
+}

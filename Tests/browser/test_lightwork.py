@@ -118,6 +118,11 @@ def test_switch_camera_tap_to_focus_gray_blend_save_and_blend_from_the_gallery(s
     page.select_option("#blend-source", "")
     page.wait_for_function("!window.ocularStudio.stats().recipe.stages.some((step) => step.stage === 'blend')", timeout=5000)
 
+    # The saved frame is on the Gallery page.
+    page.goto(studio.url + "gallery.html")
+    page.wait_for_function("document.body.dataset.items === '1'")
+    assert page.is_visible(f"#grid li#item-{saved['id']} .thumb")
+
 
 def test_the_preview_stays_letterboxed_at_two_window_sizes(studio, playwright_instance, camera_file):
     for name, size in [("wide", {"width": 1280, "height": 700}), ("narrow", {"width": 420, "height": 900})]:

@@ -59,7 +59,8 @@ public struct FrameRunProgress: Sendable {
 
 extension Pipeline {
     /// Runs frames from a source through the pipeline into a sink, in order, until the source ends or
-    /// `limit` frames are done.
+    /// `limit` frames are done. The source is read a couple of frames ahead on a thread of its own,
+    /// so decoding overlaps processing and encoding.
     /// - Parameters:
     ///   - source: Where frames come from.
     ///   - sink: Where processed frames go.
@@ -72,8 +73,10 @@ extension Pipeline {
                     progress: (FrameRunProgress) -> Void = { _ in }) throws -> Int {
         let clock = ContinuousClock(), start = clock.now
         let expected = [source.frameCount, limit].compactMap { $0 }.min()
+        let frames = FrameReadAhead(source, limit: limit)
+        defer { frames.finish() }
         var done = 0
-        while limit.map({ done < $0 }) ?? true, let frame = try source.nextFrame() {
+        while let frame = try frames.next() {
             try sink.write(try process(frame))
             done += 1
             progress(FrameRunProgress(framesDone: done, frameCount: expected, elapsed: clock.now - start))
