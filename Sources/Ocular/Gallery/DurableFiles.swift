@@ -146,18 +146,11 @@ enum DurableFiles {
         guard descriptor >= 0 else { throw .file(.writeFailed(path: named, reason: String(cString: strerror(errno)))) }
         try flushAndClose(descriptor, named: named)
         let first = nextNumber(in: folder, fileExtension: fileExtension)
-        for number in first..<(first + 10_000) {
-            let name = "\(number).\(fileExtension)"
-            if link(partial, folder + "/" + name) == 0 {
-                unlink(partial)
-                flushFolder(folder)
-                return name
-            }
-            guard errno == EEXIST else {
-                throw .file(.writeFailed(path: folder + "/" + name, reason: String(cString: strerror(errno))))
-            }
+        let names = (first..<(first + 10_000)).lazy.map { "\($0).\(fileExtension)" }
+        guard let name = try linkUnderFirstFreeName(partial, in: folder, names: names) else {
+            throw .file(.writeFailed(path: named, reason: "10,000 numbered files follow number \(first)"))
         }
-        throw .file(.writeFailed(path: named, reason: "10,000 numbered files follow number \(first)"))
+        return name
     }
 
     /// One past the highest "N.ext" in the folder; 0 when there is none.
@@ -177,8 +170,19 @@ enum DurableFiles {
     private static func place(_ partial: String, in folder: String, preferredName: String) throws(GalleryError) -> String {
         let stem = (preferredName as NSString).deletingPathExtension
         let fileExtension = (preferredName as NSString).pathExtension
-        for attempt in 1...10_000 {
-            let name = attempt == 1 ? preferredName : "\(stem)-\(attempt)" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
+        let names = (1...10_000).lazy.map { attempt in
+            attempt == 1 ? preferredName : "\(stem)-\(attempt)" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
+        }
+        guard let name = try linkUnderFirstFreeName(partial, in: folder, names: names) else {
+            throw .file(.writeFailed(path: folder + "/" + preferredName, reason: "10,000 files already have this name or a numbered variant of it"))
+        }
+        return name
+    }
+
+    /// Links the partial file under the first of `names` no file has yet, then drops the partial name.
+    /// - Returns: The name it got; nil when every name was taken.
+    private static func linkUnderFirstFreeName(_ partial: String, in folder: String, names: some Sequence<String>) throws(GalleryError) -> String? {
+        for name in names {
             if link(partial, folder + "/" + name) == 0 {
                 unlink(partial)
                 flushFolder(folder)
@@ -188,7 +192,7 @@ enum DurableFiles {
                 throw .file(.writeFailed(path: folder + "/" + name, reason: String(cString: strerror(errno))))
             }
         }
-        throw .file(.writeFailed(path: folder + "/" + preferredName, reason: "10,000 files already have this name or a numbered variant of it"))
+        return nil
     }
 }
 
