@@ -139,6 +139,8 @@ void ocv_video_writer_release(OCVVideoWriter *writer) {
 struct OCVCapture {
     cv::VideoCapture capture;
     cv::Mat frame;  // reused: the decoder writes each frame into the same buffer
+    cv::Mat luma;   // a raw YUYV camera's Y plane
+    bool lumaOnly = false;
 };
 
 OCVStatus ocv_capture_open_file(const char *path, OCVCapture **capture, OCVVideoProperties *properties,
@@ -157,7 +159,7 @@ OCVStatus ocv_capture_open_file(const char *path, OCVCapture **capture, OCVVideo
     });
 }
 
-OCVStatus ocv_capture_open_camera(int32_t index, OCVCapture **capture, OCVVideoProperties *properties,
+OCVStatus ocv_capture_open_camera(int32_t index, bool lumaOnly, OCVCapture **capture, OCVVideoProperties *properties,
                                   OCVError *error) {
     *capture = nullptr;
     std::memset(properties, 0, sizeof *properties);
@@ -174,6 +176,11 @@ OCVStatus ocv_capture_open_camera(int32_t index, OCVCapture **capture, OCVVideoP
             return OCV_STATUS_OPEN_FAILED;
         }
         readProperties(opened->capture, properties);
+        // Raw frames only from a YUYV camera: its Y plane is every other byte, with no conversion.
+        const auto format = static_cast<int>(opened->capture.get(cv::CAP_PROP_FOURCC));
+        if (lumaOnly && format == cv::VideoWriter::fourcc('Y', 'U', 'Y', 'V')) {
+            opened->lumaOnly = opened->capture.set(cv::CAP_PROP_CONVERT_RGB, 0);
+        }
         *capture = opened.release();
         return OCV_STATUS_OK;
     });
@@ -186,6 +193,19 @@ OCVStatus ocv_capture_read(OCVCapture *capture, OCVImage *frame, double *millise
         if (!capture->capture.read(capture->frame) || capture->frame.empty()) return OCV_STATUS_OK;
         cv::Mat &picture = capture->frame;
         if (picture.depth() != CV_8U) picture.convertTo(picture, CV_8U, picture.depth() == CV_16U ? 1.0 / 257 : 1.0);
+        // V4L2 hands a raw frame as one row of bytes: YUYV is Y0 U Y1 V, two bytes per pixel.
+        const auto width = static_cast<int64_t>(capture->capture.get(cv::CAP_PROP_FRAME_WIDTH));
+        const auto height = static_cast<int64_t>(capture->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+        if (capture->lumaOnly && picture.type() == CV_8UC1 && picture.rows == 1 && picture.isContinuous() && height > 0 &&
+            static_cast<int64_t>(picture.total()) == width * height * 2) {
+            picture = picture.reshape(2, static_cast<int>(height));
+        }
+        if (capture->lumaOnly && picture.channels() == 2) {
+            cv::extractChannel(picture, capture->luma, 0);
+            *milliseconds = capture->capture.get(cv::CAP_PROP_POS_MSEC);
+            *frame = view(capture->luma);
+            return OCV_STATUS_OK;
+        }
         if (picture.channels() == 2) cv::cvtColor(picture, picture, cv::COLOR_YUV2BGR_YUYV);
         if (picture.channels() != 1 && picture.channels() != 3 && picture.channels() != 4) {
             setMessage(error, "the frame has %d channels", picture.channels());

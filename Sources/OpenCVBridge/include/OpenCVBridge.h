@@ -245,8 +245,10 @@ typedef struct OCVCapture OCVCapture;
 /// Opens a video file for reading frames (FFmpeg first, then GStreamer) and reads its properties.
 OCVStatus ocv_capture_open_file(const char *_Nonnull path, OCVCapture *_Nullable *_Nonnull capture,
                                 OCVVideoProperties *_Nonnull properties, OCVError *_Nonnull error);
-/// Opens camera device `index` (V4L2 on Linux, then any backend) and reads its properties.
-OCVStatus ocv_capture_open_camera(int32_t index, OCVCapture *_Nullable *_Nonnull capture,
+/// Opens camera device `index` (V4L2 on Linux, then any backend) and reads its properties. With
+/// `lumaOnly`, a camera that delivers packed YUV 4:2:2 (YUYV) is read raw and each frame is its Y
+/// plane, never converted to colour; other cameras give BGR, and the caller takes its luma.
+OCVStatus ocv_capture_open_camera(int32_t index, bool lumaOnly, OCVCapture *_Nullable *_Nonnull capture,
                                   OCVVideoProperties *_Nonnull properties, OCVError *_Nonnull error);
 /// Reads the next frame as 8-bit BGR or gray. When no frame comes, `frame->data` is NULL: the end of
 /// a file, or a frame that cannot be decoded (the caller tells them apart by the frames read so far
