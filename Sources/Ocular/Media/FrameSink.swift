@@ -59,8 +59,8 @@ public struct FrameRunProgress: Sendable {
 
 extension Pipeline {
     /// Runs frames from a source through the pipeline into a sink, in order, until the source ends or
-    /// `limit` frames are done. The source is read a couple of frames ahead on a thread of its own,
-    /// so decoding overlaps processing and encoding.
+    /// `limit` frames are done. Frames are read and processed a couple of frames ahead on a thread of
+    /// their own, so decoding and processing overlap the sink's encoding.
     /// - Parameters:
     ///   - source: Where frames come from.
     ///   - sink: Where processed frames go.
@@ -73,11 +73,11 @@ extension Pipeline {
                     progress: (FrameRunProgress) -> Void = { _ in }) throws -> Int {
         let clock = ContinuousClock(), start = clock.now
         let expected = [source.frameCount, limit].compactMap { $0 }.min()
-        let frames = FrameReadAhead(source, limit: limit)
+        let frames = FrameReadAhead(source, limit: limit) { [self] frame in try process(frame) }
         defer { frames.finish() }
         var done = 0
         while let frame = try frames.next() {
-            try sink.write(try process(frame))
+            try sink.write(frame)
             done += 1
             progress(FrameRunProgress(framesDone: done, frameCount: expected, elapsed: clock.now - start))
         }
