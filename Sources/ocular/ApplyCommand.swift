@@ -43,8 +43,7 @@ struct ApplyCommand: ParsableCommand {
         let pipeline = try Pipeline(Self.recipe(from: recipe), images: ImageFiles(options: read.imageReadOptions))
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let result = try pipeline.process(image, at: .seconds(time))
-        let stages = pipeline.steps.map(\.values.stage)
-        let described = "\(result.width) × \(result.height) \(result.format), \(stages.isEmpty ? "no stages" : stages.joined(separator: " → "))"
+        let described = "\(result.width) × \(result.height) \(result.format), \(pipeline.stageSummary)"
         if let output {
             try result.write(toFile: output, quality: quality)
             print("\(output): \(described)")
@@ -55,5 +54,13 @@ struct ApplyCommand: ParsableCommand {
     /// Inline JSON when the text starts with `{`, else the path of a file holding it.
     static func recipe(from text: String) throws(StageError) -> Recipe {
         text.drop(while: \.isWhitespace).hasPrefix("{") ? try Recipe(json: text) : try Recipe(contentsOfFile: text)
+    }
+}
+
+extension Pipeline {
+    /// The stages for a command's summary line: "whiteBalance → tint", or "no stages".
+    var stageSummary: String {
+        let names = steps.map(\.values.stage)
+        return names.isEmpty ? "no stages" : names.joined(separator: " → ")
     }
 }

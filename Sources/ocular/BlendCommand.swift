@@ -39,20 +39,25 @@ struct BlendCommand: ParsableCommand {
     @OptionGroup var read: ReadOptions
 
     func validate() throws {
-        do {
-            _ = try BlendMode(named: mode)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        guard opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be from 0 to 1, got \(opacity)") }
+        try Self.check(mode: mode, opacity: opacity)
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
         try save.requireDestination(output: output)
     }
 
     /// The recipe this command runs, with the picture named by its path.
     var recipe: Recipe {
-        let blend = Recipe.Step(BlendStage.name, ["source": .text(source), "mode": .text(mode), "opacity": .number(opacity)])
+        let blend = BlendStage.step(source: source, mode: mode, opacity: opacity)
         return Recipe(stages: gray ? [Recipe.Step(GrayStage.name, [:]), blend] : [blend])
+    }
+
+    /// `--mode` and `--opacity`, checked before any file is read (the stage checks them again).
+    static func check(mode: String, opacity: Double) throws {
+        do {
+            _ = try BlendMode(named: mode)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be from 0 to 1, got \(opacity)") }
     }
 
     func run() throws {

@@ -23,22 +23,15 @@ struct PipelineOptions: ParsableArguments {
         guard (recipe == nil) != (blend == nil) else {
             throw ValidationError("give either --recipe R or --blend PICTURE (with --mode), not \(recipe == nil ? "neither" : "both")")
         }
-        if blend != nil {
-            do { _ = try BlendMode(named: mode) } catch { throw ValidationError(error.description) }
-            guard opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be from 0 to 1, got \(opacity)") }
-        }
+        if blend != nil { try BlendCommand.check(mode: mode, opacity: opacity) }
     }
 
     var frameColor: FrameColor { gray ? .gray : .color }
 
     /// The pipeline, its pictures read from files.
     func pipeline(read: ReadOptions) throws -> Pipeline {
-        let recipe: Recipe
-        if let text = self.recipe {
-            recipe = try ApplyCommand.recipe(from: text)
-        } else {
-            recipe = Recipe(stages: [Recipe.Step(BlendStage.name, ["source": .text(blend ?? ""), "mode": .text(mode), "opacity": .number(opacity)])])
-        }
+        let recipe = try self.recipe.map(ApplyCommand.recipe(from:))
+            ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: mode, opacity: opacity)])
         return try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
     }
 }

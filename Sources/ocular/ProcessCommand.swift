@@ -46,11 +46,6 @@ struct ProcessCommand: ParsableCommand {
         }
         let writer = sink.writer!
         let rate = ParameterValue.number(source.frameRate)
-        print("\(output): \(frames) frames, \(writer.width) × \(writer.height) at \(rate) fps (\(writer.codec)), \(Self.describe(pipeline))")
-    }
-
-    static func describe(_ pipeline: Pipeline) -> String {
-        let names = pipeline.steps.map(\.values.stage)
-        return names.isEmpty ? "no stages" : names.joined(separator: " → ")
+        print("\(output): \(frames) frames, \(writer.width) × \(writer.height) at \(rate) fps (\(writer.codec)), \(pipeline.stageSummary)")
     }
 }

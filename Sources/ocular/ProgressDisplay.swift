@@ -1,5 +1,6 @@
 import ConsoleKitTerminal
 import Foundation
+import Ocular
 
 /// Progress of long work. On a terminal, ConsoleKit's progress bar redrawn in place, its title
 /// giving the count, the rate and the time left; elsewhere (a pipe, a log, CI) a plain line on
@@ -36,13 +37,14 @@ final class ProgressDisplay {
     /// Counts `steps` more steps done.
     func advance(by steps: Int = 1) {
         done += steps
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let rate = seconds > 0 ? Double(done) / seconds : 0
+        let progress = FrameRunProgress(framesDone: done, frameCount: total, elapsed: clock.now - start)
         let counted = total.map { "\(min(done, $0))/\($0)" } ?? "\(done)"
         var parts = [unit.isEmpty ? counted : "\(counted) \(unit)"]
-        if seconds >= 0.2 { parts.append(String(format: "%.1f %@/s", rate, unit.isEmpty ? "steps" : unit)) }
-        if let total, rate > 0, seconds >= 0.2 { parts.append("\(Self.describe(seconds: Double(max(total - done, 0)) / rate)) left") }
+        // The first fifth of a second says nothing yet about the rate.
+        if progress.elapsed >= .milliseconds(200) {
+            parts.append(String(format: "%.1f %@/s", progress.framesPerSecond, unit.isEmpty ? "steps" : unit))
+            if let remaining = progress.remaining { parts.append("\(Self.describe(seconds: remaining / .seconds(1))) left") }
+        }
         let text = "\(title) " + parts.joined(separator: ", ")
         if let indicator {
             indicator.activity.title = text

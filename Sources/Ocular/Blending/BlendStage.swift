@@ -13,6 +13,11 @@ public struct BlendStage: Stage {
                 help: "How much of the blend shows: 0 leaves the frame as it is."),
     ]
 
+    /// A recipe step blending the picture `source` names (a file path, an upload's id, …) by `mode`.
+    public static func step(source: String, mode: String, opacity: Double) -> Recipe.Step {
+        Recipe.Step(name, ["source": .text(source), "mode": .text(mode), "opacity": .number(opacity)])
+    }
+
     /// `nil` while no picture is chosen: frames pass unchanged.
     public let blend: Blend?
 

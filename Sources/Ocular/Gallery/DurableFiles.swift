@@ -137,15 +137,15 @@ enum DurableFiles {
         guard close(descriptor) == 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
     }
 
-    /// Flushes a complete file someone else wrote (a video from FFmpeg) and links it under the next
-    /// free number: "0.mp4", "1.mp4", …, one past the highest number already there, so a deleted
-    /// recording's number is not given again. A file is never replaced.
+    /// Flushes a complete file someone else wrote (a video from FFmpeg) and links it under the first
+    /// free number from `first` on ("7.mp4", "8.mp4", …; see ``nextNumber(in:fileExtension:)``).
+    /// A file is never replaced.
     /// - Returns: The name the file got.
-    static func placeNumbered(_ partial: String, in folder: String, fileExtension: String, named: String) throws(GalleryError) -> String {
+    static func placeNumbered(_ partial: String, in folder: String, from first: Int, fileExtension: String,
+                              named: String) throws(GalleryError) -> String {
         let descriptor = open(partial, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .file(.writeFailed(path: named, reason: String(cString: strerror(errno)))) }
         try flushAndClose(descriptor, named: named)
-        let first = nextNumber(in: folder, fileExtension: fileExtension)
         let names = (first..<(first + 10_000)).lazy.map { "\($0).\(fileExtension)" }
         guard let name = try linkUnderFirstFreeName(partial, in: folder, names: names) else {
             throw .file(.writeFailed(path: named, reason: "10,000 numbered files follow number \(first)"))
@@ -153,7 +153,8 @@ enum DurableFiles {
         return name
     }
 
-    /// One past the highest "N.ext" in the folder; 0 when there is none.
+    /// One past the highest "N.ext" in the folder, so a deleted recording's number is not given again;
+    /// 0 when there is none.
     static func nextNumber(in folder: String, fileExtension: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let numbers = names.compactMap { name -> Int? in

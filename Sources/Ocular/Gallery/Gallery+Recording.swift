@@ -65,7 +65,7 @@ public final class GalleryRecording: FrameSink {
                                 duration: writer.duration, caption: caption, labels: [])
         let thumbnail = try? Gallery.thumbnail(of: Image(firstFrameOfVideo: partial))
         return try gallery.store(draft, thumbnail: thumbnail, preferredName: "\(number).mp4") { (folder, preferredName) throws(GalleryError) in
-            let name = try DurableFiles.placeNumbered(partial, in: folder, fileExtension: "mp4", named: folder + "/" + preferredName)
+            let name = try DurableFiles.placeNumbered(partial, in: folder, from: number, fileExtension: "mp4", named: folder + "/" + preferredName)
             let found = try DurableFiles.checksum(ofFileAt: folder + "/" + name)
             return (name, found.checksum, found.byteCount)
         }

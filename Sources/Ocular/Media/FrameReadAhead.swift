@@ -21,7 +21,7 @@ final class FrameReadAhead: @unchecked Sendable {
     ///   - limit: At most this many frames are read; nil for all.
     ///   - capacity: How many frames may wait, read but not taken.
     ///   - process: Applied to each frame on the reading thread, in order.
-    init(_ source: any FrameSource, limit: Int?, capacity: Int = 2, process: @escaping @Sendable (Frame) throws -> Frame = { $0 }) {
+    init(_ source: any FrameSource, limit: Int?, capacity: Int = 2, process: @escaping @Sendable (Frame) throws -> Frame) {
         self.capacity = max(1, capacity)
         let reading = UncheckedSource(source: source)
         let thread = Thread { [self] in

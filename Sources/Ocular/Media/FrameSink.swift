@@ -35,7 +35,7 @@ public final class VideoFileSink: FrameSink {
     }
 }
 
-/// How far a run of frames has come.
+/// How far a run of frames has come (the CLI's progress bars count other steps with it too).
 public struct FrameRunProgress: Sendable {
     /// Frames processed so far.
     public var framesDone: Int
@@ -44,9 +44,15 @@ public struct FrameRunProgress: Sendable {
     /// Time since the run started.
     public var elapsed: Duration
 
+    public init(framesDone: Int, frameCount: Int?, elapsed: Duration) {
+        self.framesDone = framesDone
+        self.frameCount = frameCount
+        self.elapsed = elapsed
+    }
+
     /// Frames processed per second of the run so far.
     public var framesPerSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed / .seconds(1)
         return seconds > 0 ? Double(framesDone) / seconds : 0
     }
 

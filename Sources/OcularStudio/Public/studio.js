@@ -771,13 +771,14 @@ function showToolbarState() {
   const value = on ? String(blend.source) : "";
   if (!on) elements.blendSource.value = "";
   else if ([...elements.blendSource.options].some((option) => option.value === value)) elements.blendSource.value = value;
-  for (const input of elements.blendControls.querySelectorAll("[data-parameter]")) {
-    const current = blend[input.dataset.parameter];
-    if (current !== undefined && document.activeElement !== input) input.value = current;
-  }
-  for (const box of elements.blendControls.querySelectorAll('input[type="number"]')) {
-    const current = blend.opacity;
-    if (current !== undefined && document.activeElement !== box) box.value = current;
+  // Each control's row holds its inputs (a slider and its number box, or a menu); all show the value.
+  for (const row of elements.blendControls.querySelectorAll(".parameter")) {
+    const marked = row.querySelector("[data-parameter]");
+    const current = marked ? blend[marked.dataset.parameter] : undefined;
+    if (current === undefined) continue;
+    for (const field of row.querySelectorAll("input, select")) {
+      if (document.activeElement !== field) field.value = current;
+    }
   }
 }
 
