@@ -38,6 +38,14 @@ let package = Package(
             cxxSettings: cxxSettings,
             linkerSettings: openCVLibraries
         ),
+        // Cascade classifiers: objdetect (which pulls in dnn, calib3d, features2d and protobuf) is linked
+        // by the one target whose code calls it, not by the bridge every image operation goes through.
+        .target(
+            name: "OpenCVCascades",
+            dependencies: ["OpenCVBridge"],
+            cxxSettings: cxxSettings,
+            linkerSettings: [.linkedLibrary("opencv_objdetect")] + openCVLibraries
+        ),
         // zlib's CRC-32, the gallery's checksum of every saved file (zlib comes with OpenCV's PNG codec).
         .systemLibrary(
             name: "CZlib",
@@ -48,6 +56,7 @@ let package = Package(
             name: "Ocular",
             dependencies: [
                 "OpenCVBridge",
+                "OpenCVCascades",
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -81,7 +90,7 @@ let package = Package(
             name: "BenchBaseline",
             path: "Benchmarks/BenchBaseline",
             cxxSettings: cxxSettings,
-            linkerSettings: openCVLibraries
+            linkerSettings: [.linkedLibrary("opencv_objdetect")] + openCVLibraries
         ),
         .executableTarget(
             name: "ocular-bench",

@@ -181,3 +181,67 @@ OCVStatus ocv_mirror(const OCVImage *source, const OCVImage *destination, OCVErr
         return checkWrittenInPlace(output, destination, error);
     });
 }
+
+OCVStatus ocv_resize_linear(const OCVImage *source, const OCVImage *destination, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        cv::resize(matrix(source), output, output.size(), 0, 0, cv::INTER_LINEAR);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_equalize_histogram(const OCVImage *source, const OCVImage *destination, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        cv::equalizeHist(matrix(source), output);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_equalize_clahe(const OCVImage *source, const OCVImage *destination, double clipLimit, int32_t tiles,
+                             OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        // Creating the CLAHE object is cheap next to applying it; one per call keeps the bridge stateless.
+        cv::createCLAHE(clipLimit, cv::Size(tiles, tiles))->apply(matrix(source), output);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_pad_constant(const OCVImage *source, const OCVImage *destination, int32_t left, int32_t top,
+                           uint8_t value, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        const cv::Mat input = matrix(source);
+        const int right = output.cols - input.cols - left, bottom = output.rows - input.rows - top;
+        if (left < 0 || top < 0 || right < 0 || bottom < 0) {
+            setMessage(error, "a %dx%d image does not fit %dx%d at (%d, %d)", input.cols, input.rows, output.cols,
+                       output.rows, left, top);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::copyMakeBorder(input, output, top, bottom, left, right, cv::BORDER_CONSTANT, cv::Scalar::all(value));
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_draw_rectangle(const OCVImage *image, int32_t x, int32_t y, int32_t width, int32_t height,
+                             const double *colour, int32_t thickness, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat canvas = matrix(image);
+        cv::rectangle(canvas, cv::Rect(x, y, width, height), cv::Scalar(colour[0], colour[1], colour[2], colour[3]),
+                      thickness, cv::LINE_8);
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_draw_circle(const OCVImage *image, double x, double y, int32_t radius, const double *colour,
+                          int32_t thickness, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat canvas = matrix(image);
+        // Sub-pixel centres: 2 fractional bits (quarter pixels).
+        const int shift = 2;
+        cv::circle(canvas, cv::Point(cvRound(x * (1 << shift)), cvRound(y * (1 << shift))), radius << shift,
+                   cv::Scalar(colour[0], colour[1], colour[2], colour[3]), thickness, cv::LINE_8, shift);
+        return OCV_STATUS_OK;
+    });
+}

@@ -59,7 +59,7 @@ struct LightWorkStudioTests {
         #expect(settings["type"] as? String == "settings", "\(settings)")
         let frame = try Image(contentsOfFile: dataRoot + "/images/coffee.png")
         let png = try frame.encoded(as: .png())
-        guard case .frame(let answer, _) = session.process(ByteBuffer(bytes: png)) else { Issue.record("the frame was refused"); return }
+        guard case .frame(let answer, _, _) = session.process(ByteBuffer(bytes: png)) else { Issue.record("the frame was refused"); return }
         let expected = try Blend(source: picture, mode: .screen).apply(to: frame)
         let received = try Image(decoding: answer)
         func meanDifference(_ a: Image, _ b: Image) -> Double {

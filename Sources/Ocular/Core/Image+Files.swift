@@ -166,12 +166,14 @@ extension Image {
     }
 
     /// Copies pixels OpenCV owns into a new image.
-    init(copying view: OCVImage) throws(OcularError) {
+    /// - Parameter format: How to read the channels; by default gray, BGR or BGRA by their number.
+    init(copying view: OCVImage, format known: PixelFormat? = nil) throws(OcularError) {
         let format: PixelFormat
-        switch view.type {
-        case OCV_8UC1: format = .gray8
-        case OCV_8UC3: format = .bgr8
-        case OCV_8UC4: format = .bgra8
+        switch (view.type, known) {
+        case (_, let known?): format = known
+        case (OCV_8UC1, nil): format = .gray8
+        case (OCV_8UC3, nil): format = .bgr8
+        case (OCV_8UC4, nil): format = .bgra8
         default: throw .openCV(operation: "imdecode", message: "unexpected matrix type \(view.type.rawValue)")
         }
         let width = Int(view.columns), height = Int(view.rows)

@@ -1,3 +1,5 @@
+import OpenCVBridge
+
 /// An image: a value holding its size, pixel format and bytes.
 ///
 /// Rows may be padded (`bytesPerRow` ≥ `width × channels`) for the packed formats; the planar YUV
@@ -90,6 +92,22 @@ public struct Image: Sendable, Equatable {
         self.format = format
         self.bytesPerRow = stride
         self.bytes = bytes
+    }
+
+    /// Lends the pixels to the bridge as a writable matrix view, valid only inside `body`: drawing in
+    /// place. (Packed formats; the bytes are copied first if another image shares them.)
+    mutating func withMutableMatrix<R, E: Error>(_ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
+        let (width, height, bytesPerRow, type) = (width, height, bytesPerRow, OpenCV.matrixType(channels: format.channels))
+        let result: Result<R, E> = bytes.withUnsafeMutableBytes { raw in
+            var view = OCVImage(data: raw.baseAddress, columns: Int32(width), rows: Int32(height),
+                                bytesPerRow: Int64(bytesPerRow), type: type)
+            do throws(E) {
+                return .success(try body(&view))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// The bytes of the pixel at (`x`, `y`) for the packed RGB-family and gray formats, in the

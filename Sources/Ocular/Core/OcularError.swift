@@ -28,6 +28,8 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidArgument(String)
     /// OpenCV reported a failure in `operation`.
     case openCV(operation: String, message: String)
+    /// A cascade classifier file (the `role` it was to play, e.g. "cat face") that cannot be loaded.
+    case unusableCascade(role: String, path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -61,6 +63,8 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
             reason
         case .openCV(let operation, let message):
             "OpenCV failed in \(operation): \(message)"
+        case .unusableCascade(let role, let path, let reason):
+            "cannot load the \(role) cascade '\(path)': \(reason)"
         }
     }
 

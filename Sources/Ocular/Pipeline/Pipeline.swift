@@ -34,6 +34,11 @@ public struct Pipeline: Sendable {
         Recipe(stages: steps.map { Recipe.Step($0.values.stage, $0.values.values) })
     }
 
+    /// Whether a stage of the detection category (faces, blobs) is in it: its frames carry findings.
+    public var detects: Bool {
+        steps.contains { type(of: $0.stage).category == .detection }
+    }
+
     /// Runs every stage on a frame, in order.
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
         var frame = frame

@@ -13,6 +13,7 @@ public struct StageRegistry: Sendable {
         WhiteBalanceStage.self,
         TintStage.self,
         BlendStage.self,
+        FacesStage.self,
     ])
 
     /// The stage of that name.

@@ -61,6 +61,9 @@ const elements = {
 const state = {
   /// Object URLs of the pictures chosen for image parameters, by "stage.parameter".
   previews: {},
+  /// The faces of the last annotations message, and how many such messages came.
+  faces: [],
+  annotationsReceived: 0,
   socket: null,
   connected: false,
   retryDelay: 500,
@@ -412,6 +415,7 @@ function handleMessage(message) {
       break;
     case "settings":
       adoptRecipe(message.recipe);
+      hideFindingsUnlessDetecting();
       break;
     case "saved":
       finishSave(message.item, null);
@@ -427,6 +431,55 @@ function handleMessage(message) {
     case "dropped":
       frameAnswered();
       break;
+    case "annotations":
+      listFaces(message.faces ?? []);
+      break;
+  }
+}
+
+// ---- Findings --------------------------------------------------------------------------------
+
+/// Lists the faces the server found in the frame just shown (the faces stage's annotations).
+function listFaces(faces) {
+  state.annotationsReceived += 1;
+  // A frame processed before the faces stage was switched off may still be on its way.
+  if (!detectsFaces()) return;
+  state.faces = faces;
+  const section = document.getElementById("findings");
+  const list = document.getElementById("faces-list");
+  section.hidden = false;
+  const rows = faces.map((face) => {
+    const [x, y, width, height] = face.bounds;
+    const details = [`${width}×${height} at (${x}, ${y})`];
+    if (face.species === "human") {
+      details.push(face.smile ? "smiling" : face.mouth ? "not smiling" : "no mouth found");
+      details.push(`tilted ${face.angle}°`);
+    }
+    const item = document.createElement("li");
+    item.dataset.species = face.species;
+    const name = document.createElement("b");
+    name.textContent = face.species[0].toUpperCase() + face.species.slice(1);
+    item.append(name, " ", details.join(" · "));
+    return item;
+  });
+  if (!rows.length) {
+    const none = document.createElement("li");
+    none.className = "hint";
+    none.textContent = "No face in this frame.";
+    rows.push(none);
+  }
+  list.replaceChildren(...rows);
+}
+
+function detectsFaces() {
+  return state.recipe.stages.some((step) => step.stage === "faces");
+}
+
+/// The findings list belongs to detection stages: hide it when the recipe has none.
+function hideFindingsUnlessDetecting() {
+  if (!detectsFaces()) {
+    document.getElementById("findings").hidden = true;
+    state.faces = [];
   }
 }
 
@@ -1005,6 +1058,8 @@ window.ocularStudio = {
     source: state.source,
     recipe: state.recipe,
     framesReceived: state.framesReceived,
+    faces: state.faces,
+    annotationsReceived: state.annotationsReceived,
     cameraFrames: state.cameraFrames,
     framesSent: state.framesSent,
     framesPerSecond: state.arrivals.filter((time) => performance.now() - time <= 1000).length,

@@ -46,8 +46,9 @@ struct StreamController {
                     // this and other clients' readers from taking frames (and dropping late ones).
                     let reply = try await NIOThreadPool.singleton.runIfActive { session.process(frame) }
                     switch reply {
-                    case .frame(let jpeg, let saved):
+                    case .frame(let jpeg, let annotations, let saved):
                         try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                        if let annotations { try await outbound.write(.text(annotations.json)) }
                         if let saved { try await outbound.write(.text(saved.json)) }
                     case .refused(let reason):
                         try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))

@@ -117,12 +117,26 @@ enum StreamMessage {
         /// A tap's answer: where the frame shows in the view, and the camera's point of interest
         /// (0…1 in the camera's frame), or null for a tap beside the picture.
         case tapped(preview: CGRect, pointOfInterest: CGPoint?)
+        /// Sent after each frame while the recipe has a detection stage: what it found, grouped by
+        /// kind in the plural (`"faces": [...]`), an empty list when nothing was.
+        case annotations([any FrameAnnotation])
 
         private enum CodingKeys: String, CodingKey {
             case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item, preview, pointOfInterest
         }
 
         private struct Point: Encodable { let x: Double, y: Double }
+        /// An annotation of any kind, encoded as itself.
+        private struct AnyAnnotation: Encodable {
+            let annotation: any FrameAnnotation
+            func encode(to encoder: any Encoder) throws { try annotation.encode(to: encoder) }
+        }
+        private struct KindKey: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
         private struct Rectangle: Encodable { let x: Double, y: Double, width: Double, height: Double }
 
         func encode(to encoder: any Encoder) throws {
@@ -158,6 +172,15 @@ enum StreamMessage {
                 } else {
                     try container.encodeNil(forKey: .pointOfInterest)
                 }
+            case .annotations(let annotations):
+                try container.encode("annotations", forKey: .type)
+                var kinds = encoder.container(keyedBy: KindKey.self)
+                // Every detection kind the registry knows is listed, so an empty list clears the page's.
+                var byKind: [String: [AnyAnnotation]] = ["faces": []]
+                for annotation in annotations {
+                    byKind[type(of: annotation).kind + "s", default: []].append(AnyAnnotation(annotation: annotation))
+                }
+                for (kind, found) in byKind { try kinds.encode(found, forKey: KindKey(stringValue: kind)) }
             }
         }
 

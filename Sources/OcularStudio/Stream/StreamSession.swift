@@ -5,8 +5,9 @@ import Synchronization
 /// One client's stream: its settings, and the processing of its frames.
 final class StreamSession: Sendable {
     enum Reply {
-        /// The processed frame, JPEG-encoded, and, when a save was waiting for it, how saving went.
-        case frame([UInt8], saved: StreamMessage.Outbound?)
+        /// The processed frame, JPEG-encoded; what detection stages found in it (when the recipe has
+        /// one); and, when a save was waiting for it, how saving went.
+        case frame([UInt8], annotations: StreamMessage.Outbound?, saved: StreamMessage.Outbound?)
         /// Why the frame was refused.
         case refused(String)
     }
@@ -97,9 +98,10 @@ final class StreamSession: Sendable {
         let options = ImageReadOptions(pixelLimit: configuration.maxFramePixels)
         do {
             let image = try frame.withUnsafeReadableBytes { try Image(decoding: $0, name: "frame", options: options) }
-            let processed = try settings.pipeline.process(image, at: elapsed)
-            let jpeg = try processed.encoded(as: .jpeg(quality: settings.quality))
-            return .frame(jpeg, saved: saveIfAsked(processed, recipe: settings.pipeline.recipe))
+            let processed = try settings.pipeline.process(Frame(image: image, timestamp: elapsed))
+            let jpeg = try processed.image.encoded(as: .jpeg(quality: settings.quality))
+            let annotations = settings.pipeline.detects ? StreamMessage.Outbound.annotations(processed.annotations) : nil
+            return .frame(jpeg, annotations: annotations, saved: saveIfAsked(processed.image, recipe: settings.pipeline.recipe))
         } catch {
             return .refused("\(error)")
         }

@@ -266,6 +266,30 @@ OCVStatus ocv_rotate_quarter_turns(const OCVImage *_Nonnull source, const OCVIma
 /// cv::flip around the vertical axis: left becomes right, as in a mirror.
 OCVStatus ocv_mirror(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, OCVError *_Nonnull error);
 
+/// cv::resize with bilinear interpolation to the destination's size.
+OCVStatus ocv_resize_linear(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, OCVError *_Nonnull error);
+
+/// cv::equalizeHist of an 8-bit gray image.
+OCVStatus ocv_equalize_histogram(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                                 OCVError *_Nonnull error);
+
+/// Contrast-limited adaptive histogram equalisation (cv::CLAHE) of an 8-bit gray image over
+/// `tiles` × `tiles` tiles.
+OCVStatus ocv_equalize_clahe(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, double clipLimit,
+                             int32_t tiles, OCVError *_Nonnull error);
+
+/// Copies `source` into the larger `destination` at (`left`, `top`) and fills the border with `value`.
+OCVStatus ocv_pad_constant(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, int32_t left,
+                           int32_t top, uint8_t value, OCVError *_Nonnull error);
+
+/// Draws a rectangle outline in place (8-connected, no anti-aliasing: the colours stay exact). `colour` holds 4 values in the image's channel order.
+OCVStatus ocv_draw_rectangle(const OCVImage *_Nonnull image, int32_t x, int32_t y, int32_t width, int32_t height,
+                             const double *_Nonnull colour, int32_t thickness, OCVError *_Nonnull error);
+
+/// Draws a circle in place (8-connected, no anti-aliasing: the colours stay exact) around a sub-pixel centre; thickness -1 fills it.
+OCVStatus ocv_draw_circle(const OCVImage *_Nonnull image, double x, double y, int32_t radius,
+                          const double *_Nonnull colour, int32_t thickness, OCVError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,93 @@
+import Foundation
+
+/// What kind of face: a person's, a cat's, or a merge of the two.
+public enum Species: String, Sendable, Codable, CaseIterable {
+    case human, cat, hybrid
+}
+
+/// One face found in a frame (SPEC §4), an immutable value: its species, its own copy of the face's
+/// pixels, where it is in the frame, and its landmarks in face coordinates (origin at the face's
+/// top-left corner, in the frame's pixels). Beyond the textbook, like Core Image's face feature: the
+/// mouth, whether it smiles, and the angle of the eye line.
+public struct Face: Sendable, FrameAnnotation {
+    public static let kind = "face"
+
+    public let species: Species
+    /// The face's pixels, cut from the frame (in the frame's format; YUV frames give BGR).
+    public let image: Image
+    /// Where the face is in the frame.
+    public let bounds: PixelRectangle
+    /// The centre of the eye on the viewer's left, in face coordinates.
+    public let leftEye: Point
+    /// The centre of the eye on the viewer's right, in face coordinates.
+    public let rightEye: Point
+    /// The tip of the nose, in face coordinates.
+    public let nose: Point
+    /// The eye rectangles the eye cascades found (face coordinates); nil where the eye was estimated.
+    public let leftEyeBounds: PixelRectangle?
+    public let rightEyeBounds: PixelRectangle?
+    /// The centre of the mouth when the smile cascade found one, in face coordinates.
+    public let mouth: Point?
+    /// Whether the mouth found smiles (the smile cascade agreed strongly on it).
+    public let smile: Bool
+
+    public init(species: Species, image: Image, bounds: PixelRectangle, leftEye: Point, rightEye: Point, nose: Point,
+                leftEyeBounds: PixelRectangle? = nil, rightEyeBounds: PixelRectangle? = nil, mouth: Point? = nil,
+                smile: Bool = false) {
+        self.species = species
+        self.image = image
+        self.bounds = bounds
+        self.leftEye = leftEye
+        self.rightEye = rightEye
+        self.nose = nose
+        self.leftEyeBounds = leftEyeBounds
+        self.rightEyeBounds = rightEyeBounds
+        self.mouth = mouth
+        self.smile = smile
+    }
+
+    /// The tilt of the eye line in degrees, positive when the right eye (viewer's right) sits lower:
+    /// clockwise on screen, as image coordinates run downwards.
+    public var angle: Double {
+        atan2(rightEye.y - leftEye.y, rightEye.x - leftEye.x) * 180 / .pi
+    }
+
+    /// A point of the face in frame coordinates.
+    public func inFrame(_ point: Point) -> Point {
+        Point(x: point.x + Double(bounds.x), y: point.y + Double(bounds.y))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case species, bounds, leftEye, rightEye, nose, mouth, smile, angle
+    }
+
+    /// The JSON of `ocular faces detect --json` and the studio's messages: everything in frame
+    /// coordinates, points as [x, y] rounded to 0.1 pixel, `mouth` null when none was found.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(species, forKey: .species)
+        try container.encode([bounds.x, bounds.y, bounds.width, bounds.height], forKey: .bounds)
+        try container.encode(inFrame(leftEye).rounded, forKey: .leftEye)
+        try container.encode(inFrame(rightEye).rounded, forKey: .rightEye)
+        try container.encode(inFrame(nose).rounded, forKey: .nose)
+        try container.encode(mouth.map { inFrame($0).rounded }, forKey: .mouth)
+        try container.encode(smile, forKey: .smile)
+        try container.encode((angle * 10).rounded() / 10, forKey: .angle)
+    }
+}
+
+/// A point in pixels, sub-pixel precise.
+public struct Point: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// `[x, y]` to one decimal, as the JSON shows it.
+    var rounded: [Double] { [(x * 10).rounded() / 10, (y * 10).rounded() / 10] }
+
+    public var description: String { "(\(rounded[0]), \(rounded[1]))" }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import OpenCVBridge
+import OpenCVCascades
+import Synchronization
+
+/// Which cascade files face detection loads. By default OpenCV's data package's (Debian's
+/// opencv-data: /usr/share/opencv4/haarcascades and lbpcascades); any file may be named instead.
+public struct FaceCascades: Sendable, Hashable {
+    public var humanFace: String
+    public var catFace: String
+    /// The cascades are named after the person's own eyes: the subject's left eye shows on the
+    /// viewer's right (measured: haarcascade_lefteye_2splits finds astronaut.png's eye in the right
+    /// half of her face and nothing in the left).
+    public var subjectsLeftEye: String
+    public var subjectsRightEye: String
+    public var smile: String
+
+    public init(humanFace: String, catFace: String, subjectsLeftEye: String, subjectsRightEye: String, smile: String) {
+        self.humanFace = humanFace
+        self.catFace = catFace
+        self.subjectsLeftEye = subjectsLeftEye
+        self.subjectsRightEye = subjectsRightEye
+        self.smile = smile
+    }
+
+    /// Where OpenCV's data package puts its cascades on Debian, from source builds, and on Homebrew.
+    public static let dataFolders = ["/usr/share/opencv4", "/usr/local/share/opencv4", "/opt/homebrew/share/opencv4"]
+
+    /// The shipped cascades of `kind` (the LBP variants exist for faces only: eyes and smile stay Haar),
+    /// from the first data folder that has the frontal face cascade.
+    /// - Parameter folder: A data folder holding `haarcascades/` and `lbpcascades/`; nil searches ``dataFolders``.
+    public static func shipped(_ kind: FaceDetectionProfile.CascadeKind = .haar, in folder: String? = nil) -> FaceCascades {
+        let root = folder ?? dataFolders.first { FileManager.default.fileExists(atPath: "\($0)/haarcascades/haarcascade_frontalface_alt.xml") }
+            ?? dataFolders[0]
+        let haar = "\(root)/haarcascades/haarcascade_"
+        let lbp = "\(root)/lbpcascades/lbpcascade_"
+        return FaceCascades(
+            humanFace: kind == .haar ? haar + "frontalface_alt.xml" : lbp + "frontalface.xml",
+            catFace: kind == .haar ? haar + "frontalcatface_extended.xml" : lbp + "frontalcatface.xml",
+            subjectsLeftEye: haar + "lefteye_2splits.xml",
+            subjectsRightEye: haar + "righteye_2splits.xml",
+            smile: haar + "smile.xml")
+    }
+}
+
+/// One loaded cascade classifier. OpenCV's classifier keeps scratch buffers, so searches of one
+/// cascade take turns; loading is done once per file and process (``load(_:role:)``).
+public final class Cascade: Sendable {
+    /// The file it was loaded from.
+    public let path: String
+    /// The detection window: the smallest object the cascade sees.
+    public let windowWidth: Int
+    public let windowHeight: Int
+    private let classifier: Mutex<OpaquePointer>
+
+    private init(path: String, role: String) throws(OcularError) {
+        do {
+            _ = try FileAccess.regularFileSize(path)
+        } catch {
+            throw .unusableCascade(role: role, path: path, reason: Self.reason(error))
+        }
+        var loaded: OpaquePointer?
+        var failure = OCVError()
+        let status = ocv_cascade_load(path, &loaded, &failure)
+        guard status == OCV_STATUS_OK, let loaded else {
+            throw .unusableCascade(role: role, path: path, reason: OpenCV.message(of: &failure))
+        }
+        var width: Int32 = 0, height: Int32 = 0
+        ocv_cascade_window(loaded, &width, &height)
+        self.path = path
+        self.windowWidth = Int(width)
+        self.windowHeight = Int(height)
+        self.classifier = Mutex(loaded)
+    }
+
+    deinit {
+        classifier.withLock { ocv_cascade_release($0) }
+    }
+
+    private static let loaded = Mutex<[String: Cascade]>([:])
+
+    /// The cascade in `path`, loaded on first use and kept for the life of the process.
+    /// - Parameter role: What it is for ("human face"), for the error message.
+    /// - Throws: ``OcularError/unusableCascade(role:path:reason:)`` when the file is missing or
+    ///   holds no classifier OpenCV can read.
+    public static func load(_ path: String, role: String) throws(OcularError) -> Cascade {
+        if let cascade = loaded.withLock({ $0[path] }) { return cascade }
+        let cascade = try Cascade(path: path, role: role)
+        return loaded.withLock { cache in
+            if let earlier = cache[path] { return earlier }
+            cache[path] = cascade
+            return cascade
+        }
+    }
+
+    private static func reason(_ error: OcularError) -> String {
+        switch error {
+        case .fileNotFound: "no such file (install opencv-data, or point at the file)"
+        case .unreadableFile(_, let reason): reason
+        default: error.description
+        }
+    }
+
+    /// What one search found: the box (in the searched image) and how many windows agreed on it.
+    public struct Detection: Sendable, Hashable {
+        public var bounds: PixelRectangle
+        public var neighbours: Int
+    }
+
+    /// detectMultiScale on a rectangle of an 8-bit gray image.
+    /// - Parameters:
+    ///   - gray: The image.
+    ///   - region: Where to search (inside the image); nil for all of it.
+    ///   - scaleStep: The pyramid's step.
+    ///   - minimumNeighbours: How many windows must agree.
+    ///   - sizes: The objects' widths in pixels to look for; the upper bound may be `Int.max`.
+    /// - Returns: The boxes in the coordinates of `gray` (not of `region`).
+    public func detect(in gray: Image, region: PixelRectangle? = nil, scaleStep: Double, minimumNeighbours: Int,
+                       sizes: ClosedRange<Int>) throws(OcularError) -> [Detection] {
+        guard gray.format == .gray8 else { throw .invalidArgument("a cascade searches gray images, not \(gray.format)") }
+        let area = region ?? PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height)
+        guard area.clipped(toWidth: gray.width, height: gray.height) == area else {
+            throw .invalidArgument("the region \(area) lies outside the \(gray.width)×\(gray.height) image")
+        }
+        let smallest = Int32(clamping: sizes.lowerBound), largest = sizes.upperBound >= Int(Int32.max) ? 0 : Int32(sizes.upperBound)
+        return try classifier.withLock { (classifier) throws(OcularError) -> [Detection] in
+            var count: Int32 = 0
+            try gray.withMatrix(of: area) { (view) throws(OcularError) in
+                try OpenCV.call("detectMultiScale(\((path as NSString).lastPathComponent), \(area))") {
+                    ocv_cascade_detect(classifier, view, scaleStep, Int32(clamping: minimumNeighbours), smallest, largest, &count, $0)
+                }
+            }
+            guard count > 0 else { return [] }
+            var found = [OCVDetection](repeating: OCVDetection(), count: Int(count))
+            found.withUnsafeMutableBufferPointer { ocv_cascade_detections(classifier, $0.baseAddress!, count) }
+            return found.map {
+                Detection(bounds: PixelRectangle(x: Int($0.x) + area.x, y: Int($0.y) + area.y, width: Int($0.width), height: Int($0.height)),
+                          neighbours: Int($0.neighbours))
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+/// Every number face detection uses, in one place. ``textbook`` is SPEC §4 exactly; ``standard`` is
+/// Ocular's default, which differs only where it was measured better on both recall/precision and
+/// speed (see the README's "Faces" section and `make bench`).
+public struct FaceDetectionProfile: Sendable, Hashable {
+    /// The profile's name as the CLI and the `faces` stage spell it.
+    public var name: String
+    /// Detection runs on a copy of the frame scaled by this (0.5: a quarter of the pixels).
+    public var detectionScale: Double
+    /// But never so small that the copy's short side falls below this many pixels (0: no floor):
+    /// halving a 480 × 360 frame leaves a face a fifth of its height too few pixels for the cascade.
+    public var minimumDetectionShortSide: Int
+    /// How the gray copy's contrast is spread before the cascades see it.
+    public var equalization: Equalization
+    /// Haar cascades, or the LBP variants (faster, a little less reliable) for the faces.
+    public var cascadeKind: CascadeKind
+    public var humanFaces: CascadeSearch
+    /// Relative to the face's width rather than the image's short side.
+    public var eyes: CascadeSearch
+    /// `nil`: cats are not searched.
+    public var catFaces: CascadeSearch?
+    /// Eyes and mouth are searched in the face's own gray copy at this width, cut from the full frame;
+    /// nil searches them in the detection copy, as the textbook does (where a face a fifth of a
+    /// 640-pixel frame high leaves eyes too small for the eye cascades' 20-pixel window).
+    public var landmarkFaceWidth: Int?
+    /// Searches the lower face for a mouth, and whether it smiles (one more cascade run per face).
+    public var findsMouth: Bool
+    /// When a still finds no face at all, the cat cascade also searches a shrunken copy inside a grey
+    /// border: a cat whose face fills the frame has its ears cut off, and the cascade needs them.
+    public var findsCloseUpCats: Bool
+    /// Follows faces from frame to frame in a stream instead of searching every whole frame.
+    public var tracking: Tracking?
+
+    /// How the gray copy is equalised.
+    public enum Equalization: String, Sendable, Hashable, CaseIterable {
+        /// cv::equalizeHist over the whole image.
+        case histogram
+        /// Contrast-limited adaptive equalisation (clip 2, 8 × 8 tiles): keeps a backlit face's detail.
+        case clahe
+    }
+
+    public enum CascadeKind: String, Sendable, Hashable, CaseIterable {
+        case haar, lbp
+    }
+
+    /// One cascade's detectMultiScale parameters.
+    public struct CascadeSearch: Sendable, Hashable {
+        /// How much bigger each pyramid step looks (1.4 is coarse and fast, 1.1 fine and slow).
+        public var scaleStep: Double
+        /// How many overlapping windows must agree on an object.
+        public var minimumNeighbours: Int
+        /// The smallest object, as a fraction of the searched image's short side (eyes: of the face's width).
+        public var minimumSize: Double
+
+        public init(scaleStep: Double, minimumNeighbours: Int, minimumSize: Double) {
+            self.scaleStep = scaleStep
+            self.minimumNeighbours = minimumNeighbours
+            self.minimumSize = minimumSize
+        }
+    }
+
+    /// Between whole-frame searches, each face is searched again only around where it was, at a
+    /// working size where it is `workingFaceSize` pixels wide: a few hundred windows instead of tens
+    /// of thousands.
+    public struct Tracking: Sendable, Hashable {
+        /// While faces are followed, the whole frame is searched again every this many frames (new faces).
+        public var searchEveryWhileTracking: Int
+        /// While no face is followed, the whole frame is searched every this many frames.
+        public var searchEveryWhileLost: Int
+        /// How far around the last box to look, as a fraction of the face's size on each side.
+        public var margin: Double
+        /// The face's width in the working copy the local search runs on.
+        public var workingFaceSize: Int
+
+        public init(searchEveryWhileTracking: Int, searchEveryWhileLost: Int, margin: Double, workingFaceSize: Int) {
+            self.searchEveryWhileTracking = searchEveryWhileTracking
+            self.searchEveryWhileLost = searchEveryWhileLost
+            self.margin = margin
+            self.workingFaceSize = workingFaceSize
+        }
+    }
+
+    /// The textbook's pipeline (SPEC §4): half size, equalised histogram, humans 1.4 / 4 / 0.25, eyes
+    /// 1.2 / 2 / 0.1, cats 1.4 / 6 / 0.2; every frame searched whole; no mouth, no close-up cats.
+    public static let textbook = FaceDetectionProfile(
+        name: "textbook",
+        detectionScale: 0.5,
+        minimumDetectionShortSide: 0,
+        equalization: .histogram,
+        cascadeKind: .haar,
+        humanFaces: CascadeSearch(scaleStep: 1.4, minimumNeighbours: 4, minimumSize: 0.25),
+        eyes: CascadeSearch(scaleStep: 1.2, minimumNeighbours: 2, minimumSize: 0.1),
+        catFaces: CascadeSearch(scaleStep: 1.4, minimumNeighbours: 6, minimumSize: 0.2),
+        landmarkFaceWidth: nil,
+        findsMouth: false,
+        findsCloseUpCats: false,
+        tracking: nil)
+
+    /// Ocular's default. Against the textbook: a detection copy at least 360 pixels high; human faces down to 0.12 of the short side in scale
+    /// steps of 1.2 (the textbook's 0.25 and 1.4 miss a face a fifth of the frame high), cats down to
+    /// 0.15; eyes and mouth searched in a 120-pixel-wide copy of each face; mouth and smile; close-up
+    /// cats; and, in streams, tracking, which pays for the finer search.
+    public static let standard = FaceDetectionProfile(
+        name: "default",
+        detectionScale: 0.5,
+        minimumDetectionShortSide: 360,
+        equalization: .histogram,
+        cascadeKind: .haar,
+        humanFaces: CascadeSearch(scaleStep: 1.2, minimumNeighbours: 4, minimumSize: 0.12),
+        eyes: CascadeSearch(scaleStep: 1.2, minimumNeighbours: 2, minimumSize: 0.1),
+        catFaces: CascadeSearch(scaleStep: 1.4, minimumNeighbours: 6, minimumSize: 0.15),
+        landmarkFaceWidth: 120,
+        findsMouth: true,
+        findsCloseUpCats: true,
+        tracking: Tracking(searchEveryWhileTracking: 15, searchEveryWhileLost: 5, margin: 0.5, workingFaceSize: 32))
+
+    /// The named profiles, as `--profile` and the stage's choice list them.
+    public static let all: [FaceDetectionProfile] = [standard, textbook]
+
+    /// The profile of that name.
+    public static func named(_ name: String) -> FaceDetectionProfile? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,229 @@
+/// Finds human and cat faces in a picture with OpenCV's cascades (SPEC §4), each frame on its own.
+/// For streams, ``FaceTracker`` follows faces between frames instead.
+///
+/// Loading is done once per cascade file and process; a detector is cheap to make after that and
+/// may be shared between threads (searches of one cascade take turns).
+public struct FaceDetector: Sendable {
+    public let profile: FaceDetectionProfile
+    let humanFace: Cascade
+    let catFace: Cascade?
+    /// For the eye on the viewer's left and the one on the viewer's right.
+    let leftEye: Cascade
+    let rightEye: Cascade
+    let smile: Cascade?
+
+    /// - Parameters:
+    ///   - profile: The numbers to search with.
+    ///   - cascades: The files; by default OpenCV's shipped ones of the profile's kind.
+    /// - Throws: ``OcularError/unusableCascade(role:path:reason:)`` naming a missing or unreadable file.
+    public init(profile: FaceDetectionProfile = .standard, cascades: FaceCascades? = nil) throws(OcularError) {
+        let files = cascades ?? .shipped(profile.cascadeKind)
+        self.profile = profile
+        humanFace = try Cascade.load(files.humanFace, role: "human face")
+        catFace = profile.catFaces == nil ? nil : try Cascade.load(files.catFace, role: "cat face")
+        // The eye on the viewer's left is the subject's right eye.
+        leftEye = try Cascade.load(files.subjectsRightEye, role: "right eye")
+        rightEye = try Cascade.load(files.subjectsLeftEye, role: "left eye")
+        smile = profile.findsMouth ? try Cascade.load(files.smile, role: "smile") : nil
+    }
+
+    /// Every face in `image`, humans first, each kind in the cascade's order.
+    public func faces(in image: Image) throws(OcularError) -> [Face] {
+        let search = try SearchImage(image, profile: profile)
+        var found = try wholeImageFaces(in: search)
+        if found.isEmpty, profile.findsCloseUpCats {
+            found = try closeUpCats(in: search)
+        }
+        return try found.map { (species, box) throws(OcularError) in
+            try face(species, at: box, in: search, of: image)
+        }
+    }
+
+    /// The biggest face by area: "the" face of a picture (SPEC §4), or nil when there is none.
+    public func biggestFace(in image: Image) throws(OcularError) -> Face? {
+        try faces(in: image).max { $0.bounds.area < $1.bounds.area }
+    }
+
+    // MARK: - Searching
+
+    /// The frame as the cascades see it: gray, scaled by the profile's detection scale, equalised.
+    struct SearchImage {
+        let gray: Image
+        /// The same before equalisation.
+        let unequalized: Image
+        /// Search pixels per frame pixel.
+        let scale: Double
+        let frameWidth: Int
+        let frameHeight: Int
+
+        init(_ image: Image, profile: FaceDetectionProfile) throws(OcularError) {
+            // Gray first: one channel to shrink instead of three, and YUV frames give their Y plane.
+            let shortSide = Double(min(image.width, image.height))
+            let floor = min(1, Double(profile.minimumDetectionShortSide) / max(shortSide, 1))
+            let gray = try image.converted(to: .gray8).scaled(by: max(profile.detectionScale, floor))
+            unequalized = gray
+            self.gray = try gray.equalized(profile.equalization)
+            scale = Double(gray.width) / Double(image.width)
+            frameWidth = image.width
+            frameHeight = image.height
+        }
+
+        /// A box of the search image in frame pixels, clipped to the frame.
+        func inFrame(_ box: PixelRectangle) -> PixelRectangle {
+            let frame = PixelRectangle(x: Int((Double(box.x) / scale).rounded()), y: Int((Double(box.y) / scale).rounded()),
+                                       width: Int((Double(box.width) / scale).rounded()), height: Int((Double(box.height) / scale).rounded()))
+            return frame.clipped(toWidth: frameWidth, height: frameHeight) ?? frame
+        }
+    }
+
+    /// Human faces, then cat faces that touch no human face (the human cascade is the more reliable).
+    func wholeImageFaces(in search: SearchImage) throws(OcularError) -> [(Species, PixelRectangle)] {
+        let shortSide = min(search.gray.width, search.gray.height)
+        let humans = try Self.boxes(humanFace, in: search.gray, search: profile.humanFaces, shortSide: shortSide)
+        var found = humans.map { (Species.human, $0) }
+        if let catFace, let cats = profile.catFaces {
+            let catBoxes = try Self.boxes(catFace, in: search.gray, search: cats, shortSide: shortSide)
+            found += catBoxes.filter { cat in !humans.contains { $0.intersects(cat) } }.map { (Species.cat, $0) }
+        }
+        return found
+    }
+
+    /// Where a close-up cat's face is sought: the gray frame shrunk to these short sides, each inside
+    /// a grey border of these fractions of it. The cat cascade, trained on whole heads, answers a
+    /// face whose ears are cut off only weakly and only at some sizes, so a face counts where at least
+    /// ``closeUpVotes`` of the 12 searches agree (measured: chelsea.png 6, the other shared pictures 0).
+    static let closeUpShortSides = [56, 64, 72, 80, 88, 96]
+    static let closeUpBorders = [0.25, 0.5]
+    static let closeUpVotes = 3
+
+    /// Cat faces that fill the frame (chelsea.png), found by shrinking the frame inside a grey border
+    /// so the cascade sees room where the ears would be. Boxes are in the search image's coordinates
+    /// and may reach past its edges; they are clipped when turned into frame coordinates.
+    func closeUpCats(in search: SearchImage) throws(OcularError) -> [(Species, PixelRectangle)] {
+        guard let catFace, profile.catFaces != nil else { return [] }
+        let gray = search.unequalized
+        let shortSide = Double(min(gray.width, gray.height))
+        var candidates: [PixelRectangle] = []
+        for side in Self.closeUpShortSides {
+            let shrink = Double(side) / shortSide
+            guard shrink < 1 else { continue }
+            let small = try gray.scaled(by: shrink, averaging: true)
+            for border in Self.closeUpBorders {
+                let pad = Int(border * Double(side))
+                let padded = try small.padded(left: pad, top: pad, right: pad, bottom: pad, value: 128)
+                let found = try catFace.detect(in: padded, scaleStep: 1.05, minimumNeighbours: 2,
+                                               sizes: max(catFace.windowWidth, side * 6 / 10)...Int.max)
+                candidates += found.map { found in
+                    func back(_ value: Int) -> Int { Int((Double(value) / shrink).rounded()) }
+                    return PixelRectangle(x: back(found.bounds.x - pad), y: back(found.bounds.y - pad),
+                                          width: back(found.bounds.width), height: back(found.bounds.height))
+                }
+            }
+        }
+        // The best-supported box, averaged over the searches that agree with it.
+        let supported = candidates.map { box in candidates.filter { $0.intersectionOverUnion(box) >= 0.5 } }
+        guard let agreeing = supported.max(by: { $0.count < $1.count }), agreeing.count >= Self.closeUpVotes else { return [] }
+        func mean(_ value: (PixelRectangle) -> Int) -> Int { (agreeing.map(value).reduce(0, +) + agreeing.count / 2) / agreeing.count }
+        return [(.cat, PixelRectangle(x: mean(\.x), y: mean(\.y), width: mean(\.width), height: mean(\.height)))]
+    }
+
+    static func boxes(_ cascade: Cascade, in gray: Image, search: FaceDetectionProfile.CascadeSearch,
+                      shortSide: Int) throws(OcularError) -> [PixelRectangle] {
+        let smallest = max(cascade.windowWidth, Int(Double(shortSide) * search.minimumSize))
+        return try cascade.detect(in: gray, scaleStep: search.scaleStep, minimumNeighbours: search.minimumNeighbours,
+                                  sizes: smallest...Int.max).map(\.bounds)
+    }
+
+    // MARK: - Landmarks
+
+    /// The face at `box` (search coordinates) with its landmarks, its pixels cut from `image`.
+    func face(_ species: Species, at box: PixelRectangle, in search: SearchImage, of image: Image) throws(OcularError) -> Face {
+        let bounds = search.inFrame(box)
+        guard profile.landmarkFaceWidth == nil, species == .human else { return try face(species, bounds: bounds, of: image) }
+        let searchBox = box.clipped(toWidth: search.gray.width, height: search.gray.height) ?? box
+        return try face(species, bounds: bounds, gray: search.gray, grayBox: searchBox, scale: search.scale, of: image)
+    }
+
+    /// The face at `bounds` (frame pixels) with its landmarks searched in its own gray copy: at the
+    /// profile's landmark width, or else at its detection scale.
+    func face(_ species: Species, bounds: PixelRectangle, of image: Image) throws(OcularError) -> Face {
+        guard species == .human else {
+            return try face(species, bounds: bounds, gray: image, grayBox: bounds, scale: 1, of: image)
+        }
+        let width = profile.landmarkFaceWidth ?? max(1, Int((Double(bounds.width) * profile.detectionScale).rounded()))
+        let scale = Double(width) / Double(bounds.width)
+        let gray = try image.cropped(to: bounds).converted(to: .gray8)
+            .resized(width: width, height: max(1, Int((Double(bounds.height) * scale).rounded())))
+            .equalized(profile.equalization)
+        return try face(species, bounds: bounds, gray: gray, grayBox: PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height),
+                        scale: scale, of: image)
+    }
+
+    /// A face with its landmarks.
+    /// - Parameters:
+    ///   - bounds: The face in frame pixels.
+    ///   - gray: An equalised gray image holding the face at `grayBox`, `scale` of the frame's size.
+    func face(_ species: Species, bounds: PixelRectangle, gray: Image, grayBox: PixelRectangle, scale: Double,
+              of image: Image) throws(OcularError) -> Face {
+        let width = Double(bounds.width), height = Double(bounds.height)
+        let pixels = try image.cropped(to: bounds)
+        guard species == .human else {
+            // The cat cascade finds no eyes; a cat's face is laid out well enough by proportion.
+            return Face(species: species, image: pixels, bounds: bounds,
+                        leftEye: Point(x: 0.25 * width, y: 0.4 * height), rightEye: Point(x: 0.75 * width, y: 0.4 * height),
+                        nose: Point(x: 0.5 * width, y: 0.75 * height))
+        }
+        // Eyes: the viewer's left eye in the face's left half, the right eye in its right half.
+        let half = grayBox.width / 2
+        let leftHalf = PixelRectangle(x: grayBox.x, y: grayBox.y, width: half, height: grayBox.height)
+        let rightHalf = PixelRectangle(x: grayBox.x + half, y: grayBox.y, width: grayBox.width - half, height: grayBox.height)
+        let eyeSizes = max(1, Int(Double(grayBox.width) * profile.eyes.minimumSize))...Int.max
+        func eye(_ cascade: Cascade, in half: PixelRectangle) throws(OcularError) -> PixelRectangle? {
+            let found = try cascade.detect(in: gray, region: half, scaleStep: profile.eyes.scaleStep,
+                                           minimumNeighbours: profile.eyes.minimumNeighbours, sizes: eyeSizes)
+            guard let best = found.max(by: { $0.neighbours < $1.neighbours }) else { return nil }
+            return faceBox(best.bounds, grayBox: grayBox, scale: scale)
+        }
+        let leftEyeBox = try eye(leftEye, in: leftHalf)
+        let rightEyeBox = try eye(rightEye, in: rightHalf)
+        // The centre of an eye is at (0.5, 0.65) of its box; a missed eye is estimated by proportion.
+        func centre(_ box: PixelRectangle?, estimateX: Double) -> Point {
+            guard let box else { return Point(x: estimateX * width, y: 0.4 * height) }
+            return Point(x: Double(box.x) + 0.5 * Double(box.width), y: Double(box.y) + 0.65 * Double(box.height))
+        }
+        let left = centre(leftEyeBox, estimateX: 0.3), right = centre(rightEyeBox, estimateX: 0.7)
+        // The nose tip: from between the eyes along the eye line's normal, 0.2 of the face's height.
+        let dx = right.x - left.x, dy = right.y - left.y
+        let length = (dx * dx + dy * dy).squareRoot()
+        let normal = length > 0 ? Point(x: -dy / length, y: dx / length) : Point(x: 0, y: 1)
+        let nose = Point(x: (left.x + right.x) / 2 + normal.x * 0.2 * height, y: (left.y + right.y) / 2 + normal.y * 0.2 * height)
+        let (mouth, smiles) = try findMouth(gray: gray, grayBox: grayBox, scale: scale)
+        return Face(species: .human, image: pixels, bounds: bounds, leftEye: left, rightEye: right, nose: nose,
+                    leftEyeBounds: leftEyeBox, rightEyeBounds: rightEyeBox, mouth: mouth, smile: smiles)
+    }
+
+    /// How many overlapping windows of the smile cascade make a mouth, and how many a smile: a
+    /// closed mouth gathers a few, a broad smile dozens.
+    static let mouthNeighbours = 4
+    static let smileNeighbours = 20
+
+    /// The mouth (face coordinates) in the lower face, and whether it smiles.
+    func findMouth(gray: Image, grayBox: PixelRectangle, scale: Double) throws(OcularError) -> (Point?, Bool) {
+        guard let smile else { return (nil, false) }
+        let lower = PixelRectangle(x: grayBox.x + grayBox.width / 10, y: grayBox.y + grayBox.height * 11 / 20,
+                                   width: grayBox.width * 8 / 10, height: grayBox.height * 9 / 20)
+        guard lower.width >= smile.windowWidth, lower.height >= smile.windowHeight else { return (nil, false) }
+        let found = try smile.detect(in: gray, region: lower, scaleStep: 1.1, minimumNeighbours: Self.mouthNeighbours,
+                                     sizes: max(smile.windowWidth, grayBox.width / 4)...Int.max)
+        guard let best = found.max(by: { $0.neighbours < $1.neighbours }) else { return (nil, false) }
+        let box = faceBox(best.bounds, grayBox: grayBox, scale: scale)
+        return (Point(x: Double(box.x) + 0.5 * Double(box.width), y: Double(box.y) + 0.5 * Double(box.height)),
+                best.neighbours >= Self.smileNeighbours)
+    }
+
+    /// A box found in the search image, in face coordinates at frame scale.
+    func faceBox(_ box: PixelRectangle, grayBox: PixelRectangle, scale: Double) -> PixelRectangle {
+        func frame(_ value: Int) -> Int { Int((Double(value) / scale).rounded()) }
+        return PixelRectangle(x: frame(box.x - grayBox.x), y: frame(box.y - grayBox.y), width: frame(box.width), height: frame(box.height))
+    }
+}

@@ -1,0 +1,74 @@
+import Synchronization
+
+/// Follows faces through a stream. Between whole-frame searches, each face is looked for only around
+/// where it was, in a small copy where it is a few dozen pixels wide; the whole frame is searched
+/// again every few frames for faces that arrive, more often while none is followed. Without the
+/// profile's ``FaceDetectionProfile/tracking`` every frame is searched whole.
+public final class FaceTracker: Sendable {
+    public let detector: FaceDetector
+    private let state = Mutex(State())
+
+    private struct State {
+        var frameIndex = 0
+        var lastWholeSearch: Int?
+        var followed: [(species: Species, bounds: PixelRectangle)] = []
+    }
+
+    public init(detector: FaceDetector) {
+        self.detector = detector
+    }
+
+    /// The faces in the next frame of the stream.
+    public func faces(in image: Image) throws(OcularError) -> [Face] {
+        guard let tracking = detector.profile.tracking else { return try detector.faces(in: image) }
+        return try state.withLock { (state) throws(OcularError) -> [Face] in
+            defer { state.frameIndex += 1 }
+            let sinceWholeSearch = state.lastWholeSearch.map { state.frameIndex - $0 } ?? Int.max
+            if !state.followed.isEmpty, sinceWholeSearch < tracking.searchEveryWhileTracking {
+                var followed: [Face] = []
+                for face in state.followed {
+                    if let found = try follow(face.species, from: face.bounds, in: image, tracking: tracking) { followed.append(found) }
+                }
+                if !followed.isEmpty {
+                    state.followed = followed.map { ($0.species, $0.bounds) }
+                    return followed
+                }
+                // Every face lost at once: look everywhere now rather than wait.
+            } else if state.followed.isEmpty, sinceWholeSearch < tracking.searchEveryWhileLost {
+                return []
+            }
+            let faces = try detector.faces(in: image)
+            state.lastWholeSearch = state.frameIndex
+            state.followed = faces.map { ($0.species, $0.bounds) }
+            return faces
+        }
+    }
+
+    /// The face near `previous` in `image`, or nil when it has gone.
+    private func follow(_ species: Species, from previous: PixelRectangle, in image: Image,
+                        tracking: FaceDetectionProfile.Tracking) throws(OcularError) -> Face? {
+        let profile = detector.profile
+        let cascade = species == .cat ? detector.catFace : detector.humanFace
+        guard let cascade, previous.width > 0 else { return nil }
+        let marginX = Int(Double(previous.width) * tracking.margin), marginY = Int(Double(previous.height) * tracking.margin)
+        let around = PixelRectangle(x: previous.x - marginX, y: previous.y - marginY,
+                                    width: previous.width + 2 * marginX, height: previous.height + 2 * marginY)
+        guard let region = around.clipped(toWidth: image.width, height: image.height) else { return nil }
+        // Working size: the face `workingFaceSize` wide, but never below the cascade's window.
+        let working = max(tracking.workingFaceSize, cascade.windowWidth + 4)
+        let shrink = min(1, Double(working) / Double(previous.width))
+        let gray = try image.cropped(to: region).converted(to: .gray8).scaled(by: shrink).equalized(profile.equalization)
+        let expected = Double(previous.width) * shrink
+        let sizes = max(cascade.windowWidth, Int(expected * 0.75))...max(cascade.windowWidth, Int(expected * 1.33))
+        let found = try cascade.detect(in: gray, scaleStep: 1.1, minimumNeighbours: 3, sizes: sizes)
+        // The box nearest the expected size is the same face; others would be new ones, left to the whole search.
+        guard let best = found.min(by: { abs(Double($0.bounds.width) - expected) < abs(Double($1.bounds.width) - expected) }) else {
+            return nil
+        }
+        func frame(_ value: Int) -> Int { Int((Double(value) / shrink).rounded()) }
+        let bounds = PixelRectangle(x: region.x + frame(best.bounds.x), y: region.y + frame(best.bounds.y),
+                                    width: frame(best.bounds.width), height: frame(best.bounds.height))
+        guard let inside = bounds.clipped(toWidth: image.width, height: image.height) else { return nil }
+        return try detector.face(species, bounds: inside, of: image)
+    }
+}

@@ -1,0 +1,44 @@
+/// Finds faces, attaches them to the frame as annotations, and draws the SPEC §4 overlay.
+///
+/// The stage follows faces from frame to frame (the default profile's tracking), so one stage
+/// instance belongs to one stream: a recipe builds a fresh one for each.
+public struct FacesStage: Stage {
+    public static let name = "faces"
+    public static let title = "Faces"
+    public static let category = StageCategory.detection
+    public static let summary = "Finds human and cat faces with their eyes, nose and mouth, and draws them."
+
+    public static let parameters: [ParameterDescriptor] = [
+        .choice("profile", title: "Profile",
+                options: [.init("default", title: "Ocular (finer, tracked)"), .init("textbook", title: "Textbook")],
+                default: "default", help: "Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly."),
+        .flag("cats", title: "Cats", default: true, help: "Also look for cat faces."),
+        .flag("drawFaces", title: "Face boxes", default: true, help: "Yellow boxes round people, white round cats."),
+        .flag("drawEyes", title: "Eyes", default: true, help: "The left eye red, the right green: boxes where found, dots at the centres."),
+        .flag("drawNose", title: "Nose", default: true, help: "A blue dot on the nose tip."),
+        .flag("drawMouth", title: "Mouth", default: true, help: "A cyan dot on the mouth, when one is found."),
+    ]
+
+    public let tracker: FaceTracker
+    public let overlay: FaceOverlay
+
+    public init(_ values: StageValues) throws(StageError) {
+        var profile = FaceDetectionProfile.named(values.text("profile") ?? "") ?? .standard
+        if !values.flag("cats") { profile.catFaces = nil }
+        do {
+            tracker = FaceTracker(detector: try FaceDetector(profile: profile))
+        } catch {
+            throw StageError(stage: Self.name, parameter: "profile", reason: error.description)
+        }
+        overlay = FaceOverlay(faces: values.flag("drawFaces"), eyes: values.flag("drawEyes"), nose: values.flag("drawNose"),
+                              mouth: values.flag("drawMouth"))
+    }
+
+    public func process(_ frame: Frame) throws(OcularError) -> Frame {
+        var frame = frame
+        let faces = try tracker.faces(in: frame.image)
+        frame.annotations += faces as [any FrameAnnotation]
+        frame.image = try overlay.drawn(faces, on: frame.image)
+        return frame
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import Ocular
+
+struct FacesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "faces",
+        abstract: "Find human and cat faces, with their eyes, nose and mouth.",
+        discussion: """
+            The cascades are OpenCV's (opencv-data: /usr/share/opencv4); --cascades FOLDER names another data \
+            folder holding haarcascades/ and lbpcascades/. --profile textbook is SPEC §4 exactly; the default \
+            finds smaller faces and, in videos, follows them from frame to frame.
+            """,
+        subcommands: [FacesDetectCommand.self, FacesVideoCommand.self])
+}
+
+/// The options every faces command shares.
+struct FaceDetectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("default: finer search, mouth and smile, close-up cats, tracking in videos; textbook: SPEC §4.",
+                               valueName: "textbook|default"))
+    var profile = FaceDetectionProfile.standard.name
+
+    @Flag(help: "Use the LBP face cascades (faster, a little less reliable) instead of Haar.")
+    var lbp = false
+
+    @Flag(name: .customLong("no-cats"), help: "Do not look for cat faces.")
+    var noCats = false
+
+    @Option(help: ArgumentHelp("A data folder holding haarcascades/ and lbpcascades/ (default: OpenCV's data package).", valueName: "folder"))
+    var cascades: String?
+
+    func validate() throws {
+        guard FaceDetectionProfile.named(profile) != nil else {
+            throw ValidationError("--profile must be one of \(FaceDetectionProfile.all.map(\.name).joined(separator: ", ")), got '\(profile)'")
+        }
+    }
+
+    func detector() throws -> FaceDetector {
+        var chosen = FaceDetectionProfile.named(profile) ?? .standard
+        if lbp { chosen.cascadeKind = .lbp }
+        if noCats { chosen.catFaces = nil }
+        return try FaceDetector(profile: chosen, cascades: .shipped(chosen.cascadeKind, in: cascades))
+    }
+}
+
+struct FacesDetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "List the faces in a picture, and draw them.",
+        discussion: """
+            Prints one line per face, or with --json: {"faces":[{"species":"human"|"cat","bounds":[x,y,w,h], \
+            "leftEye":[x,y],"rightEye":[x,y],"nose":[x,y],"mouth":[x,y]|null,"smile":bool,"angle":degrees}]} \
+            in the picture's pixels. "left" is the viewer's left.
+            """)
+
+    @Argument(help: "The picture.")
+    var input: String
+
+    @Option(help: ArgumentHelp("Write the picture with the faces drawn on it.", valueName: "out.png"))
+    var draw: String?
+
+    @Flag(help: "Print the faces as JSON.")
+    var json = false
+
+    @OptionGroup var detection: FaceDetectionOptions
+
+    @OptionGroup var read: ReadOptions
+
+    func run() throws {
+        let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
+        let faces = try detection.detector().faces(in: image)
+        if let draw {
+            try FaceOverlay().drawn(faces, on: image).write(toFile: draw)
+        }
+        if json {
+            print(String(decoding: try JSONEncoder().encode(["faces": faces]), as: UTF8.self))
+            return
+        }
+        if faces.isEmpty { print("\(input): no face") }
+        for face in faces {
+            let mouth = face.mouth.map { "mouth \(face.inFrame($0))" + (face.smile ? ", smiling" : "") } ?? "no mouth found"
+            print("\(face.species) \(face.bounds): left eye \(face.inFrame(face.leftEye)), right eye \(face.inFrame(face.rightEye)), "
+                  + "nose \(face.inFrame(face.nose)), \(mouth), angle \(ParameterValue.number((face.angle * 10).rounded() / 10))°")
+        }
+        if let draw { print("\(draw): \(faces.count) face\(faces.count == 1 ? "" : "s") drawn") }
+    }
+}
+
+struct FacesVideoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "video",
+        abstract: "Draw the faces on every frame of a video.",
+        discussion: "The output's extension picks the container: .mp4 or .avi. A progress bar shows on a terminal.")
+
+    @Argument(help: "The video.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The video to write: .mp4 or .avi.")
+    var output: String
+
+    @OptionGroup var detection: FaceDetectionOptions
+
+    func validate() throws {
+        guard ["mp4", "avi"].contains((output as NSString).pathExtension.lowercased()) else {
+            throw ValidationError("-o must name an .mp4 or .avi file, got '\(output)'")
+        }
+    }
+
+    func run() throws {
+        PartialFiles.removeOnTermination()
+        let tracker = FaceTracker(detector: try detection.detector())
+        let source = try VideoFileSource(path: input)
+        let sink = VideoFileSink(path: output, framesPerSecond: source.frameRate)
+        let progress = ProgressDisplay(title: "faces", total: source.frameCount, unit: "frames")
+        var frames = 0, framesWithFaces = 0
+        do {
+            while let frame = try source.nextFrame() {
+                let faces = try tracker.faces(in: frame.image)
+                try sink.write(Frame(image: try FaceOverlay().drawn(faces, on: frame.image), timestamp: frame.timestamp))
+                frames += 1
+                if !faces.isEmpty { framesWithFaces += 1 }
+                progress.advance()
+            }
+            try sink.finish()
+            progress.finish()
+        } catch {
+            progress.finish(succeeded: false)
+            throw error
+        }
+        print("\(output): \(frames) frames, faces found in \(framesWithFaces)")
+    }
+}

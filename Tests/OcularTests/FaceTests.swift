@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import Ocular
+
+/// Labelled boxes of ../shared/data: faces/faces.json and video/astronaut_pan.json.
+enum FaceLabels {
+    struct Box: Decodable {
+        let species: String
+        let bbox: [Int]
+        var rectangle: PixelRectangle { PixelRectangle(x: bbox[0], y: bbox[1], width: bbox[2], height: bbox[3]) }
+    }
+
+    static func stills() throws -> [String: [Box]] {
+        struct File: Decodable {
+            struct Entry: Decodable { let faces: [Box] }
+            let files: [String: Entry]
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestData.path("faces/faces.json")))
+        return try JSONDecoder().decode(File.self, from: data).files.mapValues(\.faces)
+    }
+
+    static func video() throws -> [[Box]] {
+        struct File: Decodable {
+            struct Entry: Decodable { let faces: [Box] }
+            let frames: [Entry]
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestData.path("video/astronaut_pan.json")))
+        return try JSONDecoder().decode(File.self, from: data).frames.map(\.faces)
+    }
+}
+
+@Suite("Face detection")
+struct FaceDetectionTests {
+    static let astronaut = "faces/astronaut.png"
+    static let chelsea = "faces/chelsea.png"
+
+    func label(_ file: String) throws -> PixelRectangle {
+        try #require(try FaceLabels.stills()[file]?.first).rectangle
+    }
+
+    @Test("astronaut.png, default profile: one human face within IoU 0.8 of the label, both eyes found on their sides of the upper half, nose between and below them, mouth below the nose, smiling, eye line within 10°")
+    func astronaut() throws {
+        let faces = try FaceDetector().faces(in: try Image(contentsOfFile: TestData.path(Self.astronaut)))
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        #expect(face.species == .human)
+        #expect(face.bounds.intersectionOverUnion(try label(Self.astronaut)) >= 0.8, "\(face.bounds)")
+        let width = Double(face.bounds.width), height = Double(face.bounds.height)
+        #expect(face.leftEyeBounds != nil && face.rightEyeBounds != nil, "both eyes found, not estimated")
+        #expect(face.leftEye.x > 0 && face.leftEye.x < width / 2 && face.leftEye.y > 0 && face.leftEye.y < height / 2, "\(face.leftEye)")
+        #expect(face.rightEye.x > width / 2 && face.rightEye.x < width && face.rightEye.y > 0 && face.rightEye.y < height / 2, "\(face.rightEye)")
+        #expect(face.nose.x > face.leftEye.x && face.nose.x < face.rightEye.x && face.nose.y > max(face.leftEye.y, face.rightEye.y))
+        let mouth = try #require(face.mouth)
+        #expect(mouth.y > face.nose.y && mouth.y < height && abs(mouth.x - width / 2) < width / 5, "\(mouth)")
+        #expect(face.smile)
+        #expect(abs(face.angle) < 10)
+        // Its own copy of the face's pixels.
+        #expect(face.image.width == face.bounds.width && face.image.height == face.bounds.height)
+        let frame = try Image(contentsOfFile: TestData.path(Self.astronaut))
+        #expect(face.image.pixel(x: 10, y: 20) == frame.pixel(x: face.bounds.x + 10, y: face.bounds.y + 20))
+    }
+
+    @Test("the nose tip is 0.2 face heights from between the eyes along the eye line's normal")
+    func noseRule() throws {
+        let face = try #require(try FaceDetector().biggestFace(in: try Image(contentsOfFile: TestData.path(Self.astronaut))))
+        let middle = Point(x: (face.leftEye.x + face.rightEye.x) / 2, y: (face.leftEye.y + face.rightEye.y) / 2)
+        let along = Point(x: face.rightEye.x - face.leftEye.x, y: face.rightEye.y - face.leftEye.y)
+        let offset = Point(x: face.nose.x - middle.x, y: face.nose.y - middle.y)
+        // Perpendicular to the eye line, 0.2 × height long, pointing down the face.
+        #expect(abs(offset.x * along.x + offset.y * along.y) < 1e-6)
+        #expect(abs((offset.x * offset.x + offset.y * offset.y).squareRoot() - 0.2 * Double(face.bounds.height)) < 1e-6)
+        #expect(offset.y > 0)
+    }
+
+    @Test("astronaut.png, textbook profile: no face, as documented (the face is 0.19 of the short side, under the minimum 0.25); cropped to 300 × 300 around her, where it is 0.32, the face is found")
+    func astronautTextbook() throws {
+        let detector = try FaceDetector(profile: .textbook)
+        let image = try Image(contentsOfFile: TestData.path(Self.astronaut))
+        #expect(try detector.faces(in: image).isEmpty)
+        let crop = PixelRectangle(x: 75, y: 0, width: 300, height: 300)
+        let faces = try detector.faces(in: try image.cropped(to: crop))
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        let labelInCrop = try label(Self.astronaut)
+        let expected = PixelRectangle(x: labelInCrop.x - crop.x, y: labelInCrop.y, width: labelInCrop.width, height: labelInCrop.height)
+        #expect(face.species == .human && face.bounds.intersectionOverUnion(expected) >= 0.6, "\(face.bounds)")
+        // The textbook finds no mouth.
+        #expect(face.mouth == nil && !face.smile)
+    }
+
+    @Test("chelsea.png: the default profile finds the close-up cat within IoU 0.8 of the label, with the cat layout; the textbook's misses it")
+    func chelsea() throws {
+        let image = try Image(contentsOfFile: TestData.path(Self.chelsea))
+        let faces = try FaceDetector().faces(in: image)
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        #expect(face.species == .cat)
+        #expect(face.bounds.intersectionOverUnion(try label(Self.chelsea)) >= 0.8, "\(face.bounds)")
+        let width = Double(face.bounds.width), height = Double(face.bounds.height)
+        #expect(face.leftEye == Point(x: 0.25 * width, y: 0.4 * height))
+        #expect(face.rightEye == Point(x: 0.75 * width, y: 0.4 * height))
+        #expect(face.nose == Point(x: 0.5 * width, y: 0.75 * height))
+        #expect(try FaceDetector(profile: .textbook).faces(in: image).isEmpty)
+    }
+
+    @Test("no face on coffee.png and rocket.jpg, with either profile, Haar or LBP", arguments: ["images/coffee.png", "images/rocket.jpg"])
+    func noFace(file: String) throws {
+        let image = try Image(contentsOfFile: TestData.path(file))
+        var lbp = FaceDetectionProfile.standard
+        lbp.cascadeKind = .lbp
+        for profile in [FaceDetectionProfile.standard, .textbook, lbp] {
+            #expect(try FaceDetector(profile: profile).faces(in: image).isEmpty, "\(profile.name) \(profile.cascadeKind)")
+        }
+    }
+
+    @Test("the LBP cascades find the astronaut too")
+    func lbp() throws {
+        var profile = FaceDetectionProfile.standard
+        profile.cascadeKind = .lbp
+        let faces = try FaceDetector(profile: profile).faces(in: try Image(contentsOfFile: TestData.path(Self.astronaut)))
+        #expect(faces.count == 1)
+        #expect(try #require(faces.first).bounds.intersectionOverUnion(try label(Self.astronaut)) >= 0.6)
+    }
+
+    @Test("a missing cascade, or a file that is not one, is an error naming its role and path")
+    func badCascades() throws {
+        let folder = try TemporaryFolder()
+        var files = FaceCascades.shipped()
+        files.catFace = folder.file("nothing.xml")
+        #expect(throws: OcularError.unusableCascade(role: "cat face", path: files.catFace,
+                                                    reason: "no such file (install opencv-data, or point at the file)")) {
+            try FaceDetector(cascades: files)
+        }
+        files.catFace = FaceCascades.shipped().catFace
+        files.smile = folder.file("smile.xml")
+        try Data("<opencv_storage>not a cascade</opencv_storage>".utf8).write(to: URL(fileURLWithPath: files.smile))
+        let error = #expect(throws: OcularError.self) { try FaceDetector(cascades: files) }
+        #expect(error?.description.hasPrefix("cannot load the smile cascade '\(files.smile)': ") == true, "\(String(describing: error))")
+        // The textbook profile needs no smile cascade.
+        #expect(throws: Never.self) { try FaceDetector(profile: .textbook, cascades: files) }
+    }
+
+    @Test("faces in JSON: frame coordinates, points as [x, y], the mouth null when none")
+    func json() throws {
+        let face = Face(species: .cat, image: try Image(width: 1, height: 1, format: .gray8, filledWith: [0]),
+                        bounds: PixelRectangle(x: 10, y: 20, width: 100, height: 80),
+                        leftEye: Point(x: 25, y: 32), rightEye: Point(x: 75, y: 32), nose: Point(x: 50, y: 60))
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(face)) as? [String: Any])
+        #expect(object["species"] as? String == "cat")
+        #expect(object["bounds"] as? [Int] == [10, 20, 100, 80])
+        #expect(object["leftEye"] as? [Double] == [35, 52])
+        #expect(object["rightEye"] as? [Double] == [85, 52])
+        #expect(object["nose"] as? [Double] == [60, 80])
+        #expect(object["mouth"] is NSNull)
+        #expect(object["smile"] as? Bool == false)
+        #expect(object["angle"] as? Double == 0)
+    }
+}
+
+@Suite("Face tracking and the faces stage")
+struct FaceTrackingTests {
+    /// astronaut_pan's frames as they are (480 × 360), or doubled onto a 1280 × 720 grey canvas (no stretching).
+    static func frames(hd: Bool) throws -> [(Image, [PixelRectangle])] {
+        let labels = try FaceLabels.video()
+        let source = try VideoFileSource(path: TestData.path("video/astronaut_pan.avi"))
+        var frames: [(Image, [PixelRectangle])] = []
+        while let frame = try source.nextFrame() {
+            let boxes = labels[frames.count].map(\.rectangle)
+            guard hd else {
+                frames.append((frame.image, boxes))
+                continue
+            }
+            let canvas = try frame.image.resized(width: 960, height: 720).padded(left: 160, top: 0, right: 160, bottom: 0, value: 128)
+            frames.append((canvas, boxes.map { PixelRectangle(x: $0.x * 2 + 160, y: $0.y * 2, width: $0.width * 2, height: $0.height * 2) }))
+        }
+        return frames
+    }
+
+    @Test("tracking through astronaut_pan finds the face in every frame (IoU ≥ 0.5) and nothing else, at 480 × 360 and at 1280 × 720",
+          arguments: [false, true])
+    func trackedVideo(hd: Bool) throws {
+        let tracker = FaceTracker(detector: try FaceDetector())
+        var hits = 0, misses = 0, wrong = 0
+        for (image, truth) in try Self.frames(hd: hd) {
+            let faces = try tracker.faces(in: image)
+            hits += faces.filter { face in truth.contains { $0.intersectionOverUnion(face.bounds) >= 0.5 } }.count
+            wrong += faces.filter { face in !truth.contains { $0.intersectionOverUnion(face.bounds) >= 0.5 } }.count
+            misses += truth.filter { box in !faces.contains { $0.bounds.intersectionOverUnion(box) >= 0.5 } }.count
+        }
+        #expect(hits == 30, "hits \(hits), misses \(misses), wrong \(wrong)")
+        #expect(misses == 0 && wrong == 0, "hits \(hits), misses \(misses), wrong \(wrong)")
+    }
+
+    @Test("the faces stage annotates the frame and draws the overlay: a yellow box round the face, red and green eye dots, a blue nose; switched off, the pixels stay; a gray frame comes back in colour")
+    func stage() throws {
+        let image = try Image(contentsOfFile: TestData.path(FaceDetectionTests.astronaut))
+        let pipeline = try Pipeline(try Recipe(json: #"{"stages":[{"stage":"faces"}]}"#))
+        let frame = try pipeline.process(Frame(image: image))
+        let faces = frame.annotations(of: Face.self)
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        #expect(type(of: face).kind == "face")
+        // The top edge's middle: yellow (BGR 0, 255, 255), where the photo is not.
+        let top = (x: face.bounds.x + face.bounds.width / 2, y: face.bounds.y)
+        #expect(frame.image.pixel(x: top.x, y: top.y) == [0, 255, 255], "\(frame.image.pixel(x: top.x, y: top.y))")
+        #expect(image.pixel(x: top.x, y: top.y) != [0, 255, 255])
+        // Circle outlines of radius 4: the pixel 4 to the left of a centre takes its colour.
+        func ring(_ point: Point) -> [UInt8] {
+            let centre = face.inFrame(point)
+            return frame.image.pixel(x: Int(centre.x.rounded()) - 4, y: Int(centre.y.rounded()))
+        }
+        #expect(ring(face.leftEye) == [0, 0, 255], "left eye red")
+        #expect(ring(face.rightEye) == [0, 255, 0], "right eye green")
+        #expect(ring(face.nose) == [255, 0, 0], "nose blue")
+
+        let quiet = try Pipeline(try Recipe(json: #"{"stages":[{"stage":"faces","drawFaces":false,"drawEyes":false,"drawNose":false,"drawMouth":false}]}"#))
+        let untouched = try quiet.process(Frame(image: image))
+        #expect(untouched.image.bytes == image.bytes)
+        #expect(untouched.annotations(of: Face.self).count == 1)
+
+        let gray = try pipeline.process(Frame(image: try image.converted(to: .gray8)))
+        #expect(gray.image.format == .bgr8)
+        #expect(gray.image.pixel(x: top.x, y: top.y) == [0, 255, 255])
+    }
+
+    @Test("the faces stage's profile and cats parameters: the textbook profile finds no face in astronaut.png, and without cats chelsea.png has none")
+    func stageParameters() throws {
+        let astronaut = try Image(contentsOfFile: TestData.path(FaceDetectionTests.astronaut))
+        let chelsea = try Image(contentsOfFile: TestData.path(FaceDetectionTests.chelsea))
+        let textbook = try FacesStage.with(["profile": .text("textbook")])
+        #expect(try textbook.process(Frame(image: astronaut)).annotations.isEmpty)
+        #expect(try FacesStage.withDefaults().process(Frame(image: chelsea)).annotations(of: Face.self).map(\.species) == [.cat])
+        #expect(try FacesStage.with(["cats": .flag(false)]).process(Frame(image: chelsea)).annotations.isEmpty)
+        #expect(throws: StageError.self) { try FacesStage.with(["profile": .text("fastest")]) }
+    }
+}
