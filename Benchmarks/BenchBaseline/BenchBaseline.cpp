@@ -7,6 +7,7 @@
 #include <opencv2/core/version.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
 #include <opencv2/xphoto/white_balance.hpp>
 
 #include <mutex>
@@ -392,3 +393,55 @@ bool baseline_hue_op_by_op(const uint8_t *frame, const uint8_t *source, int32_t 
 }
 
 }  // extern "C"
+
+bool baseline_faces_textbook(const uint8_t *const *frames, int32_t frameCount, int32_t width, int32_t height,
+                             const char *humanCascade, const char *catCascade, const char *viewersLeftEyeCascade,
+                             const char *viewersRightEyeCascade, double *samples, BaselineFace *faces, int32_t capacity,
+                             int32_t *counts, BaselineError *error) {
+    return fenced(error, [&] {
+        cv::CascadeClassifier human, cat, leftEye, rightEye;
+        const std::pair<cv::CascadeClassifier *, const char *> cascades[] = {
+            {&human, humanCascade}, {&cat, catCascade}, {&leftEye, viewersLeftEyeCascade}, {&rightEye, viewersRightEyeCascade}};
+        for (const auto &[classifier, path] : cascades) {
+            if (!classifier->load(path)) throw std::runtime_error(std::string("cannot load the cascade ") + path);
+        }
+        int32_t stored = 0;
+        for (int32_t index = 0; index < frameCount; ++index) {
+            const cv::Mat frame(height, width, CV_8UC3, const_cast<uint8_t *>(frames[index]));
+            const auto start = std::chrono::steady_clock::now();
+            cv::Mat gray, small, equalized;
+            cv::cvtColor(frame, gray, cv::COLOR_BGR2GRAY);
+            cv::resize(gray, small, cv::Size(), 0.5, 0.5, cv::INTER_LINEAR);
+            cv::equalizeHist(small, equalized);
+            const int shortSide = std::min(equalized.cols, equalized.rows);
+            std::vector<cv::Rect> humans, cats, found;
+            human.detectMultiScale(equalized, humans, 1.4, 4, 0, cv::Size(shortSide / 4, shortSide / 4));
+            const int catSize = static_cast<int>(0.2 * shortSide);
+            cat.detectMultiScale(equalized, cats, 1.4, 6, 0, cv::Size(catSize, catSize));
+            std::vector<std::pair<cv::Rect, int>> kept;
+            for (const cv::Rect &face : humans) {
+                const cv::Mat region = equalized(face);
+                const int half = face.width / 2, eyeSize = static_cast<int>(0.1 * face.width);
+                std::vector<cv::Rect> left, right;
+                leftEye.detectMultiScale(region(cv::Rect(0, 0, half, face.height)), left, 1.2, 2, 0, cv::Size(eyeSize, eyeSize));
+                rightEye.detectMultiScale(region(cv::Rect(half, 0, face.width - half, face.height)), right, 1.2, 2, 0,
+                                          cv::Size(eyeSize, eyeSize));
+                kept.emplace_back(face, 1);
+            }
+            for (const cv::Rect &face : cats) {
+                bool touchesHuman = false;
+                for (const cv::Rect &person : humans) touchesHuman = touchesHuman || (face & person).area() > 0;
+                if (!touchesHuman) kept.emplace_back(face, 2);
+            }
+            samples[index] = static_cast<double>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+            counts[index] = 0;
+            for (const auto &[face, species] : kept) {
+                if (stored >= capacity) break;
+                faces[stored++] = BaselineFace{face.x * 2, face.y * 2, face.width * 2, face.height * 2, species};
+                counts[index] += 1;
+            }
+        }
+        return true;
+    });
+}

@@ -22,6 +22,9 @@ struct OcularBench: AsyncParsableCommand {
     @Flag(help: "Only the whole-video row (ocular process against the Python cv2 loop).")
     var videoOnly = false
 
+    @Flag(help: "Only the face detection rows (Ocular's profiles against the textbook pipeline in C++ and Python cv2).")
+    var facesOnly = false
+
     @Option(help: "The Python with cv2 for the Python column (default: the package's .venv-bench/bin/python if it exists, else python3).")
     var python: String?
 
@@ -47,6 +50,10 @@ struct OcularBench: AsyncParsableCommand {
         let python = options.python ?? defaultPython()
         if options.videoOnly {
             _ = Self.benchmarkVideo(python: python, quick: options.quick)
+            return
+        }
+        if options.facesOnly {
+            _ = Self.benchmarkFaces(python: python, quick: options.quick)
             return
         }
         for path in [options.image] + options.studioImages where !FileManager.default.fileExists(atPath: path) {
@@ -199,6 +206,9 @@ struct OcularBench: AsyncParsableCommand {
         // Whole videos.
         let videoMissed = Self.benchmarkVideo(python: python, quick: options.quick)
 
+        // Faces.
+        let facesMissed = Self.benchmarkFaces(python: python, quick: options.quick)
+
         // Studio.
         let effects = ["none"] + StageRegistry.standard.names  // every stage at its defaults
         print("Studio end to end: \(jpegSize.width)×\(jpegSize.height) JPEGs (quality 90, \(options.studioImages.count) pictures) over loopback,")
@@ -241,6 +251,8 @@ struct OcularBench: AsyncParsableCommand {
               + (blendMissed.isEmpty ? "met" : "NOT met (\(blendMissed.joined(separator: "; ")))"))
         print("  whole video: Ocular's process ≥ the Python loop's frames/s: "
               + (videoMissed.map { $0.isEmpty ? "met" : "NOT met (\($0.joined(separator: ", ")))" } ?? "not measured"))
+        print("  faces: Ocular's textbook ≤ 1.05× C++; default ≥ 3× faster than the textbook at equal or better recall and precision: "
+              + (facesMissed.map { $0.isEmpty ? "met" : "NOT met (\($0.joined(separator: "; ")))" } ?? "not measured"))
         if studioResults.isEmpty {
             print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: not measured")
         } else {
@@ -252,6 +264,24 @@ struct OcularBench: AsyncParsableCommand {
 }
 
 extension OcularBench {
+    /// The face detection rows; returns what misses the figures, nil when nothing was measured.
+    static func benchmarkFaces(python: String, quick: Bool) -> [String]? {
+        let rounds = quick ? 3 : 15
+        print("Faces per frame at 1280×720: astronaut_pan doubled onto a grey 1280×720 canvas, its 30 frames in order,")
+        print("median of \(rounds) rounds (a fresh tracker each); recall and precision against its labels (IoU ≥ 0.5).")
+        flushOutput()
+        var missed: [String]?
+        do {
+            let rows = try FaceBenchmark(python: python, rounds: rounds).measure()
+            missed = FaceBenchmark.report(rows)
+        } catch {
+            print("  faces benchmark failed: \(error)")
+        }
+        print("")
+        flushOutput()
+        return missed
+    }
+
     /// The whole-video rows; returns the videos that miss the figure, nil when nothing was measured.
     static func benchmarkVideo(python: String, quick: Bool) -> [String]? {
         print("Whole video: `ocular process --blend rocket.jpg --mode screen` (decode, blend, Motion-JPEG encode), median of \(quick ? 1 : 3) runs,")

@@ -60,6 +60,15 @@ struct FaceDetectionTests {
         #expect(face.image.pixel(x: 10, y: 20) == frame.pixel(x: face.bounds.x + 10, y: face.bounds.y + 20))
     }
 
+    @Test("Piggy.png: the bearded man's face, his mouth hidden: no mouth, no smile")
+    func beard() throws {
+        let faces = try FaceDetector().faces(in: try Image(contentsOfFile: TestData.path("book/Piggy.png")))
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        #expect(face.bounds.intersectionOverUnion(try label("book/Piggy.png")) >= 0.8, "\(face.bounds)")
+        #expect(face.mouth == nil && !face.smile)
+    }
+
     @Test("the nose tip is 0.2 face heights from between the eyes along the eye line's normal")
     func noseRule() throws {
         let face = try #require(try FaceDetector().biggestFace(in: try Image(contentsOfFile: TestData.path(Self.astronaut))))

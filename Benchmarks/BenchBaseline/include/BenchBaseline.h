@@ -93,6 +93,28 @@ bool baseline_hue_op_by_op(const uint8_t *_Nonnull frame, const uint8_t *_Nonnul
                            int32_t height, int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
                            BaselineError *_Nonnull error);
 
+
+/// One box a face pipeline found: x, y, width, height in frame pixels, and 1 for a human, 2 for a cat.
+typedef struct BaselineFace {
+    int32_t x;
+    int32_t y;
+    int32_t width;
+    int32_t height;
+    int32_t species;
+} BaselineFace;
+
+/// The textbook's face pipeline (SPEC §4) over `frameCount` tightly packed BGR frames, in order: gray,
+/// resize 0.5 (INTER_LINEAR), equalizeHist; human faces (scale 1.4, 4 neighbours, min 0.25 of the
+/// short side), cat faces (1.4, 6, 0.2) dropped where they touch a human; per human face both eye
+/// cascades in its halves (1.2, 2, 0.1 of the face). The cascades are loaded before timing.
+/// `samples` receives each frame's nanoseconds (`frameCount` values); `faces` (room for `capacity`)
+/// every frame's boxes one frame after another, `counts[frame]` of them for each frame.
+bool baseline_faces_textbook(const uint8_t *_Nonnull const *_Nonnull frames, int32_t frameCount, int32_t width,
+                             int32_t height, const char *_Nonnull humanCascade, const char *_Nonnull catCascade,
+                             const char *_Nonnull viewersLeftEyeCascade, const char *_Nonnull viewersRightEyeCascade,
+                             double *_Nonnull samples, BaselineFace *_Nonnull faces, int32_t capacity,
+                             int32_t *_Nonnull counts, BaselineError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif

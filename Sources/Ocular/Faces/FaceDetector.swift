@@ -175,9 +175,12 @@ public struct FaceDetector: Sendable {
         }
         // Eyes: the viewer's left eye in the face's left half, the right eye in its right half.
         let half = grayBox.width / 2
-        let leftHalf = PixelRectangle(x: grayBox.x, y: grayBox.y, width: half, height: grayBox.height)
-        let rightHalf = PixelRectangle(x: grayBox.x + half, y: grayBox.y, width: grayBox.width - half, height: grayBox.height)
-        let eyeSizes = max(1, Int(Double(grayBox.width) * profile.eyes.minimumSize))...Int.max
+        let top = grayBox.y + Int(Double(grayBox.height) * profile.eyeRows.lowerBound)
+        let rows = max(1, Int(Double(grayBox.height) * profile.eyeRows.upperBound) - (top - grayBox.y))
+        let leftHalf = PixelRectangle(x: grayBox.x, y: top, width: half, height: rows)
+        let rightHalf = PixelRectangle(x: grayBox.x + half, y: top, width: grayBox.width - half, height: rows)
+        let smallestEye = max(1, Int(Double(grayBox.width) * profile.eyes.minimumSize))
+        let eyeSizes = smallestEye...max(smallestEye, profile.largestEye.map { Int(Double(grayBox.width) * $0) } ?? Int.max)
         func eye(_ cascade: Cascade, in half: PixelRectangle) throws(OcularError) -> PixelRectangle? {
             let found = try cascade.detect(in: gray, region: half, scaleStep: profile.eyes.scaleStep,
                                            minimumNeighbours: profile.eyes.minimumNeighbours, sizes: eyeSizes)
@@ -202,23 +205,32 @@ public struct FaceDetector: Sendable {
                     leftEyeBounds: leftEyeBox, rightEyeBounds: rightEyeBox, mouth: mouth, smile: smiles)
     }
 
-    /// How many overlapping windows of the smile cascade make a mouth, and how many a smile: a
-    /// closed mouth gathers a few, a broad smile dozens.
+    /// The smile cascade runs on the face shrunk to this width: its 36 × 18 window fits a mouth there,
+    /// and one run costs a fifth of what it does at the eyes' 100 pixels.
+    static let mouthFaceWidth = 72
+    /// How many overlapping windows (scale step 1.2, at ``mouthFaceWidth``) make a mouth, and how many
+    /// a smile. Measured: astronaut.png's broad smile gathers 17 (9 at 64 pixels, 21 at 90); the
+    /// bearded man of Piggy.png, whose mouth the beard hides, none. The shared data has no closed,
+    /// visible mouth to set the smile threshold against more finely.
     static let mouthNeighbours = 4
-    static let smileNeighbours = 20
+    static let smileNeighbours = 12
 
     /// The mouth (face coordinates) in the lower face, and whether it smiles.
     func findMouth(gray: Image, grayBox: PixelRectangle, scale: Double) throws(OcularError) -> (Point?, Bool) {
         guard let smile else { return (nil, false) }
-        let lower = PixelRectangle(x: grayBox.x + grayBox.width / 10, y: grayBox.y + grayBox.height * 11 / 20,
-                                   width: grayBox.width * 8 / 10, height: grayBox.height * 9 / 20)
+        let width = Self.mouthFaceWidth
+        let shrink = Double(width) / Double(grayBox.width)
+        let face = try gray.cropped(to: grayBox).resized(width: width, height: max(1, Int((Double(grayBox.height) * shrink).rounded())))
+        let lower = PixelRectangle(x: width / 10, y: face.height * 11 / 20, width: width * 8 / 10, height: face.height - face.height * 11 / 20)
         guard lower.width >= smile.windowWidth, lower.height >= smile.windowHeight else { return (nil, false) }
-        let found = try smile.detect(in: gray, region: lower, scaleStep: 1.1, minimumNeighbours: Self.mouthNeighbours,
-                                     sizes: max(smile.windowWidth, grayBox.width / 4)...Int.max)
+        let found = try smile.detect(in: face, region: lower, scaleStep: 1.2, minimumNeighbours: Self.mouthNeighbours,
+                                     sizes: smile.windowWidth...max(smile.windowWidth, width * 7 / 10))
         guard let best = found.max(by: { $0.neighbours < $1.neighbours }) else { return (nil, false) }
-        let box = faceBox(best.bounds, grayBox: grayBox, scale: scale)
-        return (Point(x: Double(box.x) + 0.5 * Double(box.width), y: Double(box.y) + 0.5 * Double(box.height)),
-                best.neighbours >= Self.smileNeighbours)
+        // From the shrunken face to the frame's scale.
+        let toFace = 1 / (shrink * scale)
+        let centre = Point(x: (Double(best.bounds.x) + 0.5 * Double(best.bounds.width)) * toFace,
+                           y: (Double(best.bounds.y) + 0.5 * Double(best.bounds.height)) * toFace)
+        return (centre, best.neighbours >= Self.smileNeighbours)
     }
 
     /// A box found in the search image, in face coordinates at frame scale.

@@ -55,12 +55,12 @@ public final class FaceTracker: Sendable {
                                     width: previous.width + 2 * marginX, height: previous.height + 2 * marginY)
         guard let region = around.clipped(toWidth: image.width, height: image.height) else { return nil }
         // Working size: the face `workingFaceSize` wide, but never below the cascade's window.
-        let working = max(tracking.workingFaceSize, cascade.windowWidth + 4)
+        let working = max(tracking.workingFaceSize, cascade.windowWidth)
         let shrink = min(1, Double(working) / Double(previous.width))
         let gray = try image.cropped(to: region).converted(to: .gray8).scaled(by: shrink).equalized(profile.equalization)
         let expected = Double(previous.width) * shrink
         let sizes = max(cascade.windowWidth, Int(expected * 0.75))...max(cascade.windowWidth, Int(expected * 1.33))
-        let found = try cascade.detect(in: gray, scaleStep: 1.1, minimumNeighbours: 3, sizes: sizes)
+        let found = try cascade.detect(in: gray, scaleStep: tracking.scaleStep, minimumNeighbours: 3, sizes: sizes)
         // The box nearest the expected size is the same face; others would be new ones, left to the whole search.
         guard let best = found.min(by: { abs(Double($0.bounds.width) - expected) < abs(Double($1.bounds.width) - expected) }) else {
             return nil

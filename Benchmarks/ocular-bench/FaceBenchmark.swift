@@ -1,0 +1,167 @@
+import BenchBaseline
+import Foundation
+import Ocular
+
+/// Face detection per frame at 1280×720: the textbook's pipeline in plain C++ and in Python cv2 (same
+/// cascades and parameters) against Ocular's textbook and default profiles, each over the 30 frames of
+/// astronaut_pan in order (so tracking starts afresh every round), with recall and precision against
+/// the clip's labels (a hit overlaps a labelled face by IoU ≥ 0.5).
+struct FaceBenchmark {
+    struct Row {
+        let name: String
+        /// Mean milliseconds per frame of each round.
+        let milliseconds: [Double]
+        let hits: Int
+        let misses: Int
+        let wrong: Int
+        var perFrame: Double { median(milliseconds) }
+        var recall: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+        var precision: Double? { hits + wrong == 0 ? nil : Double(hits) / Double(hits + wrong) }
+    }
+
+    let python: String
+    let rounds: Int
+
+    /// astronaut_pan doubled (960×720, no stretching) on a 1280×720 grey canvas, and its labels moved with it.
+    static func frames() throws -> [(image: Image, faces: [PixelRectangle])] {
+        struct Labels: Decodable {
+            struct Frame: Decodable {
+                struct Face: Decodable { let bbox: [Int] }
+                let faces: [Face]
+            }
+            let frames: [Frame]
+        }
+        let labels = try JSONDecoder().decode(Labels.self, from: Data(contentsOf: URL(fileURLWithPath: dataRoot + "/video/astronaut_pan.json")))
+        let source = try VideoFileSource(path: dataRoot + "/video/astronaut_pan.avi")
+        var frames: [(image: Image, faces: [PixelRectangle])] = []
+        while let frame = try source.nextFrame() {
+            let image = try frame.image.resized(width: 960, height: 720).padded(left: 160, top: 0, right: 160, bottom: 0, value: 128)
+            let faces = labels.frames[frames.count].faces.map {
+                PixelRectangle(x: $0.bbox[0] * 2 + 160, y: $0.bbox[1] * 2, width: $0.bbox[2] * 2, height: $0.bbox[3] * 2)
+            }
+            frames.append((image, faces))
+        }
+        return frames
+    }
+
+    static func score(_ found: [[PixelRectangle]], against truth: [[PixelRectangle]]) -> (hits: Int, misses: Int, wrong: Int) {
+        var hits = 0, misses = 0, wrong = 0
+        for (boxes, labels) in zip(found, truth) {
+            hits += boxes.filter { box in labels.contains { $0.intersectionOverUnion(box) >= 0.5 } }.count
+            wrong += boxes.filter { box in !labels.contains { $0.intersectionOverUnion(box) >= 0.5 } }.count
+            misses += labels.filter { label in !boxes.contains { $0.intersectionOverUnion(label) >= 0.5 } }.count
+        }
+        return (hits, misses, wrong)
+    }
+
+    func measure() throws -> [Row] {
+        let frames = try Self.frames()
+        let truth = frames.map(\.faces)
+        let cascades = FaceCascades.shipped()
+        let width = frames[0].image.width, height = frames[0].image.height
+
+        // Ocular: a fresh tracker per round, so every round begins with a whole-frame search.
+        func ocular(_ profile: FaceDetectionProfile, tracking: Bool) throws -> ([[PixelRectangle]], Double) {
+            var chosen = profile
+            if !tracking { chosen.tracking = nil }
+            let tracker = FaceTracker(detector: try FaceDetector(profile: chosen, cascades: cascades))
+            var found: [[PixelRectangle]] = []
+            let start = nanosecondsNow()
+            for frame in frames { found.append(try tracker.faces(in: frame.image).map(\.bounds)) }
+            return (found, Double(nanosecondsNow() - start) / 1e6 / Double(frames.count))
+        }
+        func cxx() throws -> ([[PixelRectangle]], Double) {
+            var samples = [Double](repeating: 0, count: frames.count)
+            var faces = [BaselineFace](repeating: BaselineFace(), count: frames.count * 16)
+            var counts = [Int32](repeating: 0, count: frames.count)
+            var error = BaselineError()
+            let pointers = frames.map { frame in frame.image.bytes.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress!) } }
+            // The images' bytes stay alive (and unmoved) in `frames` for the whole call.
+            let ok = withExtendedLifetime(frames) {
+                pointers.map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) }.withUnsafeBufferPointer { list in
+                    baseline_faces_textbook(list.baseAddress!, Int32(frames.count), Int32(width), Int32(height), cascades.humanFace,
+                                            cascades.catFace, cascades.subjectsRightEye, cascades.subjectsLeftEye, &samples, &faces,
+                                            Int32(faces.count), &counts, &error)
+                }
+            }
+            guard ok else { throw BenchError(error) }
+            var found: [[PixelRectangle]] = [], next = 0
+            for count in counts {
+                found.append(faces[next..<next + Int(count)].map { PixelRectangle(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) })
+                next += Int(count)
+            }
+            return (found, samples.reduce(0, +) / 1e6 / Double(frames.count))
+        }
+
+        let names = ["textbook, C++", "textbook, Ocular", "default, Ocular (tracking)", "default, Ocular, every frame searched"]
+        let runs: [() throws -> ([[PixelRectangle]], Double)] = [
+            cxx, { try ocular(.textbook, tracking: false) }, { try ocular(.standard, tracking: true) }, { try ocular(.standard, tracking: false) },
+        ]
+        var times = [[Double]](repeating: [], count: runs.count)
+        var lastFound = [[[PixelRectangle]]](repeating: [], count: runs.count)
+        for round in 0..<(rounds + 1) {
+            for (index, run) in runs.enumerated() {
+                let (found, milliseconds) = try run()
+                if round > 0 { times[index].append(milliseconds) }  // round 0 warms up (cascade loading, caches)
+                lastFound[index] = found
+            }
+        }
+        var rows = zip(names.indices, names).map { index, name in
+            let score = Self.score(lastFound[index], against: truth)
+            return Row(name: name, milliseconds: times[index], hits: score.hits, misses: score.misses, wrong: score.wrong)
+        }
+        if let python = try runPython(frames: frames.map(\.image), cascades: cascades, truth: truth) { rows.insert(python, at: 1) }
+        return rows
+    }
+
+    /// The Python row, or nil when cv2 cannot run.
+    private func runPython(frames: [Image], cascades: FaceCascades, truth: [[PixelRectangle]]) throws -> Row? {
+        let script = [packageRoot, FileManager.default.currentDirectoryPath]
+            .map { $0 + "/Benchmarks/python/bench_faces.py" }
+            .first { FileManager.default.fileExists(atPath: $0) }
+        guard let script else { return nil }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-faces-\(getpid()).raw")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(frames.flatMap(\.bytes)).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python, script, file.path, "\(frames.count)", "\(frames[0].width)", "\(frames[0].height)", "\(rounds)",
+                             cascades.humanFace, cascades.catFace, cascades.subjectsRightEye, cascades.subjectsLeftEye]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let milliseconds = report["milliseconds"] as? [Double], let faces = report["faces"] as? [[[Int]]] else { return nil }
+        let found = faces.map { $0.map { PixelRectangle(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } }
+        let score = Self.score(found, against: truth)
+        return Row(name: "textbook, Python cv2", milliseconds: milliseconds, hits: score.hits, misses: score.misses, wrong: score.wrong)
+    }
+}
+
+extension FaceBenchmark {
+    /// Prints the table and returns what misses the figures: Ocular's textbook ≤ 1.05× the C++
+    /// pipeline; Ocular's default ≥ 3× faster than the C++ pipeline at equal or better recall and precision.
+    static func report(_ rows: [Row]) -> [String] {
+        print("")
+        print([pad("pipeline", 40, right: false), pad("ms/frame", 9), pad("×C++", 6), pad("recall", 7), pad("precision", 10)].joined(separator: " "))
+        print(String(repeating: "-", count: 76))
+        guard let cxx = rows.first(where: { $0.name == "textbook, C++" }) else { return ["no C++ row"] }
+        for row in rows {
+            print([pad(row.name, 40, right: false), pad(String(format: "%.2f", row.perFrame), 9),
+                   pad(String(format: "%.2f", row.perFrame / cxx.perFrame), 6),
+                   pad(String(format: "%.2f", row.recall), 7), pad(row.precision.map { String(format: "%.2f", $0) } ?? "n/a", 10)].joined(separator: " "))
+        }
+        var missed = [String]()
+        if let textbook = rows.first(where: { $0.name == "textbook, Ocular" }), textbook.perFrame / cxx.perFrame > 1.05 {
+            missed.append(String(format: "textbook %.2f× C++", textbook.perFrame / cxx.perFrame))
+        }
+        if let standard = rows.first(where: { $0.name == "default, Ocular (tracking)" }) {
+            let speedup = cxx.perFrame / standard.perFrame
+            if speedup < 3 { missed.append(String(format: "default only %.2f× faster", speedup)) }
+            if standard.recall < cxx.recall || (standard.precision ?? 0) < (cxx.precision ?? 0) { missed.append("default's recall or precision below the textbook's") }
+        }
+        return missed
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Ocular
+import Testing
+
+@Suite("ocular faces")
+struct FacesCLITests {
+    let astronaut = dataRoot + "/faces/astronaut.png"
+
+    @Test("faces detect --json lists the astronaut in frame coordinates with the documented fields; --draw writes the overlay")
+    func detectJSON() throws {
+        let folder = try Folder()
+        let drawn = folder.file("drawn.png")
+        let run = try ocular("faces", "detect", astronaut, "--json", "--draw", drawn)
+        #expect(run.status == 0, "\(run.errors)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let faces = try #require(object["faces"] as? [[String: Any]])
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        #expect(Set(face.keys) == ["species", "bounds", "leftEye", "rightEye", "nose", "mouth", "smile", "angle"])
+        #expect(face["species"] as? String == "human")
+        let bounds = try #require(face["bounds"] as? [Int])
+        let box = PixelRectangle(x: bounds[0], y: bounds[1], width: bounds[2], height: bounds[3])
+        #expect(box.intersectionOverUnion(PixelRectangle(x: 177, y: 67, width: 95, height: 95)) >= 0.8)  // faces.json
+        let left = try #require(face["leftEye"] as? [Double]), right = try #require(face["rightEye"] as? [Double])
+        // Frame coordinates: inside the box, the viewer's left eye left of the right one.
+        #expect(Double(box.x) < left[0] && left[0] < right[0] && right[0] < Double(box.x + box.width))
+        #expect(face["smile"] as? Bool == true)
+        // The overlay: the box's top edge is yellow in the drawn picture.
+        let picture = try Image(contentsOfFile: drawn)
+        #expect(picture.pixel(x: box.x + box.width / 2, y: box.y) == [0, 255, 255])
+    }
+
+    @Test("faces detect prints a line per face, and says when there is none; --profile textbook finds none in astronaut.png")
+    func detectText() throws {
+        let chelsea = try ocular("faces", "detect", dataRoot + "/faces/chelsea.png")
+        #expect(chelsea.status == 0 && chelsea.output.hasPrefix("cat "), "\(chelsea.output)")
+        let textbook = try ocular("faces", "detect", astronaut, "--profile", "textbook")
+        #expect(textbook.status == 0 && textbook.output.contains("no face"), "\(textbook.output)")
+        let noCats = try ocular("faces", "detect", dataRoot + "/faces/chelsea.png", "--no-cats", "--json")
+        #expect(noCats.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"faces":[]}"#)
+    }
+
+    @Test("bad input: a missing picture, an unknown profile, a cascades folder without cascades — each a clear error and a non-zero exit")
+    func errors() throws {
+        let folder = try Folder()
+        let missing = try ocular("faces", "detect", folder.file("none.png"))
+        #expect(missing.status != 0 && missing.errors.contains("no such file"), "\(missing.errors)")
+        let profile = try ocular("faces", "detect", astronaut, "--profile", "fastest")
+        #expect(profile.status != 0 && profile.errors.contains("--profile must be one of default, textbook, got 'fastest'"), "\(profile.errors)")
+        let cascades = try ocular("faces", "detect", astronaut, "--cascades", folder.path)
+        #expect(cascades.status != 0, "\(cascades.output)")
+        #expect(cascades.errors.contains("cannot load the human face cascade '\(folder.path)/haarcascades/haarcascade_frontalface_alt.xml': no such file"),
+                "\(cascades.errors)")
+        let drawn = folder.file("out.png")
+        #expect(!FileManager.default.fileExists(atPath: drawn))
+    }
+
+    @Test("faces video draws the overlay on every frame, keeps the count and the rate, and shows progress")
+    func video() throws {
+        let folder = try Folder()
+        let output = folder.file("faces.avi")
+        let run = try ocular("faces", "video", dataRoot + "/video/astronaut_pan.avi", "-o", output)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("30 frames, faces found in 30"), "\(run.output)")
+        #expect(run.errors.contains("faces 30/30 frames"), "\(run.errors)")
+        let source = try VideoFileSource(path: output)
+        #expect(source.frameCount == 30 && source.frameRate == 10)
+        // Frame 15's labelled face is at (190, 47, 66, 66): some of the box's yellow survives Motion-JPEG.
+        var frame = try #require(try source.nextFrame())
+        for _ in 0..<15 { frame = try #require(try source.nextFrame()) }
+        var yellow = 0
+        for y in 40...120 {
+            for x in 180...265 {
+                let pixel = frame.image.pixel(x: x, y: y)
+                if pixel[2] > 180 && pixel[1] > 180 && Int(pixel[0]) < Int(pixel[2]) - 70 { yellow += 1 }
+            }
+        }
+        #expect(yellow > 60, "yellow pixels around the face: \(yellow)")
+    }
+}
