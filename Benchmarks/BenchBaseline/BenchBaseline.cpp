@@ -395,6 +395,7 @@ bool baseline_hue_op_by_op(const uint8_t *frame, const uint8_t *source, int32_t 
 }  // extern "C"
 
 bool baseline_faces_textbook(const uint8_t *const *frames, int32_t frameCount, int32_t width, int32_t height,
+                             double humanScale, double humanMinimum, double catScale, double catMinimum,
                              const char *humanCascade, const char *catCascade, const char *viewersLeftEyeCascade,
                              const char *viewersRightEyeCascade, double *samples, BaselineFace *faces, int32_t capacity,
                              int32_t *counts, BaselineError *error) {
@@ -415,9 +416,9 @@ bool baseline_faces_textbook(const uint8_t *const *frames, int32_t frameCount, i
             cv::equalizeHist(small, equalized);
             const int shortSide = std::min(equalized.cols, equalized.rows);
             std::vector<cv::Rect> humans, cats, found;
-            human.detectMultiScale(equalized, humans, 1.4, 4, 0, cv::Size(shortSide / 4, shortSide / 4));
-            const int catSize = static_cast<int>(0.2 * shortSide);
-            cat.detectMultiScale(equalized, cats, 1.4, 6, 0, cv::Size(catSize, catSize));
+            const int humanSize = static_cast<int>(humanMinimum * shortSide), catSize = static_cast<int>(catMinimum * shortSide);
+            human.detectMultiScale(equalized, humans, humanScale, 4, 0, cv::Size(humanSize, humanSize));
+            cat.detectMultiScale(equalized, cats, catScale, 6, 0, cv::Size(catSize, catSize));
             std::vector<std::pair<cv::Rect, int>> kept;
             for (const cv::Rect &face : humans) {
                 const cv::Mat region = equalized(face);

@@ -109,8 +109,11 @@ typedef struct BaselineFace {
 /// cascades in its halves (1.2, 2, 0.1 of the face). The cascades are loaded before timing.
 /// `samples` receives each frame's nanoseconds (`frameCount` values); `faces` (room for `capacity`)
 /// every frame's boxes one frame after another, `counts[frame]` of them for each frame.
+/// `humanScale`/`humanMinimum` and `catScale`/`catMinimum` are the two searches' pyramid steps and
+/// smallest sizes (fractions of the short side): the textbook's are 1.4/0.25 and 1.4/0.2.
 bool baseline_faces_textbook(const uint8_t *_Nonnull const *_Nonnull frames, int32_t frameCount, int32_t width,
-                             int32_t height, const char *_Nonnull humanCascade, const char *_Nonnull catCascade,
+                             int32_t height, double humanScale, double humanMinimum, double catScale, double catMinimum,
+                             const char *_Nonnull humanCascade, const char *_Nonnull catCascade,
                              const char *_Nonnull viewersLeftEyeCascade, const char *_Nonnull viewersRightEyeCascade,
                              double *_Nonnull samples, BaselineFace *_Nonnull faces, int32_t capacity,
                              int32_t *_Nonnull counts, BaselineError *_Nonnull error);

@@ -73,7 +73,10 @@ struct FacesDetectCommand: ParsableCommand {
             try FaceOverlay().drawn(faces, on: image).write(toFile: draw)
         }
         if json {
-            print(String(decoding: try JSONEncoder().encode(["faces": faces]), as: UTF8.self))
+            // Sorted keys: the same faces always print the same text.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(["faces": faces]), as: UTF8.self))
             return
         }
         if faces.isEmpty { print("\(input): no face") }
