@@ -67,16 +67,25 @@ func streamFrames(to port: Int, frames: [[UInt8]], width: Int, height: Int, effe
         guard case .text(let hello)? = try await messages.next(), hello.contains(#""hello""#) else {
             throw BenchError("the studio did not say hello")
         }
-        /// Sends a frame and waits for its processed frame; returns the reply's bytes.
-        func roundTrip(_ frame: ByteBuffer) async throws -> ByteBuffer {
+        /// Sends a frame and waits for its processed frame, and for what a detection stage found in it
+        /// (the annotations message that follows the frame); returns the frame's bytes.
+        func roundTrip(_ frame: ByteBuffer, detects: Bool) async throws -> ByteBuffer {
             try await outbound.write(.binary(frame))
+            let reply: ByteBuffer
             switch try await messages.next() {
-            case .binary(let reply)?: return reply
+            case .binary(let bytes)?: reply = bytes
             case .text(let text)?: throw BenchError("the studio answered a frame with text: \(text)")
             case nil: throw BenchError("the studio closed the stream")
             }
+            if detects {
+                guard case .text(let text)? = try await messages.next(), text.contains(#""type":"annotations""#) else {
+                    throw BenchError("the studio sent no annotations after a frame")
+                }
+            }
+            return reply
         }
         for effect in effects {
+            let detects = (try? StageRegistry.standard.stage(named: effect))?.category == .detection
             // "none" is the empty recipe; any other name a recipe of that one stage at its defaults.
             let stages = effect == "none" ? "" : #"{"stage":"\#(effect)"}"#
             try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[\#(stages)]}}"#))
@@ -85,7 +94,7 @@ func streamFrames(to port: Int, frames: [[UInt8]], width: Int, height: Int, effe
             }
             // Warm-up; check that the reply is a JPEG of the frame's size.
             for index in 0..<5 {
-                let reply = try await roundTrip(buffers[index % buffers.count])
+                let reply = try await roundTrip(buffers[index % buffers.count], detects: detects)
                 if index == 0 {
                     let image = try reply.withUnsafeReadableBytes { try Image(decoding: $0, name: "reply") }
                     if image.width != width || image.height != height {
@@ -101,7 +110,7 @@ func streamFrames(to port: Int, frames: [[UInt8]], width: Int, height: Int, effe
             var now = start
             while now < end {
                 let sent = nanosecondsNow()
-                let reply = try await roundTrip(buffers[index % buffers.count])
+                let reply = try await roundTrip(buffers[index % buffers.count], detects: detects)
                 now = nanosecondsNow()
                 roundTrips.append(Double(now - sent))
                 replyBytes += reply.readableBytes

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Ocular
 
 /// What commands over whole videos run on each frame: a recipe, or a blend (the common case,
@@ -33,5 +34,18 @@ struct PipelineOptions: ParsableArguments {
         let recipe = try self.recipe.map(ApplyCommand.recipe(from:))
             ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: mode, opacity: opacity)])
         return try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
+    }
+}
+
+/// The video containers the commands write, by extension: .mp4 (H.264 where FFmpeg has it, else
+/// MPEG-4 Part 2) and .avi (Motion-JPEG).
+enum VideoOutput {
+    static func isVideo(_ path: String) -> Bool {
+        ["mp4", "avi"].contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// - Throws: `ValidationError` when `path` names neither.
+    static func check(_ path: String) throws {
+        guard isVideo(path) else { throw ValidationError("-o must name an .mp4 or .avi file, got '\(path)'") }
     }
 }

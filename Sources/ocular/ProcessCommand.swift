@@ -24,9 +24,7 @@ struct ProcessCommand: ParsableCommand {
     @OptionGroup var read: ReadOptions
 
     func validate() throws {
-        guard ["mp4", "avi"].contains((output as NSString).pathExtension.lowercased()) else {
-            throw ValidationError("-o must name an .mp4 or .avi file, got '\(output)'")
-        }
+        try VideoOutput.check(output)
     }
 
     func run() throws {

@@ -40,7 +40,7 @@ struct TintCommand: ParsableCommand {
     /// Tints, each a file or `interval × fps` video frames: bounded so that every count stays small.
     static let maximumFrames = 100_000
 
-    private var isVideo: Bool { ["mp4", "avi"].contains((output as NSString).pathExtension.lowercased()) }
+    private var isVideo: Bool { VideoOutput.isVideo(output) }
 
     func validate() throws {
         guard (1...Self.maximumFrames).contains(frames) else {

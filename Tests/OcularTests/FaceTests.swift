@@ -149,6 +149,35 @@ struct FaceDetectionTests {
         #expect(throws: Never.self) { try FaceDetector(profile: .textbook, cascades: files) }
     }
 
+    @Test("damaged cascade files (cut short at twelve places, or with bytes overwritten) either load and search or fail with an error naming the file: never a crash")
+    func damagedCascades() throws {
+        let folder = try TemporaryFolder()
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: FaceCascades.shipped().humanFace)))
+        let image = try Image(contentsOfFile: TestData.path(Self.astronaut)).converted(to: .gray8)
+        var generator = SeededGenerator(seed: 16)
+        var variants: [[UInt8]] = (1...12).map { Array(original.prefix(original.count * $0 / 13)) }
+        for _ in 0..<12 {
+            var damaged = original
+            for _ in 0..<8 { damaged[Int(generator.next() % UInt64(damaged.count))] = UInt8(truncatingIfNeeded: generator.next()) }
+            variants.append(damaged)
+        }
+        var failed = 0
+        for (index, bytes) in variants.enumerated() {
+            let path = folder.file("cascade-\(index).xml")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do {
+                let cascade = try Cascade.load(path, role: "human face")
+                _ = try cascade.detect(in: image, scaleStep: 1.4, minimumNeighbours: 4, sizes: 40...Int.max)
+            } catch {
+                failed += 1
+                #expect(error.description.hasPrefix("cannot load the human face cascade '\(path)': ") || error.description.hasPrefix("OpenCV failed"),
+                        "\(error)")
+            }
+        }
+        // Every cut-short file is refused.
+        #expect(failed >= 12)
+    }
+
     @Test("faces in JSON: frame coordinates, points as [x, y], the mouth null when none")
     func json() throws {
         let face = Face(species: .cat, image: try Image(width: 1, height: 1, format: .gray8, filledWith: [0]),
@@ -198,6 +227,18 @@ struct FaceTrackingTests {
         }
         #expect(hits == 30, "hits \(hits), misses \(misses), wrong \(wrong)")
         #expect(misses == 0 && wrong == 0, "hits \(hits), misses \(misses), wrong \(wrong)")
+    }
+
+    @Test("a close-up cat is followed from frame to frame: chelsea.png ten times over gives the cat every time")
+    func trackedCloseUpCat() throws {
+        let tracker = FaceTracker(detector: try FaceDetector())
+        let image = try Image(contentsOfFile: TestData.path(FaceDetectionTests.chelsea))
+        let label = PixelRectangle(x: 85, y: 0, width: 340, height: 300)  // faces.json
+        for index in 0..<10 {
+            let faces = try tracker.faces(in: image)
+            #expect(faces.count == 1 && faces.first?.species == .cat, "frame \(index)")
+            #expect((faces.first?.bounds.intersectionOverUnion(label) ?? 0) >= 0.8, "frame \(index)")
+        }
     }
 
     @Test("the faces stage annotates the frame and draws the overlay: a yellow box round the face, red and green eye dots, a blue nose; switched off, the pixels stay; a gray frame comes back in colour")

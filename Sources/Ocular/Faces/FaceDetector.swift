@@ -29,9 +29,14 @@ public struct FaceDetector: Sendable {
 
     /// Every face in `image`, humans first, each kind in the cascade's order.
     public func faces(in image: Image) throws(OcularError) -> [Face] {
+        try faces(in: image, closeUpCats: profile.findsCloseUpCats)
+    }
+
+    /// - Parameter closeUpCats: Whether to look for a close-up cat when nothing else is found.
+    func faces(in image: Image, closeUpCats lookForCloseUps: Bool) throws(OcularError) -> [Face] {
         let search = try SearchImage(image, profile: profile)
         var found = try wholeImageFaces(in: search)
-        if found.isEmpty, profile.findsCloseUpCats {
+        if found.isEmpty, lookForCloseUps {
             found = try closeUpCats(in: search)
         }
         return try found.map { (species, box) throws(OcularError) in
@@ -88,31 +93,36 @@ public struct FaceDetector: Sendable {
         return found
     }
 
-    /// Where a close-up cat's face is sought: the gray frame shrunk to these short sides, each inside
-    /// a grey border of these fractions of it. The cat cascade, trained on whole heads, answers a
-    /// face whose ears are cut off only weakly and only at some sizes, so a face counts where at least
-    /// ``closeUpVotes`` of the 12 searches agree (measured: chelsea.png 6, the other shared pictures 0).
-    static let closeUpShortSides = [56, 64, 72, 80, 88, 96]
-    static let closeUpBorders = [0.25, 0.5]
-    static let closeUpVotes = 3
+    /// How close-up cats are sought: the gray frame shrunk to `shortSides`, each inside grey borders
+    /// of `borders` (fractions of the short side); the cat cascade, trained on whole heads, answers a
+    /// face whose ears are cut off only weakly and only at some sizes, so a face counts where at
+    /// least `votes` of the searches agree (IoU ≥ 0.5). Boxes from 0.6 to 1.25 of the short side.
+    /// Measured on the shared pictures: chelsea.png 4 votes (steps of 1.1 find nothing), the others
+    /// none; about 30 ms a picture, so streams run it only now and then (``FaceTracker``).
+    struct CloseUpSearch {
+        var shortSides = [48, 56, 64, 72]
+        var borders = [0.25, 0.5]
+        var votes = 3
+        var scaleStep = 1.05
+    }
 
     /// Cat faces that fill the frame (chelsea.png), found by shrinking the frame inside a grey border
     /// so the cascade sees room where the ears would be. Boxes are in the search image's coordinates
     /// and may reach past its edges; they are clipped when turned into frame coordinates.
-    func closeUpCats(in search: SearchImage) throws(OcularError) -> [(Species, PixelRectangle)] {
+    func closeUpCats(in search: SearchImage, _ closeUp: CloseUpSearch = CloseUpSearch()) throws(OcularError) -> [(Species, PixelRectangle)] {
         guard let catFace, profile.catFaces != nil else { return [] }
         let gray = search.unequalized
         let shortSide = Double(min(gray.width, gray.height))
         var candidates: [PixelRectangle] = []
-        for side in Self.closeUpShortSides {
+        for side in closeUp.shortSides {
             let shrink = Double(side) / shortSide
             guard shrink < 1 else { continue }
             let small = try gray.scaled(by: shrink, averaging: true)
-            for border in Self.closeUpBorders {
+            for border in closeUp.borders {
                 let pad = Int(border * Double(side))
                 let padded = try small.padded(left: pad, top: pad, right: pad, bottom: pad, value: 128)
-                let found = try catFace.detect(in: padded, scaleStep: 1.05, minimumNeighbours: 2,
-                                               sizes: max(catFace.windowWidth, side * 6 / 10)...Int.max)
+                let found = try catFace.detect(in: padded, scaleStep: closeUp.scaleStep, minimumNeighbours: 2,
+                                               sizes: max(catFace.windowWidth, side * 6 / 10)...max(catFace.windowWidth, side * 5 / 4))
                 candidates += found.map { found in
                     func back(_ value: Int) -> Int { Int((Double(value) / shrink).rounded()) }
                     return PixelRectangle(x: back(found.bounds.x - pad), y: back(found.bounds.y - pad),
@@ -122,7 +132,7 @@ public struct FaceDetector: Sendable {
         }
         // The best-supported box, averaged over the searches that agree with it.
         let supported = candidates.map { box in candidates.filter { $0.intersectionOverUnion(box) >= 0.5 } }
-        guard let agreeing = supported.max(by: { $0.count < $1.count }), agreeing.count >= Self.closeUpVotes else { return [] }
+        guard let agreeing = supported.max(by: { $0.count < $1.count }), agreeing.count >= closeUp.votes else { return [] }
         func mean(_ value: (PixelRectangle) -> Int) -> Int { (agreeing.map(value).reduce(0, +) + agreeing.count / 2) / agreeing.count }
         return [(.cat, PixelRectangle(x: mean(\.x), y: mean(\.y), width: mean(\.width), height: mean(\.height)))]
     }

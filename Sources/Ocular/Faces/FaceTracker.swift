@@ -12,7 +12,13 @@ public final class FaceTracker: Sendable {
         var frameIndex = 0
         var lastWholeSearch: Int?
         var followed: [(species: Species, bounds: PixelRectangle)] = []
+        /// Whole searches since the last that looked for close-up cats.
+        var searchesSinceCloseUp: Int?
     }
+
+    /// While no face is followed, every this many whole searches also look for a close-up cat
+    /// (about 30 ms): every 30 frames at the default's pace, so a stream does not stall every 5th.
+    static let closeUpEvery = 6
 
     public init(detector: FaceDetector) {
         self.detector = detector
@@ -37,7 +43,9 @@ public final class FaceTracker: Sendable {
             } else if state.followed.isEmpty, sinceWholeSearch < tracking.searchEveryWhileLost {
                 return []
             }
-            let faces = try detector.faces(in: image)
+            let closeUp = detector.profile.findsCloseUpCats && (state.searchesSinceCloseUp.map { $0 + 1 >= Self.closeUpEvery } ?? true)
+            let faces = try detector.faces(in: image, closeUpCats: closeUp)
+            state.searchesSinceCloseUp = closeUp ? 0 : (state.searchesSinceCloseUp ?? 0) + 1
             state.lastWholeSearch = state.frameIndex
             state.followed = faces.map { ($0.species, $0.bounds) }
             return faces
@@ -50,6 +58,13 @@ public final class FaceTracker: Sendable {
         let profile = detector.profile
         let cascade = species == .cat ? detector.catFace : detector.humanFace
         guard let cascade, previous.width > 0 else { return nil }
+        if species == .cat, profile.findsCloseUpCats, Double(previous.height) >= 0.6 * Double(min(image.width, image.height)) {
+            // A cat filling the frame is found only by the close-up search (the plain cascade misses it
+            // around its box too): follow it with that, at its cost, for as long as it stays close.
+            let search = try FaceDetector.SearchImage(image, profile: profile)
+            guard let (_, box) = try detector.closeUpCats(in: search).first else { return nil }
+            return try detector.face(.cat, at: box, in: search, of: image)
+        }
         let marginX = Int(Double(previous.width) * tracking.margin), marginY = Int(Double(previous.height) * tracking.margin)
         let around = PixelRectangle(x: previous.x - marginX, y: previous.y - marginY,
                                     width: previous.width + 2 * marginX, height: previous.height + 2 * marginY)

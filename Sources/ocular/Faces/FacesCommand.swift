@@ -104,9 +104,7 @@ struct FacesVideoCommand: ParsableCommand {
     @OptionGroup var detection: FaceDetectionOptions
 
     func validate() throws {
-        guard ["mp4", "avi"].contains((output as NSString).pathExtension.lowercased()) else {
-            throw ValidationError("-o must name an .mp4 or .avi file, got '\(output)'")
-        }
+        try VideoOutput.check(output)
     }
 
     func run() throws {
