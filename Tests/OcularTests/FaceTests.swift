@@ -122,6 +122,19 @@ struct FaceDetectionTests {
         }
     }
 
+    @Test("with CLAHE instead of the whole histogram, the default finds astronaut.png's face and chelsea's cat, and none in coffee.png")
+    func clahe() throws {
+        var profile = FaceDetectionProfile.standard
+        profile.equalization = .clahe
+        let detector = try FaceDetector(profile: profile)
+        let astronaut = try detector.faces(in: try Image(contentsOfFile: TestData.path(Self.astronaut)))
+        #expect(astronaut.count == 1 && astronaut.first?.species == .human)
+        #expect((astronaut.first?.bounds.intersectionOverUnion(try label(Self.astronaut)) ?? 0) >= 0.7)
+        #expect(try detector.faces(in: try Image(contentsOfFile: TestData.path(Self.chelsea))).map(\.species) == [.cat])
+        #expect(try detector.faces(in: try Image(contentsOfFile: TestData.path("images/coffee.png"))).isEmpty)
+        #expect(try FacesStage.with(["clahe": .flag(true)]).tracker.detector.profile.equalization == .clahe)
+    }
+
     @Test("the LBP cascades find the astronaut too")
     func lbp() throws {
         var profile = FaceDetectionProfile.standard

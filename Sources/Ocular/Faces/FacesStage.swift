@@ -13,6 +13,8 @@ public struct FacesStage: Stage {
                 options: [.init("default", title: "Ocular (finer, tracked)"), .init("textbook", title: "Textbook")],
                 default: "default", help: "Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly."),
         .flag("cats", title: "Cats", default: true, help: "Also look for cat faces."),
+        .flag("clahe", title: "CLAHE", default: false,
+              help: "Equalise by tiles with a contrast limit instead of over the whole frame: keeps a backlit face's detail."),
         .flag("drawFaces", title: "Face boxes", default: true, help: "Yellow boxes round people, white round cats."),
         .flag("drawEyes", title: "Eyes", default: true, help: "The left eye red, the right green: boxes where found, dots at the centres."),
         .flag("drawNose", title: "Nose", default: true, help: "A blue dot on the nose tip."),
@@ -25,6 +27,7 @@ public struct FacesStage: Stage {
     public init(_ values: StageValues) throws(StageError) {
         var profile = FaceDetectionProfile.named(values.text("profile") ?? "") ?? .standard
         if !values.flag("cats") { profile.catFaces = nil }
+        if values.flag("clahe") { profile.equalization = .clahe }
         do {
             tracker = FaceTracker(detector: try FaceDetector(profile: profile))
         } catch {

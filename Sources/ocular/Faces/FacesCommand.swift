@@ -26,6 +26,9 @@ struct FaceDetectionOptions: ParsableArguments {
     @Flag(name: .customLong("no-cats"), help: "Do not look for cat faces.")
     var noCats = false
 
+    @Flag(help: "Equalise with CLAHE (contrast-limited, by tiles) instead of the whole histogram: keeps a backlit face's detail.")
+    var clahe = false
+
     @Option(help: ArgumentHelp("A data folder holding haarcascades/ and lbpcascades/ (default: OpenCV's data package).", valueName: "folder"))
     var cascades: String?
 
@@ -39,6 +42,7 @@ struct FaceDetectionOptions: ParsableArguments {
         var chosen = FaceDetectionProfile.named(profile) ?? .standard
         if lbp { chosen.cascadeKind = .lbp }
         if noCats { chosen.catFaces = nil }
+        if clahe { chosen.equalization = .clahe }
         return try FaceDetector(profile: chosen, cascades: .shipped(chosen.cascadeKind, in: cascades))
     }
 }
