@@ -8,6 +8,8 @@ extension Image {
         guard let inside = rectangle.clipped(toWidth: packed.width, height: packed.height) else {
             throw .invalidArgument("the region \(rectangle) lies outside the \(packed.width)×\(packed.height) image")
         }
+        // All of it: the image is a value, so it is its own copy.
+        if inside == PixelRectangle(x: 0, y: 0, width: packed.width, height: packed.height) { return packed }
         return try packed.withMatrix(of: inside) { (view) throws(OcularError) in try Image(copying: view.pointee, format: packed.format) }
     }
 
@@ -57,6 +59,18 @@ extension PixelRectangle {
         let bottom = min(y.addingReportingOverflow(self.height).partialValue, height)
         guard right > left, bottom > top else { return nil }
         return PixelRectangle(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
+    /// Each coordinate and side multiplied by `factor` and rounded: from one image's pixels to those of
+    /// a copy `factor` times its size.
+    public func scaled(by factor: Double) -> PixelRectangle {
+        func scale(_ value: Int) -> Int { Int((Double(value) * factor).rounded()) }
+        return PixelRectangle(x: scale(x), y: scale(y), width: scale(width), height: scale(height))
+    }
+
+    /// The same rectangle moved by (`dx`, `dy`).
+    public func offsetBy(dx: Int, dy: Int) -> PixelRectangle {
+        PixelRectangle(x: x + dx, y: y + dy, width: width, height: height)
     }
 
     /// The area in pixels.

@@ -75,8 +75,7 @@ public struct FaceDetector: Sendable {
 
         /// A box of the search image in frame pixels, clipped to the frame.
         func inFrame(_ box: PixelRectangle) -> PixelRectangle {
-            let frame = PixelRectangle(x: Int((Double(box.x) / scale).rounded()), y: Int((Double(box.y) / scale).rounded()),
-                                       width: Int((Double(box.width) / scale).rounded()), height: Int((Double(box.height) / scale).rounded()))
+            let frame = box.scaled(by: 1 / scale)
             return frame.clipped(toWidth: frameWidth, height: frameHeight) ?? frame
         }
     }
@@ -123,11 +122,7 @@ public struct FaceDetector: Sendable {
                 let padded = try small.padded(left: pad, top: pad, right: pad, bottom: pad, value: 128)
                 let found = try catFace.detect(in: padded, scaleStep: closeUp.scaleStep, minimumNeighbours: 2,
                                                sizes: max(catFace.windowWidth, side * 6 / 10)...max(catFace.windowWidth, side * 5 / 4))
-                candidates += found.map { found in
-                    func back(_ value: Int) -> Int { Int((Double(value) / shrink).rounded()) }
-                    return PixelRectangle(x: back(found.bounds.x - pad), y: back(found.bounds.y - pad),
-                                          width: back(found.bounds.width), height: back(found.bounds.height))
-                }
+                candidates += found.map { $0.bounds.offsetBy(dx: -pad, dy: -pad).scaled(by: 1 / shrink) }
             }
         }
         // The best-supported box, averaged over the searches that agree with it.
@@ -149,40 +144,42 @@ public struct FaceDetector: Sendable {
     /// The face at `box` (search coordinates) with its landmarks, its pixels cut from `image`.
     func face(_ species: Species, at box: PixelRectangle, in search: SearchImage, of image: Image) throws(OcularError) -> Face {
         let bounds = search.inFrame(box)
-        guard profile.landmarkFaceWidth == nil, species == .human else { return try face(species, bounds: bounds, of: image) }
+        guard species == .human, profile.landmarkFaceWidth == nil else { return try face(species, bounds: bounds, of: image) }
+        // The textbook's way: eyes sought in the detection copy itself.
         let searchBox = box.clipped(toWidth: search.gray.width, height: search.gray.height) ?? box
-        return try face(species, bounds: bounds, gray: search.gray, grayBox: searchBox, scale: search.scale, of: image)
+        return try humanFace(bounds: bounds, pixels: try image.cropped(to: bounds), gray: search.gray, grayBox: searchBox,
+                             scale: search.scale)
     }
 
     /// The face at `bounds` (frame pixels) with its landmarks searched in its own gray copy: at the
     /// profile's landmark width, or else at its detection scale.
     func face(_ species: Species, bounds: PixelRectangle, of image: Image) throws(OcularError) -> Face {
-        guard species == .human else {
-            return try face(species, bounds: bounds, gray: image, grayBox: bounds, scale: 1, of: image)
-        }
+        let pixels = try image.cropped(to: bounds)
+        guard species == .human else { return Self.catFace(species, bounds: bounds, pixels: pixels) }
         let width = profile.landmarkFaceWidth ?? max(1, Int((Double(bounds.width) * profile.detectionScale).rounded()))
         let scale = Double(width) / Double(bounds.width)
-        let gray = try image.cropped(to: bounds).converted(to: .gray8)
+        let gray = try pixels.converted(to: .gray8)
             .resized(width: width, height: max(1, Int((Double(bounds.height) * scale).rounded())))
             .equalized(profile.equalization)
-        return try face(species, bounds: bounds, gray: gray, grayBox: PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height),
-                        scale: scale, of: image)
+        return try humanFace(bounds: bounds, pixels: pixels, gray: gray,
+                             grayBox: PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height), scale: scale)
     }
 
-    /// A face with its landmarks.
+    /// The cat cascade finds no eyes; a cat's face is laid out well enough by proportion.
+    static func catFace(_ species: Species, bounds: PixelRectangle, pixels: Image) -> Face {
+        let width = Double(bounds.width), height = Double(bounds.height)
+        return Face(species: species, image: pixels, bounds: bounds,
+                    leftEye: Point(x: 0.25 * width, y: 0.4 * height), rightEye: Point(x: 0.75 * width, y: 0.4 * height),
+                    nose: Point(x: 0.5 * width, y: 0.75 * height))
+    }
+
+    /// A human face with its landmarks.
     /// - Parameters:
     ///   - bounds: The face in frame pixels.
+    ///   - pixels: The face cut from the frame.
     ///   - gray: An equalised gray image holding the face at `grayBox`, `scale` of the frame's size.
-    func face(_ species: Species, bounds: PixelRectangle, gray: Image, grayBox: PixelRectangle, scale: Double,
-              of image: Image) throws(OcularError) -> Face {
+    func humanFace(bounds: PixelRectangle, pixels: Image, gray: Image, grayBox: PixelRectangle, scale: Double) throws(OcularError) -> Face {
         let width = Double(bounds.width), height = Double(bounds.height)
-        let pixels = try image.cropped(to: bounds)
-        guard species == .human else {
-            // The cat cascade finds no eyes; a cat's face is laid out well enough by proportion.
-            return Face(species: species, image: pixels, bounds: bounds,
-                        leftEye: Point(x: 0.25 * width, y: 0.4 * height), rightEye: Point(x: 0.75 * width, y: 0.4 * height),
-                        nose: Point(x: 0.5 * width, y: 0.75 * height))
-        }
         // Eyes: the viewer's left eye in the face's left half, the right eye in its right half.
         let half = grayBox.width / 2
         let top = grayBox.y + Int(Double(grayBox.height) * profile.eyeRows.lowerBound)
@@ -245,7 +242,6 @@ public struct FaceDetector: Sendable {
 
     /// A box found in the search image, in face coordinates at frame scale.
     func faceBox(_ box: PixelRectangle, grayBox: PixelRectangle, scale: Double) -> PixelRectangle {
-        func frame(_ value: Int) -> Int { Int((Double(value) / scale).rounded()) }
-        return PixelRectangle(x: frame(box.x - grayBox.x), y: frame(box.y - grayBox.y), width: frame(box.width), height: frame(box.height))
+        box.offsetBy(dx: -grayBox.x, dy: -grayBox.y).scaled(by: 1 / scale)
     }
 }

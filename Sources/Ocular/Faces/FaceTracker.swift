@@ -80,9 +80,7 @@ public final class FaceTracker: Sendable {
         guard let best = found.min(by: { abs(Double($0.bounds.width) - expected) < abs(Double($1.bounds.width) - expected) }) else {
             return nil
         }
-        func frame(_ value: Int) -> Int { Int((Double(value) / shrink).rounded()) }
-        let bounds = PixelRectangle(x: region.x + frame(best.bounds.x), y: region.y + frame(best.bounds.y),
-                                    width: frame(best.bounds.width), height: frame(best.bounds.height))
+        let bounds = best.bounds.scaled(by: 1 / shrink).offsetBy(dx: region.x, dy: region.y)
         guard let inside = bounds.clipped(toWidth: image.width, height: image.height) else { return nil }
         return try detector.face(species, bounds: inside, of: image)
     }

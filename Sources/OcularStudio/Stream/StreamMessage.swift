@@ -175,7 +175,7 @@ enum StreamMessage {
             case .annotations(let annotations):
                 try container.encode("annotations", forKey: .type)
                 var kinds = encoder.container(keyedBy: KindKey.self)
-                // Every detection kind the registry knows is listed, so an empty list clears the page's.
+                // Faces are always listed, so a frame without any clears the page's list.
                 var byKind: [String: [AnyAnnotation]] = ["faces": []]
                 for annotation in annotations {
                     byKind[type(of: annotation).kind + "s", default: []].append(AnyAnnotation(annotation: annotation))
