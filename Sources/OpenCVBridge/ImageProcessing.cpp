@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/xphoto/white_balance.hpp>
 
+#include <cmath>
 #include <mutex>
 
 using namespace ocular_bridge;
@@ -186,6 +187,37 @@ OCVStatus ocv_resize_linear(const OCVImage *source, const OCVImage *destination,
     return fenced(error, [&] {
         cv::Mat output = matrix(destination);
         cv::resize(matrix(source), output, output.size(), 0, 0, cv::INTER_LINEAR);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_affine_from_triangles(const double *from, const double *to, double *coefficients, OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Point2f source[3] = {{float(from[0]), float(from[1])}, {float(from[2]), float(from[3])},
+                                       {float(from[4]), float(from[5])}};
+        const cv::Point2f target[3] = {{float(to[0]), float(to[1])}, {float(to[2]), float(to[3])},
+                                       {float(to[4]), float(to[5])}};
+        // Three points on one line leave the map undetermined; OpenCV would answer a matrix of zeros.
+        const double area = (source[1].x - source[0].x) * (source[2].y - source[0].y) -
+                            (source[2].x - source[0].x) * (source[1].y - source[0].y);
+        if (!(std::abs(area) > 1e-6)) {
+            setMessage(error, "the points (%g, %g), (%g, %g), (%g, %g) lie on one line", from[0], from[1], from[2],
+                       from[3], from[4], from[5]);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const cv::Mat map = cv::getAffineTransform(source, target);
+        for (int index = 0; index < 6; ++index) coefficients[index] = map.at<double>(index / 3, index % 3);
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_warp_affine(const OCVImage *source, const OCVImage *destination, const double *coefficients,
+                          bool replicateBorder, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        const cv::Mat map(2, 3, CV_64F, const_cast<double *>(coefficients));
+        cv::warpAffine(matrix(source), output, map, output.size(), cv::INTER_LINEAR,
+                       replicateBorder ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT, cv::Scalar::all(0));
         return checkWrittenInPlace(output, destination, error);
     });
 }

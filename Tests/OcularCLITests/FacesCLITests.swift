@@ -77,4 +77,35 @@ struct FacesCLITests {
         }
         #expect(yellow > 60, "yellow pixels around the face: \(yellow)")
     }
+
+    @Test("faces merge writes the hybrid of astronaut and chelsea at the cat face's size, and --save puts it in the gallery captioned with its species")
+    func merge() throws {
+        let folder = try Folder()
+        let output = folder.file("hybrid.png"), gallery = folder.file("gallery")
+        let run = try ocular("faces", "merge", astronaut, dataRoot + "/faces/chelsea.png", "-o", output, "--save", "--gallery", gallery)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("\(output): hybrid face"), "\(run.output)")
+        let merged = try Image(contentsOfFile: output)
+        // The cat face is the bigger: about 340×300 (faces.json).
+        #expect(abs(merged.width - 340) <= 12 && merged.height == 300, "\(merged.width)×\(merged.height)")
+        let items = try GalleryCLITests.list(gallery)
+        #expect(items.count == 1)
+        #expect(items.first?.caption == "hybrid" && items.first?.source == "faces merge")
+        #expect(items.first.map { ($0.width, $0.height) } ?? (0, 0) == (merged.width, merged.height))
+        // Two people make a human; --caption overrides the species.
+        let human = try ocular("faces", "merge", astronaut, astronaut, "--save", "--caption", "twins", "--gallery", gallery)
+        #expect(human.status == 0 && human.output.contains("human face"), "\(human.output) \(human.errors)")
+        #expect(try GalleryCLITests.list(gallery).map(\.caption).sorted() == ["hybrid", "twins"])
+    }
+
+    @Test("faces merge: a picture without a face is named in the error, nothing is written; no destination is refused")
+    func mergeErrors() throws {
+        let folder = try Folder()
+        let output = folder.file("out.png")
+        let coffee = dataRoot + "/images/coffee.png"
+        expectCleanFailure(try ocular("faces", "merge", astronaut, coffee, "-o", output), mentioning: "no face found in '\(coffee)'")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        expectCleanFailure(try ocular("faces", "merge", astronaut, astronaut), mentioning: "give -o FILE to write the result, --save")
+        expectCleanFailure(try ocular("faces", "merge", astronaut, folder.file("none.png"), "-o", output), mentioning: "no such file")
+    }
 }

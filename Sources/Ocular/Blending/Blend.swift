@@ -30,11 +30,20 @@ public struct Blend: Sendable {
     public func apply(to frame: Image) throws(OcularError) -> Image {
         guard let pixelMode = mode.pixelMode, opacity > 0 else { return frame }
         let backdrop = frame.format.isYUV ? try frame.converted(to: .bgr8) : frame
-        let blendSource = try preparedSource(for: backdrop)
+        return try Self.blend(backdrop, with: try preparedSource(for: backdrop), mode: mode, pixelMode: pixelMode, opacity: opacity)
+    }
+
+    /// One pass of `mode` over two packed images of the same size and format.
+    static func blend(_ backdrop: Image, with source: Image, mode: BlendMode, pixelMode: OCVBlendMode,
+                      opacity: Double = 1) throws(OcularError) -> Image {
+        guard backdrop.width == source.width, backdrop.height == source.height, backdrop.format == source.format,
+              !backdrop.format.isYUV else {
+            throw .invalidArgument("cannot blend \(source) into \(backdrop): they need one size and one packed format")
+        }
         let red = backdrop.format.rgbOffsets?.red ?? 0
         return try Image.filledByOpenCV(width: backdrop.width, height: backdrop.height, format: backdrop.format) { (output) throws(OcularError) in
             try backdrop.withMatrix { (backdropView) throws(OcularError) in
-                try blendSource.withMatrix { (sourceView) throws(OcularError) in
+                try source.withMatrix { (sourceView) throws(OcularError) in
                     try OpenCV.call("blend \(mode.rawValue)") {
                         ocv_blend(backdropView, sourceView, output, pixelMode, opacity, Int32(red), $0)
                     }

@@ -30,6 +30,8 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
     case openCV(operation: String, message: String)
     /// A cascade classifier file (the `role` it was to play, e.g. "cat face") that cannot be loaded.
     case unusableCascade(role: String, path: String, reason: String)
+    /// A picture (named as the user knows it) in which a face was needed and none was found.
+    case noFace(in: String)
 
     public var description: String {
         switch self {
@@ -65,6 +67,8 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
             "OpenCV failed in \(operation): \(message)"
         case .unusableCascade(let role, let path, let reason):
             "cannot load the \(role) cascade '\(path)': \(reason)"
+        case .noFace(let name):
+            "no face found in \(name)"
         }
     }
 

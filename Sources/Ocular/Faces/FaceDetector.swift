@@ -46,7 +46,14 @@ public struct FaceDetector: Sendable {
 
     /// The biggest face by area: "the" face of a picture (SPEC §4), or nil when there is none.
     public func biggestFace(in image: Image) throws(OcularError) -> Face? {
-        try faces(in: image).max { $0.bounds.area < $1.bounds.area }
+        Face.biggest(of: try faces(in: image))
+    }
+
+    /// The biggest face of a picture that must have one.
+    /// - Throws: ``OcularError/noFace(in:)`` with `name` (e.g. "'me.png'") when it has none.
+    public func biggestFace(in image: Image, named name: String) throws(OcularError) -> Face {
+        guard let face = try biggestFace(in: image) else { throw .noFace(in: name) }
+        return face
     }
 
     // MARK: - Searching

@@ -269,6 +269,17 @@ OCVStatus ocv_mirror(const OCVImage *_Nonnull source, const OCVImage *_Nonnull d
 /// cv::resize with bilinear interpolation to the destination's size.
 OCVStatus ocv_resize_linear(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, OCVError *_Nonnull error);
 
+/// cv::getAffineTransform: the 2×3 matrix (`coefficients`, row by row) that maps the three points `from` onto the
+/// three points `to` (each x0, y0, x1, y1, x2, y2). Fails for points on one line.
+OCVStatus ocv_affine_from_triangles(const double *_Nonnull from, const double *_Nonnull to, double *_Nonnull coefficients,
+                                    OCVError *_Nonnull error);
+
+/// cv::warpAffine with bilinear interpolation into the destination's size: each destination pixel
+/// samples the source at the inverse of the 2×3 matrix `coefficients`. Outside the source, the edge pixels are
+/// repeated (`replicateBorder`) or black.
+OCVStatus ocv_warp_affine(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                          const double *_Nonnull coefficients, bool replicateBorder, OCVError *_Nonnull error);
+
 /// cv::equalizeHist of an 8-bit gray image.
 OCVStatus ocv_equalize_histogram(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                                  OCVError *_Nonnull error);

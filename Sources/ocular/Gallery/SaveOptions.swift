@@ -6,7 +6,7 @@ struct SaveOptions: ParsableArguments {
     @Flag(help: "Also save the result in the gallery (losslessly, as PNG) with the recipe that made it.")
     var save = false
 
-    @Option(help: "The caption of the saved picture.")
+    @Option(help: "The caption of the saved picture (some commands suggest one).")
     var caption = ""
 
     @OptionGroup var gallery: GalleryOptions
@@ -18,11 +18,12 @@ struct SaveOptions: ParsableArguments {
         }
     }
 
-    /// Saves `picture` when --save was given and says where it went.
-    func saveIfAsked(_ picture: Image, recipe: Recipe, source: String) throws {
+    /// Saves `picture` when --save was given and says where it went; the caption is --caption's,
+    /// else `defaultCaption`.
+    func saveIfAsked(_ picture: Image, recipe: Recipe, source: String, defaultCaption: String = "") throws {
         guard save else { return }
         let opened = try gallery.open()
-        let item = try opened.save(picture, recipe: recipe, source: source, caption: caption)
+        let item = try opened.save(picture, recipe: recipe, source: source, caption: caption.isEmpty ? defaultCaption : caption)
         print("saved to the gallery as item \(item.id): \(opened.path(of: item))")
     }
 }

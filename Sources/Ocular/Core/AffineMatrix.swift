@@ -1,0 +1,65 @@
+import OpenCVBridge
+
+/// A 2-D affine map (x, y) → (a·x + b·y + c, d·x + e·y + f): rotation, scale, shear and shift, as
+/// OpenCV's 2×3 matrices hold it. (Not `AffineTransform`, which Foundation already names.)
+public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
+    /// The matrix row by row: a, b, c, d, e, f.
+    public let coefficients: [Double]
+
+    /// - Throws: ``OcularError/invalidArgument(_:)`` unless there are six finite coefficients.
+    public init(coefficients: [Double]) throws(OcularError) {
+        guard coefficients.count == 6, coefficients.allSatisfy(\.isFinite) else {
+            throw .invalidArgument("an affine matrix has six finite coefficients, got \(coefficients)")
+        }
+        self.coefficients = coefficients
+    }
+
+    /// The map that takes each of the three points `from` onto the matching one of `to`
+    /// (cv::getAffineTransform).
+    /// - Throws: ``OcularError/invalidArgument(_:)`` unless there are three of each, or when the
+    ///   points `from` lie on one line (no single map then exists).
+    public init(mapping from: [Point], onto to: [Point]) throws(OcularError) {
+        guard from.count == 3, to.count == 3 else {
+            throw .invalidArgument("an affine map is fixed by three points and their images, got \(from.count) and \(to.count)")
+        }
+        let source = from.flatMap { [$0.x, $0.y] }, target = to.flatMap { [$0.x, $0.y] }
+        var result = [Double](repeating: 0, count: 6)
+        try OpenCV.call("getAffineTransform") { error in
+            result.withUnsafeMutableBufferPointer { ocv_affine_from_triangles(source, target, $0.baseAddress!, error) }
+        }
+        try self.init(coefficients: result)
+    }
+
+    public static let identity = AffineMatrix(checked: [1, 0, 0, 0, 1, 0])
+
+    private init(checked coefficients: [Double]) { self.coefficients = coefficients }
+
+    /// Where the map takes `point`.
+    public func apply(to point: Point) -> Point {
+        let m = coefficients
+        return Point(x: m[0] * point.x + m[1] * point.y + m[2], y: m[3] * point.x + m[4] * point.y + m[5])
+    }
+
+    public var description: String {
+        let m = coefficients.map { ($0 * 1000).rounded() / 1000 }
+        return "[\(m[0]) \(m[1]) \(m[2]); \(m[3]) \(m[4]) \(m[5])]"
+    }
+}
+
+extension Image {
+    /// The image moved by `map` onto a `width × height` canvas (cv::warpAffine, bilinear): the pixel
+    /// at p lands at map(p). Where nothing lands, the canvas repeats the image's edge pixels
+    /// (`replicatingEdges`) or is black. YUV images come back as BGR.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` for a size below one pixel.
+    public func warped(by map: AffineMatrix, width: Int, height: Int, replicatingEdges: Bool = false) throws(OcularError) -> Image {
+        guard width >= 1, height >= 1 else { throw .invalidArgument("cannot warp \(self) onto \(width)×\(height)") }
+        let packed = format.isYUV ? try converted(to: .bgr8) : self
+        return try Image.filledByOpenCV(width: width, height: height, format: packed.format) { (output) throws(OcularError) in
+            try packed.withMatrix { (input) throws(OcularError) in
+                try OpenCV.call("warpAffine \(packed) by \(map) onto \(width)×\(height)") {
+                    ocv_warp_affine(input, output, map.coefficients, replicatingEdges, $0)
+                }
+            }
+        }
+    }
+}
