@@ -36,4 +36,103 @@ struct FacesStudioTests {
         guard case .frame(_, let empty, _) = session.process(ByteBuffer(bytes: coffee)) else { Issue.record("refused"); return }
         #expect(try #require(empty).json == #"{"faces":[],"type":"annotations"}"#)
     }
+
+    /// The JSON object of a reply.
+    static func object(_ reply: StreamMessage.Outbound?) throws -> [String: Any] {
+        let text = try #require(reply).json
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// The picture of a `data:image/jpeg;base64,` URL.
+    static func picture(_ url: Any?) throws -> Image {
+        let text = try #require(url as? String)
+        #expect(text.hasPrefix("data:image/jpeg;base64,"))
+        let data = try #require(Data(base64Encoded: String(text.dropFirst("data:image/jpeg;base64,".count))))
+        return try Image(decoding: [UInt8](data))
+    }
+
+    @Test("Many Masks over the stream: capture the astronaut as face 1 and chelsea as face 2, merge into a hybrid of the cat face's size, save it captioned hybrid")
+    func captureMergeSave() throws {
+        let folder = NSTemporaryDirectory() + "ocular-masks-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let gallery = try Gallery(folder: folder)
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery))
+        let astronaut = try Image(contentsOfFile: dataRoot + "/faces/astronaut.png").encoded(as: .png())
+        let chelsea = try Image(contentsOfFile: dataRoot + "/faces/chelsea.png").encoded(as: .png())
+        let coffee = try Image(contentsOfFile: dataRoot + "/images/coffee.png").encoded(as: .png())
+
+        // Nothing seen yet, nothing merged yet.
+        #expect(try Self.object(session.receive(#"{"type":"capture","slot":1}"#))["message"] as? String
+                == "no face in the frame just shown: capture while a face is listed")
+        #expect(try Self.object(session.receive(#"{"type":"merge"}"#))["message"] as? String == "capture Face 1 and Face 2 first")
+        #expect(try Self.object(session.receive(#"{"type":"saveMerge"}"#))["message"] as? String == "nothing to save: merge two faces first")
+
+        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"faces"}]}}"#)
+        _ = session.process(ByteBuffer(bytes: astronaut))
+        let first = try Self.object(session.receive(#"{"type":"capture","slot":1}"#))
+        #expect(first["type"] as? String == "captured" && first["slot"] as? Int == 1)
+        let human = try #require(first["face"] as? [String: Any])
+        #expect(human["species"] as? String == "human")
+        let humanBounds = try #require(human["bounds"] as? [Int])
+        let thumbnail = try Self.picture(first["thumbnail"])
+        #expect(thumbnail.width == humanBounds[2] && thumbnail.height == humanBounds[3])
+        #expect(try Self.object(session.receive(#"{"type":"merge"}"#))["message"] as? String == "capture Face 2 first")
+
+        // A frame without a face: nothing to capture, and face 1 stays.
+        _ = session.process(ByteBuffer(bytes: coffee))
+        let none = try Self.object(session.receive(#"{"type":"capture","slot":2}"#))
+        #expect(none["type"] as? String == "error" && none["about"] as? String == "capture")
+        #expect(try Self.object(session.receive(#"{"type":"capture","slot":3}"#))["message"] as? String == "slot must be 1 or 2, got 3")
+
+        // A stream looks for close-up cats only now and then (FaceTracker): show chelsea until it is listed.
+        var shown = 0
+        while shown < 60 {
+            shown += 1
+            guard case .frame(_, let found, _) = session.process(ByteBuffer(bytes: chelsea)) else { break }
+            if try Self.object(found)["faces"].map({ ($0 as? [Any])?.isEmpty == false }) == true { break }
+        }
+        #expect(shown < 60, "chelsea's cat was never listed")
+        let second = try Self.object(session.receive(#"{"type":"capture","slot":2}"#))
+        let cat = try #require(second["face"] as? [String: Any])
+        #expect(cat["species"] as? String == "cat")
+        let catBounds = try #require(cat["bounds"] as? [Int])
+        // Thumbnails are at most 160 pixels across.
+        #expect(max(try Self.picture(second["thumbnail"]).width, try Self.picture(second["thumbnail"]).height) == 160)
+
+        let merged = try Self.object(session.receive(#"{"type":"merge"}"#))
+        #expect(merged["type"] as? String == "merged")
+        let face = try #require(merged["face"] as? [String: Any])
+        #expect(face["species"] as? String == "hybrid")
+        #expect(face["bounds"] as? [Int] == catBounds)
+        let picture = try Self.picture(merged["image"])
+        #expect(picture.width == catBounds[2] && picture.height == catBounds[3])
+
+        let saved = try Self.object(session.receive(#"{"type":"saveMerge"}"#))
+        #expect(saved["type"] as? String == "saved", "\(saved)")
+        let items = try gallery.items()
+        #expect(items.count == 1)
+        #expect(items.first?.caption == "hybrid" && items.first?.source == "many masks")
+        #expect(items.first.map { [$0.width, $0.height] } == [catBounds[2], catBounds[3]])
+        // The saved merge is lossless: the PNG in the gallery is the merge itself.
+        let stored = try Image(contentsOfFile: gallery.path(of: try #require(items.first)))
+        let expected = try FaceDetector().biggestFace(in: try Image(decoding: chelsea), named: "chelsea")
+            .merged(with: try FaceDetector().biggestFace(in: try Image(decoding: astronaut), named: "astronaut"))
+        #expect(stored.bytes == expected.image.bytes)
+    }
+
+    @Test("damaged Many Masks messages are refused by name")
+    func badMasksMessages() throws {
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0))
+        let cases = [
+            (#"{"type":"capture"}"#, "a capture message needs a slot, 1 or 2"),
+            (#"{"type":"capture","slot":"one"}"#, "a capture message's slot must be 1 or 2"),
+            (#"{"type":"capture","slot":1,"face":2}"#, "a capture message has no 'face'; it has slot"),
+            (#"{"type":"merge","faces":[1,2]}"#, "a merge message has no 'faces'; it has only its type"),
+            (#"{"type":"saveMerge","caption":7}"#, "a saveMerge message's caption must be text"),
+        ]
+        for (text, reason) in cases {
+            let reply = try Self.object(session.receive(text))
+            #expect(reply["type"] as? String == "error" && reply["message"] as? String == reason, "\(text): \(reply)")
+        }
+    }
 }

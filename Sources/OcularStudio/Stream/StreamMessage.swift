@@ -18,6 +18,13 @@ enum StreamMessage {
         case save(caption: String?)
         /// A tap on the preview, to map to the camera's point of interest (see ``TapRequest``).
         case tap(TapRequest)
+        /// `{"type":"capture","slot":1}`: keep the biggest face of the frame just answered as face 1 (or 2).
+        case capture(slot: Int)
+        /// `{"type":"merge"}`: merge face 1 and face 2 (SPEC §4) for review.
+        case merge
+        /// `{"type":"saveMerge","caption":"…"}`: save the merge under review in the gallery; the
+        /// caption defaults to its species.
+        case saveMerge(caption: String?)
 
         private enum CodingKeys: String, CodingKey {
             case type, recipe, quality
@@ -27,7 +34,11 @@ enum StreamMessage {
             case type, caption
         }
 
-        static let types = ["settings", "save", "tap"]
+        private enum CaptureKeys: String, CodingKey {
+            case type, slot
+        }
+
+        static let types = ["settings", "save", "tap", "capture", "merge", "saveMerge"]
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,20 +52,40 @@ enum StreamMessage {
                 }
                 self = .settings(recipe: try container.decodeIfPresent(Recipe.self, forKey: .recipe),
                                  quality: try container.decodeIfPresent(Int.self, forKey: .quality))
-            case "save":
+            case "save", "saveMerge":
                 let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
                     .filter { SaveKeys(stringValue: $0) == nil }.sorted()
                 if let first = unknown.first {
-                    throw StreamMessageError("a save message has no \(StageError.quoted(first)); it has caption")
+                    throw StreamMessageError("a \(type) message has no \(StageError.quoted(first)); it has caption")
                 }
                 let caption: String?
                 do {
                     caption = try decoder.container(keyedBy: SaveKeys.self).decodeIfPresent(String.self, forKey: .caption)
                 } catch {
-                    throw StreamMessageError("a save message's caption must be text")
+                    throw StreamMessageError("a \(type) message's caption must be text")
                 }
                 if let caption, caption.count > 500 { throw StreamMessageError("a caption may have at most 500 characters") }
-                self = .save(caption: caption)
+                self = type == "save" ? .save(caption: caption) : .saveMerge(caption: caption)
+            case "capture":
+                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+                    .filter { CaptureKeys(stringValue: $0) == nil }.sorted()
+                if let first = unknown.first {
+                    throw StreamMessageError("a capture message has no \(StageError.quoted(first)); it has slot")
+                }
+                let slot: Int?
+                do {
+                    slot = try decoder.container(keyedBy: CaptureKeys.self).decodeIfPresent(Int.self, forKey: .slot)
+                } catch {
+                    throw StreamMessageError("a capture message's slot must be 1 or 2")
+                }
+                guard let slot else { throw StreamMessageError("a capture message needs a slot, 1 or 2") }
+                self = .capture(slot: slot)
+            case "merge":
+                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { $0 != "type" }.sorted()
+                if let first = unknown.first {
+                    throw StreamMessageError("a merge message has no \(StageError.quoted(first)); it has only its type")
+                }
+                self = .merge
             case "tap":
                 let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
                     .filter { !Self.tapKeys.contains($0) }.sorted()
@@ -117,12 +148,17 @@ enum StreamMessage {
         /// A tap's answer: where the frame shows in the view, and the camera's point of interest
         /// (0…1 in the camera's frame), or null for a tap beside the picture.
         case tapped(preview: CGRect, pointOfInterest: CGPoint?)
+        /// A capture's answer: the face kept as face `slot`, and its picture as a small JPEG `data:` URL.
+        case captured(slot: Int, face: Face, thumbnail: String)
+        /// A merge's answer: the merged face and its picture as a JPEG `data:` URL.
+        case merged(face: Face, image: String)
         /// Sent after each frame while the recipe has a detection stage: what it found, grouped by
         /// kind in the plural (`"faces": [...]`), an empty list when nothing was.
         case annotations([any FrameAnnotation])
 
         private enum CodingKeys: String, CodingKey {
             case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item, preview, pointOfInterest
+            case slot, face, thumbnail, image
         }
 
         private struct Point: Encodable { let x: Double, y: Double }
@@ -172,6 +208,15 @@ enum StreamMessage {
                 } else {
                     try container.encodeNil(forKey: .pointOfInterest)
                 }
+            case .captured(let slot, let face, let thumbnail):
+                try container.encode("captured", forKey: .type)
+                try container.encode(slot, forKey: .slot)
+                try container.encode(face, forKey: .face)
+                try container.encode(thumbnail, forKey: .thumbnail)
+            case .merged(let face, let image):
+                try container.encode("merged", forKey: .type)
+                try container.encode(face, forKey: .face)
+                try container.encode(image, forKey: .image)
             case .annotations(let annotations):
                 try container.encode("annotations", forKey: .type)
                 var kinds = encoder.container(keyedBy: KindKey.self)

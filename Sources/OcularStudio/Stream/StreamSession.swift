@@ -25,6 +25,8 @@ final class StreamSession: Sendable {
     private let gallery: StudioGallery
     /// The caption of a save waiting for the next processed frame.
     private let pendingSave = Mutex<String?>(nil)
+    /// The faces seen, picked and merged (the Many Masks page).
+    let booth = FaceBooth()
     private let started = ContinuousClock.now
 
     init(configuration: StudioConfiguration, registry: StageRegistry = .standard, images: any ImageCatalog = NoImages(),
@@ -68,6 +70,27 @@ final class StreamSession: Sendable {
         case .tap(let tap):
             let answer = tap.answer
             return .tapped(preview: answer.preview, pointOfInterest: answer.point)
+        case .capture(let slot):
+            do {
+                let face = try booth.capture(slot: slot)
+                return .captured(slot: slot, face: face, thumbnail: try FaceBooth.dataURL(of: face.image, longestSide: 160, quality: 85))
+            } catch let error as StreamMessageError {
+                return .error(about: "capture", message: error.reason)
+            } catch {
+                return .error(about: "capture", message: "the face could not be encoded: \(error)")
+            }
+        case .merge:
+            do {
+                let merged = try booth.merge()
+                return .merged(face: merged, image: try FaceBooth.dataURL(of: merged.image, longestSide: 1024, quality: 92))
+            } catch let error as StreamMessageError {
+                return .error(about: "merge", message: error.reason)
+            } catch {
+                return .error(about: "merge", message: "the merge could not be encoded: \(error)")
+            }
+        case .saveMerge(let caption):
+            guard let merged = booth.merged else { return .error(about: "save", message: "nothing to save: merge two faces first") }
+            return save(merged.image, named: "merge", recipe: Recipe(), source: "many masks", caption: caption ?? merged.species.rawValue)
         }
     }
 
@@ -101,6 +124,7 @@ final class StreamSession: Sendable {
             let processed = try settings.pipeline.process(Frame(image: image, timestamp: elapsed))
             let jpeg = try processed.image.encoded(as: .jpeg(quality: settings.quality))
             let annotations = settings.pipeline.detects ? StreamMessage.Outbound.annotations(processed.annotations) : nil
+            booth.saw(processed.annotations(of: Face.self))
             return .frame(jpeg, annotations: annotations, saved: saveIfAsked(processed.image, recipe: settings.pipeline.recipe))
         } catch {
             return .refused("\(error)")
@@ -110,11 +134,17 @@ final class StreamSession: Sendable {
     /// Saves the processed frame, losslessly, when a save is waiting.
     private func saveIfAsked(_ processed: Image, recipe: Recipe) -> StreamMessage.Outbound? {
         guard let caption = pendingSave.withLock({ pending in defer { pending = nil }; return pending }) else { return nil }
+        return save(processed, named: "frame", recipe: recipe, source: "studio", caption: caption)
+    }
+
+    /// Saves a picture (what the person calls it: "frame", "merge") in the gallery: `saved` with the
+    /// item, or an error about "save".
+    private func save(_ picture: Image, named name: String, recipe: Recipe, source: String, caption: String) -> StreamMessage.Outbound {
         do throws(GalleryError) {
-            let item = try gallery.open().save(processed, recipe: recipe, source: "studio", caption: caption)
+            let item = try gallery.open().save(picture, recipe: recipe, source: source, caption: caption)
             return .saved(GalleryItemResource(item: item))
         } catch {
-            return .error(about: "save", message: "the frame could not be saved: \(gallery.clientMessage(for: error))")
+            return .error(about: "save", message: "the \(name) could not be saved: \(gallery.clientMessage(for: error))")
         }
     }
 }
