@@ -1,53 +1,32 @@
-// Ocular Studio's Light Work page: sends camera (or still) frames to the server over a WebSocket and shows what comes back.
+// Ocular Studio's Light Work page: the live view (live.js) with stages the server declares, the blend,
+// colour or gray, tap to focus, and saving the processed frame.
 //
-// Protocol (/api/stream): binary messages carry frames, JPEG both ways; the server answers every frame
-// with exactly one message: the processed JPEG, or JSON {type: "error", about: "frame"} / {type: "dropped"}.
-// Text messages are JSON objects with a "type". The server opens with "hello", which lists every stage
-// with its declared parameters; the page builds its controls from that list, so no stage needs HTML of
-// its own. The page sends {"type": "settings", "recipe": {"stages": [...]}}; the server answers
-// "settings" (the recipe with every value spelled out) or "error". {"type": "save"} asks the server to
-// save the next processed frame in the gallery, losslessly, with the current recipe; after that
-// frame's answer comes {"type": "saved", "item": {id, url, thumbnailURL, fileName, …}} or an error
-// about "save". {"type": "tap", x, y, viewWidth, …} asks where a tap on the preview lands in the
-// camera's frame; the server maps it through its tested camera geometry and answers "tapped" with the
-// preview rectangle and the point of interest (null off the picture), which goes to the camera as the
-// W3C Image Capture pointsOfInterest constraint where the camera takes it.
-//
-// Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
-// and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
+// The page builds its controls from the stages the server lists in "hello", so no stage needs HTML of
+// its own. It sends {"type": "settings", "recipe": {"stages": [...]}}; the server answers "settings"
+// (the recipe with every value spelled out) or "error". {"type": "save"} asks the server to save the
+// next processed frame in the gallery, losslessly, with the current recipe; after that frame's answer
+// comes {"type": "saved", "item": {id, url, thumbnailURL, fileName, …}} or an error about "save".
+// {"type": "tap", x, y, viewWidth, …} asks where a tap on the preview lands in the camera's frame; the
+// server maps it through its tested camera geometry and answers "tapped" with the preview rectangle and
+// the point of interest (null off the picture), which goes to the camera as the W3C Image Capture
+// pointsOfInterest constraint where the camera takes it.
 
 import { shareItem } from "./share.js";
+import { elements as liveElements, live, liveStats, liveTools, send, setBusy, showNotice, startLive } from "./live.js";
 
-const MAX_FRAMES_PER_SECOND = 30;
-const CAPTURE_QUALITY = 0.85;
-const STALL_TIMEOUT_MS = 5000;
-// A camera's frame intervals jitter around its rate: only hold back what comes much faster than the cap.
-const CAMERA_JITTER = 0.75;
 const SETTINGS_DELAY_MS = 60;  // while a slider moves, at most one settings message per this
 const SAVE_TIMEOUT_MS = 15000;  // a save with no answer by then is reported as failed
 
 const elements = {
-  output: document.getElementById("output"),
-  capture: document.getElementById("capture"),
-  camera: document.getElementById("camera"),
-  fps: document.getElementById("fps"),
-  latency: document.getElementById("latency"),
-  frameSize: document.getElementById("frame-size"),
-  busy: document.getElementById("busy"),
-  busyText: document.getElementById("busy-text"),
-  notice: document.getElementById("notice"),
-  connection: document.getElementById("connection"),
-  source: document.getElementById("source"),
+  ...liveElements,
   stages: document.getElementById("stages"),
   recipeSummary: document.getElementById("recipe-summary"),
   stagesPanel: document.querySelector(".stages-panel"),
   save: document.getElementById("save"),
   share: document.getElementById("share"),
   saveStatus: document.getElementById("save-status"),
-  switchCamera: document.getElementById("switch-camera"),
   colorMode: document.getElementById("color-mode"),
   grayMode: document.getElementById("gray-mode"),
-  cameraGroup: document.querySelector(".camera-group"),
   blendTools: document.getElementById("blend-tools"),
   blendSource: document.getElementById("blend-source"),
   blendGallery: document.getElementById("blend-gallery"),
@@ -55,7 +34,6 @@ const elements = {
   blendControls: document.getElementById("blend-controls"),
   blendFile: document.getElementById("blend-file"),
   focusMark: document.getElementById("focus-mark"),
-  stage: document.querySelector(".stage"),
 };
 
 const state = {
@@ -64,345 +42,23 @@ const state = {
   /// The faces of the last annotations message, and how many such messages came.
   faces: [],
   annotationsReceived: 0,
-  socket: null,
-  connected: false,
-  retryDelay: 500,
-  inFlight: false,
-  sentAt: 0,
-  lastSend: 0,
-  stallTimer: 0,
-  capTimer: 0,
-  encoding: false,            // a frame is being captured and encoded
-  prepareAgain: false,        // a newer camera frame arrived during that encoding
-  prepared: null,             // {blob, capturedAt}: the next frame to send
-  stillBlob: null,            // {image, blob}: the still's encoding
-  cameraFrames: 0,            // requestVideoFrameCallback calls
-  cameraFrameAt: 0,           // when the newest camera frame arrived
-  capturedAt: 0,              // when the frame in flight arrived from the camera (or was grabbed)
-  answers: 0,                 // frames answered
-  shownAnswer: 0,             // the newest answer drawn
-  framesSent: 0,
   stages: [],               // the server's stage declarations, from "hello"
   order: [],                // stage names, top to bottom
   enabled: new Set(),
   values: {},               // stage name → {parameter: value}
   recipe: { stages: [] },   // the recipe the server last confirmed
   settingsTimer: 0,
-  source: "still",          // "camera" or "still"
-  still: null,              // HTMLImageElement of the chosen still
-  cameraStream: null,
-  framesReceived: 0,
-  arrivals: [],             // times of recent answers, for frames per second
-  latencies: [],            // recent camera-to-screen delays in ms
-  delayLog: [],             // every frame's delays since the last takeDelays(), for benchmarks
   saving: false,            // a save waits for its answer
   saveTimer: 0,
   savedItem: null,          // the last item saved, for Share
   saves: [],                // every save's outcome, for tests: {id} or {error}
-  cameraChoice: "static",   // what Switch camera shows: "static", "front" or "back"
-  stillName: "astronaut",   // the still shown for "static"
-  cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
   pendingTap: null,         // where the last tap landed in the preview, until the server answers
   focus: null,              // the last tap's answer: {x, y, applied, reason, preview} or {x: null}
   taps: 0,                  // taps answered
   focusTimer: 0,
 };
 
-// ---- Status, notices, busy state -------------------------------------------------------------
-
-function showNotice(text, kind = "info") {
-  elements.notice.textContent = text;
-  elements.notice.dataset.kind = kind;
-  elements.notice.hidden = !text;
-}
-
-function setConnection(name, text) {
-  document.body.dataset.connection = name;
-  elements.connection.dataset.state = name;
-  elements.connection.textContent = text;
-}
-
-function setBusy(text) {
-  elements.busy.hidden = !text;
-  elements.busyText.textContent = text || "";
-}
-
-function updateStats() {
-  const now = performance.now();
-  state.arrivals = state.arrivals.filter((time) => now - time <= 1000);
-  elements.fps.textContent = state.framesReceived ? String(state.arrivals.length) : "–";
-  const sorted = [...state.latencies].sort((a, b) => a - b);
-  elements.latency.textContent = sorted.length ? String(Math.round(sorted[Math.floor(sorted.length / 2)])) : "–";
-}
-setInterval(updateStats, 250);
-
-// ---- Sources: the camera, or a built-in still ------------------------------------------------
-
-function cameraProblem(error) {
-  if (!window.isSecureContext) {
-    return `The camera needs https or localhost; this page was opened over plain http at ${location.host}, so it shows a built-in still image.`;
-  }
-  switch (error && error.name) {
-    case "NotAllowedError": return "Camera permission was refused: showing a built-in still image.";
-    case "NotFoundError":
-    case "OverconstrainedError": return "No camera found: showing a built-in still image.";
-    case "NotReadableError": return "The camera is in use by another program: showing a built-in still image.";
-    default: return `The camera could not start (${error ? error.message || error.name : "no camera API"}): showing a built-in still image.`;
-  }
-}
-
-/// Starts the front or back camera: the device found for it, else the browser's guess by facing mode.
-async function startCamera(choice) {
-  if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-    throw new DOMException("no camera API in this context", "NotSupportedError");
-  }
-  const deviceId = state.cameras[choice];
-  const which = deviceId ? { deviceId: { exact: deviceId } } : { facingMode: choice === "back" ? "environment" : "user" };
-  const stream = await navigator.mediaDevices.getUserMedia({
-    video: { width: { ideal: 640 }, height: { ideal: 480 }, ...which },
-    audio: false,
-  });
-  elements.camera.srcObject = stream;
-  await elements.camera.play();
-  state.cameraStream = stream;
-  state.source = "camera";
-  setCameraChoice(choice);
-  watchCameraFrames(elements.camera);
-  await findCameras(stream);
-}
-
-/// Which cameras exist: labelled front or back where the system says so (phones do), else the
-/// first camera counts as the front one (a laptop's faces the user) and a second as the back one.
-async function findCameras(stream) {
-  let devices = [];
-  try {
-    devices = (await navigator.mediaDevices.enumerateDevices()).filter((device) => device.kind === "videoinput");
-  } catch { /* no list: only the running camera is known */ }
-  const cameras = { front: null, back: null };
-  const unlabelled = [];
-  for (const device of devices) {
-    if (/back|rear|environment/i.test(device.label)) cameras.back ??= device.deviceId;
-    else if (/front|user|face/i.test(device.label)) cameras.front ??= device.deviceId;
-    else unlabelled.push(device.deviceId);
-  }
-  for (const id of unlabelled) {
-    if (cameras.front === null) cameras.front = id;
-    else if (cameras.back === null) cameras.back = id;
-  }
-  // The running camera is the one it was started as, whatever the list says.
-  const running = stream && stream.getVideoTracks()[0];
-  const settings = running && running.getSettings ? running.getSettings() : {};
-  if (settings.deviceId && state.cameraChoice !== "static" && !Object.values(cameras).includes(settings.deviceId)) {
-    cameras[state.cameraChoice] = settings.deviceId;
-  }
-  if (running && cameras[state.cameraChoice] === null) cameras[state.cameraChoice] = settings.deviceId || "";
-  state.cameras = cameras;
-}
-
-/// SPEC §3's cycle: static → front → back → static, skipping what is absent (CameraSwitcher in Swift).
-function nextCamera(current, available) {
-  const cycle = ["static", "front", "back"];
-  const start = Math.max(0, cycle.indexOf(current));
-  for (let step = 1; step <= cycle.length; step += 1) {
-    const candidate = cycle[(start + step) % cycle.length];
-    if (candidate === "static" || available.has(candidate)) return candidate;
-  }
-  return current;
-}
-
-function setCameraChoice(choice) {
-  state.cameraChoice = choice;
-  document.body.dataset.camera = choice;
-  const names = { static: "static picture", front: "front camera", back: "back camera" };
-  elements.switchCamera.title = `Showing the ${names[choice]}. Switch: static → front → back → static, skipping what is absent`;
-}
-
-async function switchCamera() {
-  const available = new Set(Object.entries(state.cameras).filter(([, id]) => id !== null).map(([name]) => name));
-  const next = nextCamera(state.cameraChoice, available);
-  if (next === "static") await chooseSource(state.stillName);
-  else await chooseSource("camera", next);
-}
-
-function stopCamera() {
-  if (state.cameraStream) state.cameraStream.getTracks().forEach((track) => track.stop());
-  state.cameraStream = null;
-  state.prepared = null;
-  elements.camera.srcObject = null;
-}
-
-async function loadStill(name) {
-  const image = new Image();
-  image.src = `demo/${name}.jpg`;
-  await image.decode();
-  return image;
-}
-
-async function chooseSource(value, camera = "front") {
-  setBusy(value === "camera" ? "Starting the camera…" : "Loading the still image…");
-  if (value === "camera") {
-    stopCamera();
-    try {
-      await startCamera(camera);
-      showNotice("");
-      elements.source.value = "camera";
-      setBusy(state.connected ? "" : "Connecting to the server…");
-      return;
-    } catch (error) {
-      stopCamera();
-      showNotice(cameraProblem(error));
-      elements.source.querySelector('option[value="camera"]').disabled = true;
-      value = "astronaut";
-    }
-  } else {
-    stopCamera();
-  }
-  try {
-    state.still = await loadStill(value);
-    state.source = "still";
-    state.stillName = value;
-    setCameraChoice("static");
-    elements.source.value = value;
-  } catch (error) {
-    showNotice(`The still image '${value}' could not be loaded from the server.`, "error");
-  }
-  setBusy(state.connected ? "" : "Connecting to the server…");
-  sendIfDue();  // a still does not wait for camera frames
-}
-
-// ---- Frames out ------------------------------------------------------------------------------
-
-/// Draws the current source into the capture canvas and encodes it as a JPEG blob.
-function grabFrame() {
-  const source = state.source === "camera" ? elements.camera : state.still;
-  if (!source) return Promise.resolve(null);
-  const width = state.source === "camera" ? source.videoWidth : source.naturalWidth;
-  const height = state.source === "camera" ? source.videoHeight : source.naturalHeight;
-  if (!width || !height) return Promise.resolve(null);  // the camera has not delivered a frame yet
-  const canvas = elements.capture;
-  if (canvas.width !== width || canvas.height !== height) {
-    canvas.width = width;
-    canvas.height = height;
-  }
-  canvas.getContext("2d").drawImage(source, 0, 0, width, height);
-  return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", CAPTURE_QUALITY));
-}
-
-/// Captures and encodes the newest frame into `state.prepared`, ready to send, while the previous
-/// frame may still be in flight: the encoding (~15 ms in a software browser) then costs no round-trip
-/// time. A camera frame that arrives during an encoding is encoded after it, replacing it.
-async function prepareFrame() {
-  if (state.encoding) {
-    state.prepareAgain = true;
-    return;
-  }
-  const camera = state.source === "camera";
-  const capturedAt = camera && state.cameraFrameAt ? state.cameraFrameAt : performance.now();
-  if (!camera && state.still && state.stillBlob && state.stillBlob.image === state.still) {
-    // A still does not change: its encoding is made once.
-    state.prepared = { blob: state.stillBlob.blob, capturedAt };
-    sendIfDue();
-    return;
-  }
-  state.encoding = true;
-  const blob = state.connected ? await grabFrame() : null;
-  if (blob && !camera && state.still) state.stillBlob = { image: state.still, blob };
-  state.encoding = false;
-  if (blob) state.prepared = { blob, capturedAt };
-  if (state.prepareAgain) {
-    state.prepareAgain = false;
-    prepareFrame();
-    return;
-  }
-  if (blob) sendIfDue();
-  else if (state.connected) setTimeout(sendIfDue, 100);  // no picture yet: try again shortly
-}
-
-/// Sends the prepared frame if one is due: nothing in flight, and not faster than the cap. Called on
-/// every prepared frame and every answer. A still is prepared on demand; a camera frame when it arrives.
-function sendIfDue() {
-  if (!state.connected || state.inFlight) return;
-  const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
-  if (!state.prepared) {
-    if (!camera && !state.encoding) prepareFrame();
-    return;
-  }
-  const minimumInterval = (1000 / MAX_FRAMES_PER_SECOND) * (camera ? CAMERA_JITTER : 1);
-  const early = state.lastSend + minimumInterval - performance.now();
-  if (early > 0) {
-    clearTimeout(state.capTimer);
-    state.capTimer = setTimeout(sendIfDue, early);
-    return;
-  }
-  const { blob, capturedAt } = state.prepared;
-  state.prepared = null;
-  state.inFlight = true;
-  state.sentAt = performance.now();
-  state.capturedAt = capturedAt;
-  state.lastSend = state.sentAt;
-  state.framesSent += 1;
-  state.socket.send(blob);
-  clearTimeout(state.stallTimer);
-  state.stallTimer = setTimeout(() => {
-    // The answer never came (a lost message): do not stall forever.
-    state.inFlight = false;
-    sendIfDue();
-  }, STALL_TIMEOUT_MS);
-}
-
-/// Counts each new camera frame and prepares it for sending.
-function watchCameraFrames(video) {
-  if (!video.requestVideoFrameCallback) return;
-  const stream = state.cameraStream;
-  const onFrame = () => {
-    if (!stream || state.cameraStream !== stream) return;  // this camera stopped (or was restarted)
-    state.cameraFrames += 1;
-    state.cameraFrameAt = performance.now();
-    prepareFrame();
-    video.requestVideoFrameCallback(onFrame);
-  };
-  video.requestVideoFrameCallback(onFrame);
-}
-
-function frameAnswered() {
-  clearTimeout(state.stallTimer);
-  state.inFlight = false;
-  sendIfDue();
-}
-
-// ---- Frames in -------------------------------------------------------------------------------
-
-/// Shows an answer. The next frame is sent first, so that its capture and encoding overlap this
-/// one's decoding; a late decode never overwrites a newer frame.
-async function showFrame(data) {
-  const capturedAt = state.capturedAt;
-  const roundTrip = performance.now() - state.sentAt;  // sent → answered, before the next send resets sentAt
-  const number = ++state.answers;
-  frameAnswered();
-  try {
-    const bitmap = await createImageBitmap(new Blob([data], { type: "image/jpeg" }));
-    if (number < state.shownAnswer) { bitmap.close(); return; }
-    state.shownAnswer = number;
-    const canvas = elements.output;
-    if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
-      canvas.width = bitmap.width;
-      canvas.height = bitmap.height;
-    }
-    canvas.getContext("2d").drawImage(bitmap, 0, 0);
-    elements.frameSize.textContent = `${bitmap.width}×${bitmap.height}`;
-    bitmap.close();
-    state.framesReceived += 1;
-    canvas.dataset.frames = String(state.framesReceived);
-    const now = performance.now();
-    state.arrivals.push(now);
-    state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
-    if (state.delayLog.length < 100000) state.delayLog.push({ delay: now - capturedAt, roundTrip });
-    if (state.latencies.length > 30) state.latencies.shift();
-    if (!elements.busy.hidden && !state.saving) setBusy("");
-  } catch (error) {
-    showNotice("The server sent a frame this browser could not decode.", "error");
-  }
-}
+// ---- Messages from the server ----------------------------------------------------------------
 
 function handleMessage(message) {
   switch (message.type) {
@@ -426,10 +82,6 @@ function handleMessage(message) {
     case "error":
       if (message.about === "save") { finishSave(null, message.message); break; }
       showNotice(`Server: ${message.message}`, "error");
-      if (message.about === "frame") frameAnswered();
-      break;
-    case "dropped":
-      frameAnswered();
       break;
     case "annotations":
       listFaces(message.faces ?? []);
@@ -481,60 +133,6 @@ function hideFindingsUnlessDetecting() {
     document.getElementById("findings").hidden = true;
     state.faces = [];
   }
-}
-
-// ---- Connection ------------------------------------------------------------------------------
-
-function send(object) {
-  if (state.connected) state.socket.send(JSON.stringify(object));
-}
-
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/stream`);
-  socket.binaryType = "arraybuffer";
-  state.socket = socket;
-  setConnection("connecting", "Connecting…");
-
-  socket.addEventListener("open", () => {
-    state.connected = true;
-    state.retryDelay = 500;
-    state.inFlight = false;
-    setConnection("live", "Live");
-    if (elements.notice.dataset.kind === "error") showNotice("");
-    if (elements.busy.textContent.includes("server")) setBusy("");
-    sendIfDue();
-  });
-  socket.addEventListener("message", (event) => {
-    if (typeof event.data === "string") {
-      try {
-        handleMessage(JSON.parse(event.data));
-      } catch (error) {
-        showNotice("The server sent a message this page does not understand.", "error");
-      }
-    } else {
-      showFrame(event.data);
-    }
-  });
-  socket.addEventListener("close", (event) => {
-    if (state.saving) finishSave(null, "the connection to the server was lost");
-    const wasConnected = state.connected;
-    state.connected = false;
-    state.inFlight = false;
-    clearTimeout(state.stallTimer);
-    clearTimeout(state.capTimer);
-    const seconds = Math.round(state.retryDelay / 100) / 10;
-    setConnection("offline", `Server unreachable, retrying in ${seconds} s`);
-    showNotice(
-      event.code === 1009
-        ? "The server closed the connection: a message was too large."
-        : wasConnected
-          ? "Lost the connection to the Ocular server. Is `ocular studio` still running?"
-          : "Cannot reach the Ocular server. Is `ocular studio` running?",
-      "error");
-    setTimeout(connect, state.retryDelay);
-    state.retryDelay = Math.min(state.retryDelay * 2, 5000);
-  });
 }
 
 // ---- Stages: controls built from the server's declarations ----------------------------------
@@ -798,7 +396,6 @@ async function uploadImage(file, use) {
   }
 }
 
-elements.source.addEventListener("change", () => chooseSource(elements.source.value));
 
 // ---- Light Work's toolbar: colour or gray, the blend, switching cameras -----------------------
 
@@ -885,7 +482,6 @@ async function loadGalleryPictures() {
 
 elements.colorMode.addEventListener("click", () => setGray(false));
 elements.grayMode.addEventListener("click", () => setGray(true));
-elements.switchCamera.addEventListener("click", () => switchCamera());
 elements.blendSource.addEventListener("focus", loadGalleryPictures);
 elements.blendSource.addEventListener("change", () => {
   const value = elements.blendSource.value;
@@ -921,7 +517,7 @@ elements.output.addEventListener("click", (event) => {
     frameWidth: canvas.width, frameHeight: canvas.height, layout: "letterbox",
     // The browser turns camera frames upright itself: they arrive as the sensor frame is shown.
     orientation: "landscape-right",
-    position: state.cameraChoice === "front" ? "front" : "back",
+    position: live.cameraChoice === "front" ? "front" : "back",
   });
 });
 
@@ -938,7 +534,7 @@ async function focusAt(message) {
   }
   let applied = false;
   let reason = "";
-  const track = state.source === "camera" && state.cameraStream ? state.cameraStream.getVideoTracks()[0] : null;
+  const track = live.source === "camera" && live.cameraStream ? live.cameraStream.getVideoTracks()[0] : null;
   if (!track) {
     reason = "a still picture has no camera to focus";
   } else {
@@ -1007,7 +603,7 @@ function setSaveStatus(kind, text, link) {
 
 function save() {
   if (state.saving) return;
-  if (!state.connected) {
+  if (!live.connected) {
     setSaveStatus("error", "Not saved: the server is not connected.");
     return;
   }
@@ -1048,32 +644,22 @@ elements.share.addEventListener("click", async () => {
 
 // For tests and the curious: window.ocularStudio.stats()
 window.ocularStudio = {
-  /// Sends a text message as it is, to try the server's checks by hand.
-  sendText: (text) => state.connected && state.socket.send(text),
-  /// {delay, roundTrip} in ms of every frame shown since the last call: camera frame to screen, and
-  /// frame sent to answer received.
-  takeDelays: () => state.delayLog.splice(0),
+  ...liveTools,
   stats: () => ({
-    connected: state.connected,
-    source: state.source,
+    ...liveStats(),
     recipe: state.recipe,
-    framesReceived: state.framesReceived,
     faces: state.faces,
     annotationsReceived: state.annotationsReceived,
-    cameraFrames: state.cameraFrames,
-    framesSent: state.framesSent,
-    framesPerSecond: state.arrivals.filter((time) => performance.now() - time <= 1000).length,
-    medianLatencyMs: [...state.latencies].sort((a, b) => a - b)[Math.floor(state.latencies.length / 2)] ?? null,
     saving: state.saving,
     saves: state.saves,
-    camera: state.cameraChoice,
-    cameras: Object.keys(state.cameras).filter((name) => state.cameras[name] !== null),
     focus: state.focus,
     taps: state.taps,
   }),
 };
 
-// Connect at once: a camera permission prompt may wait for the person; frames flow once a source exists.
-connect();
-chooseSource("camera");
+startLive({
+  onMessage: handleMessage,
+  onClose: () => { if (state.saving) finishSave(null, "the connection to the server was lost"); },
+  keepsBusy: () => state.saving,
+});
 loadGalleryPictures();
