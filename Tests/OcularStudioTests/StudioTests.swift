@@ -69,16 +69,26 @@ struct StudioTests {
         }
     }
 
-    @Test("the single-page app and its demo still are served")
+    @Test("the pages, their scripts and the demo stills are served")
     func webApp() async throws {
         try await makeApplication().test(.router) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("<title>Light Work · Ocular Studio</title>"))
             }
-            try await client.execute(uri: "/studio.js", method: .get) { response in
+            try await client.execute(uri: "/live.js", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("/api/stream"))
+            }
+            for (page, script) in [("/masks.html", "masks.js"), ("/gallery.html", "gallery.js")] {
+                try await client.execute(uri: page, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(String(buffer: response.body).contains(#"<script src="\#(script)" type="module">"#))
+                }
+            }
+            try await client.execute(uri: "/demo/chelsea.jpg", method: .get) { response in
+                let still = try? Image(decoding: Array(response.body.readableBytesView))
+                #expect(still?.width == 451 && still?.height == 300)
             }
             try await client.execute(uri: "/demo/astronaut.jpg", method: .get) { response in
                 #expect(response.status == .ok)
