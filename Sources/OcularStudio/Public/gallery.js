@@ -214,7 +214,7 @@ elements.share.addEventListener("click", async () => {
   }
 });
 
-// Opened from the Live page's "Saved" link: #item-ID opens that item once the list is in.
+// Opened from a camera page's "Saved" link: #item-ID opens that item once the list is in.
 await load(true);
 const wanted = /^#item-(\d+)$/.exec(location.hash);
 if (wanted) {
