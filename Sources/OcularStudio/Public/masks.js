@@ -9,7 +9,7 @@
 // "merge" or "save" when there is nothing to capture, merge or save. The faces themselves stay on the
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
-import { shareItem } from "./share.js";
+import { shareItem, showSaveOutcome } from "./share.js";
 import { elements as liveElements, live, liveStats, liveTools, send, setBusy, showNotice, startLive } from "./live.js";
 
 const SAVE_TIMEOUT_MS = 15000;  // a save or merge with no answer by then is reported as failed
@@ -120,6 +120,17 @@ function captured(message) {
   showControls();
 }
 
+function clearPicks() {
+  state.picked = { 1: null, 2: null };
+  for (const figure of elements.slots) {
+    figure.dataset.species = "";
+    figure.querySelector("img").hidden = true;
+    figure.querySelector(".placeholder").hidden = false;
+    figure.querySelector("figcaption").textContent = "Not picked yet";
+  }
+  showControls();
+}
+
 // ---- Merge and review ------------------------------------------------------------------------------
 
 function merge() {
@@ -145,14 +156,7 @@ function merged(message) {
 }
 
 function setReviewStatus(kind, text, link) {
-  elements.reviewStatus.dataset.kind = kind;
-  elements.reviewStatus.textContent = text;
-  if (link) {
-    const anchor = document.createElement("a");
-    anchor.href = link.href;
-    anchor.textContent = link.text;
-    elements.reviewStatus.append(" ", anchor);
-  }
+  showSaveOutcome(elements.reviewStatus, kind, text, link);
 }
 
 function setReviewSaving(saving) {
@@ -189,6 +193,11 @@ function saved(item) {
 function handleMessage(message) {
   switch (message.type) {
     case "hello":
+      // A new connection is a new session on the server: the faces picked before are gone there.
+      if (state.picked[1] || state.picked[2]) {
+        clearPicks();
+        showNotice("The connection to the server was renewed: pick the faces again.");
+      }
       sendRecipe();
       break;
     case "annotations":

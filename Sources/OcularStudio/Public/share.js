@@ -1,4 +1,4 @@
-// Sharing a gallery item, for every page of the studio.
+// Sharing a gallery item, and saying how a save went, for every page of the studio.
 
 /// Shares an item's file with the Web Share API where the browser can share files (phones, some
 /// desktops), and downloads it otherwise. Closing the share sheet is not an error.
@@ -26,4 +26,21 @@ export async function shareItem(item) {
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(anchor.href), 10000);
   return "downloaded";
+}
+
+/// Says how a save went in a status element: `kind` is "busy", "saved" or "error" (for the styles),
+/// with an optional link, such as to the saved item in the gallery.
+/// @param {HTMLElement} element
+/// @param {string} kind
+/// @param {string} text
+/// @param {{href: string, text: string}} [link]
+export function showSaveOutcome(element, kind, text, link) {
+  element.dataset.kind = kind;
+  element.textContent = text;
+  if (link) {
+    const anchor = document.createElement("a");
+    anchor.href = link.href;
+    anchor.textContent = link.text;
+    element.append(" ", anchor);
+  }
 }

@@ -11,7 +11,7 @@
 // the point of interest (null off the picture), which goes to the camera as the W3C Image Capture
 // pointsOfInterest constraint where the camera takes it.
 
-import { shareItem } from "./share.js";
+import { shareItem, showSaveOutcome } from "./share.js";
 import { elements as liveElements, live, liveStats, liveTools, send, setBusy, showNotice, startLive } from "./live.js";
 
 const SETTINGS_DELAY_MS = 60;  // while a slider moves, at most one settings message per this
@@ -591,14 +591,7 @@ function setSaving(saving) {
 }
 
 function setSaveStatus(kind, text, link) {
-  elements.saveStatus.dataset.kind = kind;
-  elements.saveStatus.textContent = text;
-  if (link) {
-    const anchor = document.createElement("a");
-    anchor.href = link.href;
-    anchor.textContent = link.text;
-    elements.saveStatus.append(" ", anchor);
-  }
+  showSaveOutcome(elements.saveStatus, kind, text, link);
 }
 
 function save() {

@@ -45,19 +45,11 @@ enum StreamMessage {
             let type = try container.decode(String.self, forKey: .type)
             switch type {
             case "settings":
-                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-                    .filter { CodingKeys(stringValue: $0) == nil }.sorted()
-                if let first = unknown.first {
-                    throw StreamMessageError("a settings message has no \(StageError.quoted(first)); it has recipe and quality")
-                }
+                try Self.refuseUnknownKeys(in: decoder, of: type, allowed: ["recipe", "quality"], has: "recipe and quality")
                 self = .settings(recipe: try container.decodeIfPresent(Recipe.self, forKey: .recipe),
                                  quality: try container.decodeIfPresent(Int.self, forKey: .quality))
             case "save", "saveMerge":
-                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-                    .filter { SaveKeys(stringValue: $0) == nil }.sorted()
-                if let first = unknown.first {
-                    throw StreamMessageError("a \(type) message has no \(StageError.quoted(first)); it has caption")
-                }
+                try Self.refuseUnknownKeys(in: decoder, of: type, allowed: ["caption"], has: "caption")
                 let caption: String?
                 do {
                     caption = try decoder.container(keyedBy: SaveKeys.self).decodeIfPresent(String.self, forKey: .caption)
@@ -67,11 +59,7 @@ enum StreamMessage {
                 if let caption, caption.count > 500 { throw StreamMessageError("a caption may have at most 500 characters") }
                 self = type == "save" ? .save(caption: caption) : .saveMerge(caption: caption)
             case "capture":
-                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-                    .filter { CaptureKeys(stringValue: $0) == nil }.sorted()
-                if let first = unknown.first {
-                    throw StreamMessageError("a capture message has no \(StageError.quoted(first)); it has slot")
-                }
+                try Self.refuseUnknownKeys(in: decoder, of: type, allowed: ["slot"], has: "slot")
                 let slot: Int?
                 do {
                     slot = try decoder.container(keyedBy: CaptureKeys.self).decodeIfPresent(Int.self, forKey: .slot)
@@ -81,24 +69,27 @@ enum StreamMessage {
                 guard let slot else { throw StreamMessageError("a capture message needs a slot, 1 or 2") }
                 self = .capture(slot: slot)
             case "merge":
-                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { $0 != "type" }.sorted()
-                if let first = unknown.first {
-                    throw StreamMessageError("a merge message has no \(StageError.quoted(first)); it has only its type")
-                }
+                try Self.refuseUnknownKeys(in: decoder, of: type, allowed: [], has: "only its type")
                 self = .merge
             case "tap":
-                let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-                    .filter { !Self.tapKeys.contains($0) }.sorted()
-                if let first = unknown.first {
-                    throw StreamMessageError("a tap message has no \(StageError.quoted(first)); it has \(Self.tapKeys.dropFirst().joined(separator: ", "))")
-                }
+                try Self.refuseUnknownKeys(in: decoder, of: type, allowed: Self.tapKeys, has: Self.tapKeys.joined(separator: ", "))
                 self = .tap(try TapRequest(from: decoder))
             default:
                 throw StreamMessageError("unknown message type \(StageError.quoted(type)); the types are \(Self.types.joined(separator: ", "))")
             }
         }
 
-        static let tapKeys = ["type", "x", "y", "viewWidth", "viewHeight", "frameWidth", "frameHeight", "layout", "orientation", "position"]
+        static let tapKeys = ["x", "y", "viewWidth", "viewHeight", "frameWidth", "frameHeight", "layout", "orientation", "position"]
+
+        /// A misspelt field must not pass unnoticed: a message with a key beyond `type` and
+        /// `allowed` is refused, naming the first such key and what the message `has`.
+        private static func refuseUnknownKeys(in decoder: any Decoder, of type: String, allowed: [String], has: String) throws {
+            let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+                .filter { $0 != "type" && !allowed.contains($0) }.sorted()
+            if let first = unknown.first {
+                throw StreamMessageError("a \(type) message has no \(StageError.quoted(first)); it has \(has)")
+            }
+        }
 
         /// Reads one text message.
         /// - Throws: ``StreamMessageError`` saying what is wrong, in words.
