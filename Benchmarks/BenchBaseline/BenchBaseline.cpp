@@ -446,3 +446,28 @@ bool baseline_faces_textbook(const uint8_t *const *frames, int32_t frameCount, i
         return true;
     });
 }
+
+bool baseline_merge_faces(const uint8_t *bigger, int32_t biggerWidth, int32_t biggerHeight, const uint8_t *smaller,
+                          int32_t smallerWidth, int32_t smallerHeight, const double *smallerLandmarks,
+                          const double *biggerLandmarks, int32_t iterations, double *samples, uint64_t *checksum,
+                          BaselineError *error) {
+    return fenced(error, [&] {
+        if (!checkArguments(bigger, biggerWidth, biggerHeight, iterations, error) ||
+            !checkArguments(smaller, smallerWidth, smallerHeight, iterations, error)) return false;
+        const cv::Mat big(biggerHeight, biggerWidth, CV_8UC3, const_cast<uint8_t *>(bigger));
+        const cv::Mat small(smallerHeight, smallerWidth, CV_8UC3, const_cast<uint8_t *>(smaller));
+        cv::Point2f from[3], to[3];
+        for (int index = 0; index < 3; ++index) {
+            from[index] = cv::Point2f(float(smallerLandmarks[2 * index]), float(smallerLandmarks[2 * index + 1]));
+            to[index] = cv::Point2f(float(biggerLandmarks[2 * index]), float(biggerLandmarks[2 * index + 1]));
+        }
+        timeCalls(iterations, samples, checksum, [&] {
+            const cv::Mat map = cv::getAffineTransform(from, to);
+            cv::Mat warped, merged;
+            cv::warpAffine(small, warped, map, big.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+            cv::multiply(big, warped, merged, 1.0 / 255);
+            return merged;
+        });
+        return true;
+    });
+}

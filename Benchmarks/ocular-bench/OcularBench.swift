@@ -110,6 +110,9 @@ struct OcularBench: AsyncParsableCommand {
             }) {
                 baseline_jpeg_round_trip(jpeg, jpeg.count, Int32(jpegQuality), $0, $1, $2, $3)
             })
+            let merge = try MergeInputs()
+            operations.append(merge.operation)
+            try merge.write(to: folder)
             let blend = try BlendInputs(framePath: options.image, picturePath: dataRoot + "/images/rocket.jpg")
             blendInputs = blend
             blendOperations = try blend.operations()
@@ -121,6 +124,7 @@ struct OcularBench: AsyncParsableCommand {
                 "blend": ["frame": "blend-frame.bgra", "picture": "blend-picture.bgra", "invertedEdges": "blend-inverted-edges.bgra",
                           "width": BlendInputs.width, "height": BlendInputs.height],
                 "jpeg": ["file": "frame-640x480.jpg", "width": jpegSize.width, "height": jpegSize.height],
+                "merge": merge.manifest,
                 "jpegQuality": jpegQuality,
                 "tint": [tint.red, tint.green, tint.blue],
                 "saturationThreshold": Double(whiteBalance.saturationThreshold),
@@ -189,7 +193,9 @@ struct OcularBench: AsyncParsableCommand {
           the per-round ratios. "same": the Swift and C++ outputs hash alike (the same work was done).
           gray = cvtColor BGRA→GRAY; whitebalance = gray-world sums (xphoto's rule, threshold 0.9, parallel_for_ rows),
           mean, gains keeping the mean luma, multiply;
-          tint = multiply by (\(tint.blue), \(tint.green), \(tint.red), 1); jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality)).
+          tint = multiply by (\(tint.blue), \(tint.green), \(tint.red), 1); jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality));
+          merge = Face.merged(with:) of astronaut.png's face and chelsea.png's cat (BGR) against getAffineTransform +
+          warpAffine (bilinear, edges replicated) onto the cat's size + multiply (scale 1/255).
         """)
         flushOutput()
 

@@ -124,6 +124,28 @@ def measure_blending(folder, blend, results, notes, target, rounds, minimum):
     notes.append(f"Pillow {PIL.__version__}: ImageChops has no hue mode")
 
 
+def measure_merge(folder, merge, results, target, rounds, minimum):
+    """The textbook's face merge: getAffineTransform, warpAffine onto the bigger face, multiply."""
+    def load(name, width, height):
+        pixels = np.fromfile(os.path.join(folder, merge[name]), dtype=np.uint8)
+        if pixels.size != width * height * 3:
+            fail(f"{merge[name]}: {pixels.size} bytes, expected {width * height * 3}", 4)
+        return pixels.reshape(height, width, 3)
+
+    bigger = load("bigger", merge["biggerWidth"], merge["biggerHeight"])
+    smaller = load("smaller", merge["smallerWidth"], merge["smallerHeight"])
+    source = np.array(merge["smallerLandmarks"], dtype=np.float32).reshape(3, 2)
+    target_points = np.array(merge["biggerLandmarks"], dtype=np.float32).reshape(3, 2)
+    size = (merge["biggerWidth"], merge["biggerHeight"])
+
+    def merge_faces():
+        matrix = cv2.getAffineTransform(source, target_points)
+        warped = cv2.warpAffine(smaller, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.multiply(bigger, warped, scale=1 / 255.0)
+
+    results[f"merge@{size[0]}x{size[1]}"] = measure(merge_faces, target, rounds, minimum)
+
+
 def main():
     if len(sys.argv) != 2:
         fail("usage: bench_cv2.py FOLDER (with the manifest.json ocular-bench wrote)", 2)
@@ -193,6 +215,10 @@ def main():
 
     size = f"{manifest['jpeg']['width']}x{manifest['jpeg']['height']}"
     results[f"jpeg@{size}"] = measure(jpeg_round_trip, target, rounds, minimum)
+
+    merge = manifest.get("merge")
+    if merge:
+        measure_merge(folder, merge, results, target, rounds, minimum)
 
     blend = manifest.get("blend")
     if blend:

@@ -118,6 +118,16 @@ bool baseline_faces_textbook(const uint8_t *_Nonnull const *_Nonnull frames, int
                              double *_Nonnull samples, BaselineFace *_Nonnull faces, int32_t capacity,
                              int32_t *_Nonnull counts, BaselineError *_Nonnull error);
 
+/// The textbook's face merge (SPEC §4) of two tightly packed BGR faces: cv::getAffineTransform from
+/// the smaller face's three landmarks (left eye, right eye, nose: x, y each) onto the bigger's,
+/// cv::warpAffine of the smaller onto the bigger's size (bilinear, edges replicated), then
+/// cv::multiply(bigger, warped, scale 1/255) into a fresh matrix.
+bool baseline_merge_faces(const uint8_t *_Nonnull bigger, int32_t biggerWidth, int32_t biggerHeight,
+                          const uint8_t *_Nonnull smaller, int32_t smallerWidth, int32_t smallerHeight,
+                          const double *_Nonnull smallerLandmarks, const double *_Nonnull biggerLandmarks,
+                          int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
+                          BaselineError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif
