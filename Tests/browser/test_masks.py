@@ -111,3 +111,18 @@ def test_many_masks_without_a_camera_starts_on_the_still_and_says_what_is_missin
     assert page.is_disabled("#merge")
     page.evaluate("""window.ocularStudio.sendText('{"type":"merge"}')""")
     wait_until(page, "document.getElementById('notice').textContent.includes('capture Face 2 first')", 5000)
+
+
+def test_on_a_phone_the_panel_shows_what_is_in_view_the_faces_and_merge_unclipped(studio, cameraless_page):
+    page = cameraless_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(studio.url + "masks.html")
+    wait_for_frames(page, 3)
+    wait_until(page, "!document.getElementById('capture-1').disabled")
+    panel = page.locator(".masks-panel").bounding_box()
+    for selector in ["#seen", "#slot-1 .slot-picture", "#capture-2", "#merge"]:
+        box = page.locator(selector).bounding_box()
+        assert panel["y"] <= box["y"] and box["y"] + box["height"] <= panel["y"] + panel["height"] + 0.5, (selector, box, panel)
+    # The preview keeps at least 240 pixels above the panel.
+    assert page.locator(".stage").bounding_box()["height"] >= 240
+    screenshot(page, "masks-phone.png")
