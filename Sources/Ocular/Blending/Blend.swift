@@ -28,14 +28,14 @@ public struct Blend: Sendable {
 
     /// The frame with the source blended in.
     public func apply(to frame: Image) throws(OcularError) -> Image {
-        guard let pixelMode = mode.pixelMode, opacity > 0 else { return frame }
+        guard mode.pixelMode != nil, opacity > 0 else { return frame }
         let backdrop = frame.format.isYUV ? try frame.converted(to: .bgr8) : frame
-        return try Self.blend(backdrop, with: try preparedSource(for: backdrop), mode: mode, pixelMode: pixelMode, opacity: opacity)
+        return try Self.blend(backdrop, with: try preparedSource(for: backdrop), mode: mode, opacity: opacity)
     }
 
-    /// One pass of `mode` over two packed images of the same size and format.
-    static func blend(_ backdrop: Image, with source: Image, mode: BlendMode, pixelMode: OCVBlendMode,
-                      opacity: Double = 1) throws(OcularError) -> Image {
+    /// One pass of `mode` over two packed images of the same size and format (`.none`: the backdrop).
+    static func blend(_ backdrop: Image, with source: Image, mode: BlendMode, opacity: Double = 1) throws(OcularError) -> Image {
+        guard let pixelMode = mode.pixelMode else { return backdrop }
         guard backdrop.width == source.width, backdrop.height == source.height, backdrop.format == source.format,
               !backdrop.format.isYUV else {
             throw .invalidArgument("cannot blend \(source) into \(backdrop): they need one size and one packed format")

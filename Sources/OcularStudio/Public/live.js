@@ -215,7 +215,7 @@ async function loadStill(name) {
   return image;
 }
 
-export async function chooseSource(value, camera = "front") {
+async function chooseSource(value, camera = "front") {
   setBusy(value === "camera" ? "Starting the camera…" : "Loading the still image…");
   if (value === "camera") {
     stopCamera();
@@ -341,7 +341,7 @@ function watchCameraFrames(video) {
   video.requestVideoFrameCallback(onFrame);
 }
 
-export function frameAnswered() {
+function frameAnswered() {
   clearTimeout(state.stallTimer);
   state.inFlight = false;
   sendIfDue();
