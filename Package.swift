@@ -46,6 +46,14 @@ let package = Package(
             cxxSettings: cxxSettings,
             linkerSettings: [.linkedLibrary("opencv_objdetect")] + openCVLibraries
         ),
+        // Blob description for classification: ORB and brute-force matching come from features2d,
+        // linked by this target alone.
+        .target(
+            name: "OpenCVFeatures",
+            dependencies: ["OpenCVBridge"],
+            cxxSettings: cxxSettings,
+            linkerSettings: [.linkedLibrary("opencv_features2d")] + openCVLibraries
+        ),
         // zlib's CRC-32, the gallery's checksum of every saved file (zlib comes with OpenCV's PNG codec).
         .systemLibrary(
             name: "CZlib",
@@ -57,6 +65,7 @@ let package = Package(
             dependencies: [
                 "OpenCVBridge",
                 "OpenCVCascades",
+                "OpenCVFeatures",
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

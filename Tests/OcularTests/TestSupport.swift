@@ -10,6 +10,12 @@ enum TestData {
     }()
 
     static func path(_ relative: String) -> String { root + "/" + relative }
+
+    /// The studio's demo pictures, in this repository.
+    static func demo(_ relative: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/OcularStudio/Public/demo/" + relative).path
+    }
 }
 
 /// A fresh folder for one test's files, removed when the test ends.

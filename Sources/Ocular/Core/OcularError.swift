@@ -32,6 +32,11 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
     case unusableCascade(role: String, path: String, reason: String)
     /// A picture (named as the user knows it) in which a face was needed and none was found.
     case noFace(in: String)
+    /// A picture (named as the user knows it) in which a blob was needed and none was found.
+    case noBlob(in: String)
+    /// A training list (SPEC §5) that cannot be used as a whole: unreadable, not JSON or a property
+    /// list, or without labels. (Images it names that are missing are reported one by one instead.)
+    case badTrainingList(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -69,6 +74,10 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot load the \(role) cascade '\(path)': \(reason)"
         case .noFace(let name):
             "no face found in \(name)"
+        case .noBlob(let name):
+            "no blob found in \(name): put the object on a plain background"
+        case .badTrainingList(let path, let reason):
+            "cannot use the training list '\(path)': \(reason)"
         }
     }
 

@@ -14,6 +14,7 @@ public struct StageRegistry: Sendable {
         TintStage.self,
         BlendStage.self,
         FacesStage.self,
+        BlobsStage.self,
     ])
 
     /// The stage of that name.

@@ -301,6 +301,43 @@ OCVStatus ocv_draw_rectangle(const OCVImage *_Nonnull image, int32_t x, int32_t 
 OCVStatus ocv_draw_circle(const OCVImage *_Nonnull image, double x, double y, int32_t radius,
                           const double *_Nonnull colour, int32_t thickness, OCVError *_Nonnull error);
 
+
+// MARK: - Blobs
+
+/// A rectangle of whole pixels.
+typedef struct OCVRectangle {
+    int32_t x;
+    int32_t y;
+    int32_t width;
+    int32_t height;
+} OCVRectangle;
+
+/// The constants of SPEC §5's blob detection.
+typedef struct OCVBlobSettings {
+    double scale;               ///< the frame is shrunk by this (INTER_AREA) before anything else
+    double deviations;          ///< background: within this many standard deviations of the mean, per channel
+    double erosionFraction;     ///< side of the square erosion kernel, as a fraction of the shrunk frame's short side
+    int32_t erosionIterations;
+    double cannyLow;
+    double cannyHigh;
+    double minimumFraction;     ///< blobs narrower or shorter than this fraction of the frame's short side are dropped
+} OCVBlobSettings;
+
+/// Finds blobs; keeps its buffers between frames. Not safe to use from two threads at once.
+typedef struct OCVBlobFinder OCVBlobFinder;
+OCVStatus ocv_blob_finder_create(OCVBlobFinder *_Nullable *_Nonnull finder, OCVError *_Nonnull error);
+void ocv_blob_finder_release(OCVBlobFinder *_Nullable finder);
+
+/// Mask, Canny, contour tree and bounding rectangles at full scale, every rectangle of the tree
+/// (SPEC §5); read them with ocv_blob_finder_rectangles and the mask with ocv_blob_finder_mask.
+OCVStatus ocv_blob_finder_find(OCVBlobFinder *_Nonnull finder, const OCVImage *_Nonnull image,
+                               const OCVBlobSettings *_Nonnull settings, int32_t *_Nonnull count,
+                               OCVError *_Nonnull error);
+/// Copies up to `capacity` rectangles of the last find.
+void ocv_blob_finder_rectangles(const OCVBlobFinder *_Nonnull finder, OCVRectangle *_Nonnull rectangles, int32_t capacity);
+/// The last find's background mask at the working scale (255 = background), valid until the next find.
+OCVImage ocv_blob_finder_mask(const OCVBlobFinder *_Nonnull finder);
+
 #ifdef __cplusplus
 }
 #endif

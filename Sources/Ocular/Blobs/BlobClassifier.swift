@@ -1,0 +1,130 @@
+import Foundation
+
+/// A classifier's answer for one blob.
+public struct BlobClassification: Sendable, Hashable, Codable {
+    /// The nearest reference's label, or 0 ("unidentified") when it is farther than the threshold.
+    public let label: Int
+    /// What the label means.
+    public let description: String
+    /// The distance to the nearest reference (the profile's scale: 0 to 1 for the default); nil
+    /// when there are no references.
+    public let distance: Double?
+    /// The nearest reference's label, even when it was too far to count.
+    public let nearestLabel: Int
+
+    /// The distance to four decimals, for JSON and captions.
+    public var roundedDistance: Double? { distance.map { ($0 * 10_000).rounded() / 10_000 } }
+}
+
+/// One training picture's description and label.
+public struct BlobReference: Sendable, Hashable {
+    /// The picture it was made from, as the training list names it.
+    public let imageFilename: String
+    public let label: Int
+    public let descriptor: BlobDescriptor
+
+    public init(imageFilename: String, label: Int, descriptor: BlobDescriptor) {
+        self.imageFilename = imageFilename
+        self.label = label
+        self.descriptor = descriptor
+    }
+}
+
+/// A training picture that could not be used, and why.
+public struct TrainingProblem: Sendable, Hashable, CustomStringConvertible {
+    public let imageFilename: String
+    public let reason: String
+    public var description: String { "\(imageFilename): \(reason)" }
+}
+
+/// Labels blobs by their nearest reference (SPEC §5).
+public final class BlobClassifier: Sendable {
+    public let profile: BlobProfile
+    /// What each label means; index 0 is "unidentified".
+    public let labelDescriptions: [String]
+    public let references: [BlobReference]
+    /// Distances above this give label 0, "unidentified"; nil: the nearest always wins.
+    public let threshold: Double?
+    private let describer: BlobDescriber
+
+    /// - Parameter threshold: nil takes the profile's default; pass `.infinity` for none.
+    public init(profile: BlobProfile, labelDescriptions: [String], references: [BlobReference],
+                threshold: Double? = nil) throws(OcularError) {
+        self.profile = profile
+        self.labelDescriptions = labelDescriptions.isEmpty ? ["unidentified"] : labelDescriptions
+        self.references = references
+        let chosen = threshold ?? profile.defaultThreshold
+        self.threshold = chosen.flatMap { $0.isFinite ? $0 : nil }
+        self.describer = try BlobDescriber(profile: profile)
+    }
+
+    /// Describes every readable picture of the list; the others are reported, not fatal.
+    /// - Parameter progress: Called before each picture with its index, the count and its name.
+    public static func train(_ list: TrainingList, profile: BlobProfile, threshold: Double? = nil,
+                             progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError)
+        -> (classifier: BlobClassifier, problems: [TrainingProblem]) {
+        let describer = try BlobDescriber(profile: profile)
+        var references: [BlobReference] = []
+        var problems: [TrainingProblem] = []
+        for (index, entry) in list.entries.enumerated() {
+            progress(index, list.entries.count, entry.imageFilename)
+            do {
+                let image = try Image(contentsOfFile: list.path(of: entry))
+                references.append(BlobReference(imageFilename: entry.imageFilename, label: entry.label,
+                                                 descriptor: try describer.describe(image)))
+            } catch {
+                problems.append(TrainingProblem(imageFilename: entry.imageFilename, reason: Self.reason(error)))
+            }
+        }
+        progress(list.entries.count, list.entries.count, "")
+        return (try BlobClassifier(profile: profile, labelDescriptions: list.labelDescriptions, references: references,
+                                   threshold: threshold), problems)
+    }
+
+    /// The file error without the path, which the problem names already.
+    private static func reason(_ error: OcularError) -> String {
+        switch error {
+        case .fileNotFound: "no such file"
+        case .unreadableFile(_, let reason), .corruptImage(_, _, let reason): reason
+        case .emptyFile: "the file is empty"
+        case .notAnImage: "not an image"
+        default: error.description
+        }
+    }
+
+    /// The same references with another threshold (nil: the profile's default).
+    public func with(threshold: Double?) throws(OcularError) -> BlobClassifier {
+        try BlobClassifier(profile: profile, labelDescriptions: labelDescriptions, references: references, threshold: threshold)
+    }
+
+    /// What the label means, "label N" past the list.
+    public func description(of label: Int) -> String {
+        labelDescriptions.indices.contains(label) ? labelDescriptions[label] : "label \(label)"
+    }
+
+    /// The label of the nearest reference; 0 with no references or past the threshold.
+    public func classify(_ image: Image) throws(OcularError) -> BlobClassification {
+        let descriptor = try describer.describe(image)
+        var nearest: (label: Int, distance: Double)?
+        for reference in references {
+            let distance = try describer.distance(from: descriptor, to: reference.descriptor)
+            if nearest == nil || distance < nearest!.distance { nearest = (reference.label, distance) }
+        }
+        guard let nearest else {
+            return BlobClassification(label: 0, description: description(of: 0), distance: nil, nearestLabel: 0)
+        }
+        let label = threshold.map { nearest.distance > $0 } == true ? 0 : nearest.label
+        return BlobClassification(label: label, description: description(of: label), distance: nearest.distance,
+                                  nearestLabel: nearest.label)
+    }
+
+    /// The blob with its classification.
+    public func classified(_ blob: Blob) throws(OcularError) -> Blob {
+        var blob = blob
+        blob.classification = try classify(blob.image)
+        return blob
+    }
+
+    /// The bytes the references hold.
+    public var byteCount: Int { references.reduce(0) { $0 + $1.descriptor.byteCount + $1.imageFilename.utf8.count } }
+}

@@ -1,0 +1,129 @@
+import OpenCVBridge
+import OpenCVFeatures
+import Synchronization
+
+/// What a blob looks like to the classifier: colour histograms and ORB keypoint descriptors.
+public struct BlobDescriptor: Sendable, Hashable, Codable {
+    /// The BGR histogram, bins³ values summing to 1.
+    public var colour: [Float]
+    /// The hue-saturation histogram (empty when the profile has none), summing to 1.
+    public var hueSaturation: [Float]
+    /// ORB descriptors, ``keypointBytes`` each, one after the other.
+    public var keypoints: [UInt8]
+
+    /// The size of one ORB descriptor.
+    public static let keypointBytes = 32
+
+    public var keypointCount: Int { keypoints.count / Self.keypointBytes }
+
+    /// Bytes held, for reporting a model's memory.
+    public var byteCount: Int { (colour.count + hueSaturation.count) * MemoryLayout<Float>.size + keypoints.count }
+
+    /// OpenCV's alternative chi-square, 2 Σ (a−b)² / (a+b) over the bins where a + b is not zero:
+    /// 0 for equal histograms, 4 for histograms with nothing in common.
+    static func chiSquare(_ a: [Float], _ b: [Float]) -> Double {
+        guard a.count == b.count else { return 4 }
+        var sum: Float = 0
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for index in 0..<a.count {
+                    let total = a[index] + b[index]
+                    if total > 0 {
+                        let difference = a[index] - b[index]
+                        sum += difference * difference / total
+                    }
+                }
+            }
+        }
+        return 2 * Double(sum)
+    }
+}
+
+/// Describes blobs for a profile. ORB keeps buffers, so descriptions take turns.
+public final class BlobDescriber: Sendable {
+    public let profile: BlobProfile
+    private let orb: Mutex<OpaquePointer>
+
+    public init(profile: BlobProfile) throws(OcularError) {
+        var made: OpaquePointer?
+        try OpenCV.call("ORB") { ocv_orb_create(Int32(clamping: profile.keypoints), &made, $0) }
+        guard let made else { throw .openCV(operation: "ORB", message: "not created") }
+        self.profile = profile
+        self.orb = Mutex(made)
+    }
+
+    deinit {
+        orb.withLock { ocv_orb_release($0) }
+    }
+
+    /// The description of a blob's pixels (any format).
+    public func describe(_ image: Image) throws(OcularError) -> BlobDescriptor {
+        let bgr = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
+        let gray = try image.converted(to: .gray8)
+        let bins = profile.colourBins
+        var colour = [Float](repeating: 0, count: bins * bins * bins)
+        try bgr.withMatrix { (view) throws(OcularError) in
+            try colour.withUnsafeMutableBufferPointer { (histogram) throws(OcularError) in
+                try OpenCV.call("colour histogram(\(bgr))") { ocv_colour_histogram(view, Int32(bins), histogram.baseAddress!, $0) }
+            }
+        }
+        var hueSaturation: [Float] = []
+        if profile.hueSaturation {
+            hueSaturation = [Float](repeating: 0, count: BlobProfile.hueBins * BlobProfile.saturationBins)
+            try bgr.withMatrix { (view) throws(OcularError) in
+                try hueSaturation.withUnsafeMutableBufferPointer { (histogram) throws(OcularError) in
+                    try OpenCV.call("hue-saturation histogram(\(bgr))") {
+                        ocv_hue_saturation_histogram(view, Int32(BlobProfile.hueBins), Int32(BlobProfile.saturationBins),
+                                                     histogram.baseAddress!, $0)
+                    }
+                }
+            }
+        }
+        let keypoints = try orb.withLock { (orb) throws(OcularError) -> [UInt8] in
+            var count: Int32 = 0
+            try gray.withMatrix { (view) throws(OcularError) in
+                try OpenCV.call("ORB(\(gray))") { ocv_orb_describe(orb, view, &count, $0) }
+            }
+            var bytes = [UInt8](repeating: 0, count: Int(count) * BlobDescriptor.keypointBytes)
+            bytes.withUnsafeMutableBufferPointer { ocv_orb_descriptors(orb, $0.baseAddress!, count) }
+            return bytes
+        }
+        return BlobDescriptor(colour: colour, hueSaturation: hueSaturation, keypoints: keypoints)
+    }
+
+    /// How far `blob` is from `reference` under the profile's distance: 0 for the same picture.
+    public func distance(from blob: BlobDescriptor, to reference: BlobDescriptor) throws(OcularError) -> Double {
+        let nearest = try Self.nearestHammingDistances(from: blob, to: reference)
+        switch profile.distance {
+        case .textbook:
+            return 0.98 * BlobDescriptor.chiSquare(blob.colour, reference.colour) + 0.02 * nearest.reduce(0, +)
+        case .normalised:
+            var colour = BlobDescriptor.chiSquare(blob.colour, reference.colour) / 4
+            if profile.hueSaturation {
+                colour = (colour + BlobDescriptor.chiSquare(blob.hueSaturation, reference.hueSaturation) / 4) / 2
+            }
+            // Two blobs without texture look alike in it; one with and one without do not.
+            let texture = nearest.isEmpty ? (blob.keypointCount == reference.keypointCount ? 0 : 1)
+                : nearest.reduce(0, +) / Double(nearest.count) / Double(BlobDescriptor.keypointBytes * 8)
+            return 0.2 * colour + 0.8 * texture
+        }
+    }
+
+    /// For each of the blob's keypoints, the Hamming distance to the nearest of the reference's
+    /// (brute force); empty when either has none.
+    static func nearestHammingDistances(from blob: BlobDescriptor, to reference: BlobDescriptor) throws(OcularError) -> [Double] {
+        let queries = blob.keypointCount, trains = reference.keypointCount
+        guard queries > 0, trains > 0 else { return [] }
+        var distances = [Float](repeating: 0, count: queries)
+        try blob.keypoints.withUnsafeBufferPointer { (query) throws(OcularError) in
+            try reference.keypoints.withUnsafeBufferPointer { (train) throws(OcularError) in
+                try distances.withUnsafeMutableBufferPointer { (output) throws(OcularError) in
+                    try OpenCV.call("Hamming matching") {
+                        ocv_hamming_nearest(query.baseAddress!, Int32(queries), train.baseAddress!, Int32(trains), output.baseAddress!, $0)
+                    }
+                }
+            }
+        }
+        return distances.map(Double.init)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A labelled list of blob pictures (SPEC §5): what each label means (index 0 is "unidentified")
+/// and which picture shows which label. Read from JSON or from the textbook's property list, both
+/// with the keys `labelDescriptions` and `blobs: [{imageFilename, label}]`.
+public struct TrainingList: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable, Codable {
+        /// As the list gives it: relative to the list's folder unless absolute.
+        public var imageFilename: String
+        public var label: Int
+
+        public init(imageFilename: String, label: Int) {
+            self.imageFilename = imageFilename
+            self.label = label
+        }
+    }
+
+    /// What each label means; index 0 is "unidentified".
+    public var labelDescriptions: [String]
+    public var entries: [Entry]
+    /// Where relative image names are looked up.
+    public var folder: String
+
+    /// A list larger than this is not a training list (a model of 10 000 pictures would hold 1.3 GB).
+    public static let maximumBytes = 16 << 20
+
+    public init(labelDescriptions: [String], entries: [Entry], folder: String) {
+        self.labelDescriptions = labelDescriptions
+        self.entries = entries
+        self.folder = folder
+    }
+
+    /// Reads a list.
+    /// - Throws: ``OcularError/badTrainingList(path:reason:)`` naming what is wrong, or a file error.
+    public init(contentsOfFile path: String) throws(OcularError) {
+        let size = try FileAccess.regularFileSize(path)
+        guard size <= Self.maximumBytes else {
+            throw .badTrainingList(path: path, reason: "it holds \(size) bytes, more than a training list's \(Self.maximumBytes)")
+        }
+        let data = try FileAccess.read(path)
+        let folder = (path as NSString).deletingLastPathComponent
+        self = try Self.decode(data, folder: folder.isEmpty ? "." : folder, path: path)
+    }
+
+    private struct Contents: Decodable {
+        var labelDescriptions: [String]
+        var blobs: [Entry]
+    }
+
+    /// Decodes a list's bytes, JSON or property list by their first character.
+    static func decode(_ data: Data, folder: String, path: String) throws(OcularError) -> TrainingList {
+        guard !data.isEmpty else { throw .badTrainingList(path: path, reason: "the file is empty") }
+        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let contents: Contents
+        do {
+            if first == UInt8(ascii: "{") {
+                contents = try JSONDecoder().decode(Contents.self, from: data)
+            } else if first == UInt8(ascii: "<") || data.starts(with: Array("bplist".utf8)) {
+                contents = try PropertyListDecoder().decode(Contents.self, from: data)
+            } else {
+                throw OcularError.badTrainingList(path: path, reason: "it is neither JSON nor a property list")
+            }
+        } catch let error as OcularError {
+            throw error
+        } catch let error as DecodingError {
+            let reason = Recipe.explain(error)
+            throw .badTrainingList(path: path, reason: reason == "not valid JSON" && first != UInt8(ascii: "{") ? "not a valid property list" : reason)
+        } catch {
+            throw .badTrainingList(path: path, reason: "\(error)")
+        }
+        let list = TrainingList(labelDescriptions: contents.labelDescriptions, entries: contents.blobs, folder: folder)
+        try list.check(path: path)
+        return list
+    }
+
+    /// Refuses what cannot train: no label beyond "unidentified", labels off the list, empty names.
+    func check(path: String) throws(OcularError) {
+        guard labelDescriptions.count >= 2 else {
+            throw .badTrainingList(path: path, reason: "labelDescriptions needs \"unidentified\" and at least one label")
+        }
+        for (index, entry) in entries.enumerated() {
+            guard (1..<labelDescriptions.count).contains(entry.label) else {
+                throw .badTrainingList(path: path, reason: "blobs[\(index)] has label \(entry.label); labels run from 1 to \(labelDescriptions.count - 1) (0 is \"unidentified\")")
+            }
+            guard !entry.imageFilename.isEmpty, !entry.imageFilename.contains("\0") else {
+                throw .badTrainingList(path: path, reason: "blobs[\(index)] has no imageFilename")
+            }
+        }
+    }
+
+    /// Where an entry's picture is.
+    public func path(of entry: Entry) -> String {
+        entry.imageFilename.hasPrefix("/") ? entry.imageFilename : (folder as NSString).appendingPathComponent(entry.imageFilename)
+    }
+
+    /// The description of a label, "label N" past the list's end.
+    public func description(of label: Int) -> String {
+        labelDescriptions.indices.contains(label) ? labelDescriptions[label] : "label \(label)"
+    }
+}

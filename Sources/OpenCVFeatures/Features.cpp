@@ -1,0 +1,122 @@
+#include "OpenCVFeatures.h"
+
+// The exception fence and matrix views are OpenCVBridge's (header-only, not part of its C module).
+#include "../OpenCVBridge/Bridging.hpp"
+
+#include <opencv2/features2d.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using namespace ocular_bridge;
+
+namespace {
+constexpr int descriptorSize = 32;
+
+/// calcHist into a float matrix over the caller's buffer, then divided by the pixel count.
+OCVStatus histogram(const cv::Mat &image, const std::vector<int> &channels, const std::vector<int> &sizes,
+                    const std::vector<float> &ranges, float *output, OCVError *error) {
+    if (image.empty()) {
+        setMessage(error, "an empty image has no histogram");
+        return OCV_STATUS_BAD_ARGUMENT;
+    }
+    cv::Mat bins(static_cast<int>(sizes.size()), sizes.data(), CV_32F, output);
+    cv::calcHist(std::vector<cv::Mat>{image}, channels, cv::noArray(), bins, sizes, ranges);
+    if (bins.data != reinterpret_cast<uchar *>(output)) {
+        setMessage(error, "calcHist reallocated the histogram");
+        return OCV_STATUS_REALLOCATED;
+    }
+    bins *= 1.0 / static_cast<double>(image.total());
+    return OCV_STATUS_OK;
+}
+}  // namespace
+
+OCVStatus ocv_colour_histogram(const OCVImage *image, int32_t bins, float *output, OCVError *error) {
+    return fenced(error, [&] {
+        if (image->type != OCV_8UC3 || bins < 1 || bins > 256) {
+            setMessage(error, "a colour histogram takes a 3-channel image and 1 to 256 bins");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        return histogram(matrix(image), {0, 1, 2}, {bins, bins, bins}, {0, 256, 0, 256, 0, 256}, output, error);
+    });
+}
+
+OCVStatus ocv_hue_saturation_histogram(const OCVImage *bgr, int32_t hueBins, int32_t saturationBins, float *output,
+                                       OCVError *error) {
+    return fenced(error, [&] {
+        if (bgr->type != OCV_8UC3 || hueBins < 1 || hueBins > 180 || saturationBins < 1 || saturationBins > 256) {
+            setMessage(error, "a hue-saturation histogram takes a BGR image, 1 to 180 hue bins and 1 to 256 saturation bins");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat hsv;
+        cv::cvtColor(matrix(bgr), hsv, cv::COLOR_BGR2HSV);
+        return histogram(hsv, {0, 1}, {hueBins, saturationBins}, {0, 180, 0, 256}, output, error);
+    });
+}
+
+struct OCVOrb {
+    cv::Ptr<cv::ORB> orb;
+    cv::Ptr<cv::CLAHE> clahe;
+    cv::Mat equalized;
+    std::vector<cv::KeyPoint> keypoints;
+    cv::Mat descriptors;
+};
+
+OCVStatus ocv_orb_create(int32_t features, OCVOrb **orb, OCVError *error) {
+    *orb = nullptr;
+    return fenced(error, [&] {
+        auto made = std::make_unique<OCVOrb>();
+        made->orb = cv::ORB::create(features);
+        made->clahe = cv::createCLAHE();
+        *orb = made.release();
+        return OCV_STATUS_OK;
+    });
+}
+
+void ocv_orb_release(OCVOrb *orb) { delete orb; }
+
+OCVStatus ocv_orb_describe(OCVOrb *orb, const OCVImage *gray, int32_t *count, OCVError *error) {
+    *count = 0;
+    return fenced(error, [&] {
+        if (gray->type != OCV_8UC1) {
+            setMessage(error, "ORB describes 8-bit gray images, got type %d", static_cast<int>(gray->type));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        orb->clahe->apply(matrix(gray), orb->equalized);
+        orb->keypoints.clear();
+        orb->orb->detectAndCompute(orb->equalized, cv::noArray(), orb->keypoints, orb->descriptors);
+        *count = orb->descriptors.empty() ? 0 : orb->descriptors.rows;
+        return OCV_STATUS_OK;
+    });
+}
+
+int32_t ocv_orb_descriptor_size(void) { return descriptorSize; }
+
+void ocv_orb_descriptors(const OCVOrb *orb, uint8_t *descriptors, int32_t capacity) {
+    const int rows = std::min(orb->descriptors.rows, std::max(capacity, 0));
+    for (int row = 0; row < rows; ++row) {
+        std::memcpy(descriptors + static_cast<size_t>(row) * descriptorSize, orb->descriptors.ptr(row), descriptorSize);
+    }
+}
+
+OCVStatus ocv_hamming_nearest(const uint8_t *query, int32_t queryCount, const uint8_t *train, int32_t trainCount,
+                              float *distances, OCVError *error) {
+    return fenced(error, [&] {
+        if (queryCount < 1 || trainCount < 1) {
+            setMessage(error, "matching needs descriptors on both sides, got %d and %d", queryCount, trainCount);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const cv::Mat queries(queryCount, descriptorSize, CV_8U, const_cast<uint8_t *>(query));
+        const cv::Mat trains(trainCount, descriptorSize, CV_8U, const_cast<uint8_t *>(train));
+        std::vector<cv::DMatch> matches;
+        cv::BFMatcher(cv::NORM_HAMMING).match(queries, trains, matches);
+        for (int index = 0; index < queryCount; ++index) distances[index] = 0;
+        for (const cv::DMatch &match : matches) {
+            if (match.queryIdx >= 0 && match.queryIdx < queryCount) distances[match.queryIdx] = match.distance;
+        }
+        return OCV_STATUS_OK;
+    });
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import Ocular
+
+@Suite("Blobs")
+struct BlobTests {
+    /// Where scripts/bean-pictures.py put each object of the demo scene, and its label.
+    static let sceneObjects: [(label: Int, x: Int, y: Int)] = [
+        (2, 170, 190), (3, 470, 170), (4, 800, 200), (5, 1110, 210), (6, 230, 520), (7, 560, 520), (8, 900, 520),
+    ]
+
+    static func scene() throws -> Image { try Image(contentsOfFile: TestData.demo("beans.jpg")) }
+
+    /// A plain gray picture with dark rectangles on it.
+    static func plain(width: Int, height: Int, squares: [PixelRectangle]) throws -> Image {
+        var bytes = [UInt8](repeating: 200, count: width * height * 3)
+        for square in squares {
+            for y in square.y..<(square.y + square.height) {
+                for x in square.x..<(square.x + square.width) {
+                    for channel in 0..<3 { bytes[(y * width + x) * 3 + channel] = UInt8(30 + 20 * channel) }
+                }
+            }
+        }
+        return try Image(width: width, height: height, format: .bgr8, bytes: bytes)
+    }
+
+    @Test("a dark square on plain gray is one blob with the square's bounds, to the half-scale pixel")
+    func square() throws {
+        let square = PixelRectangle(x: 100, y: 80, width: 80, height: 60)
+        let detection = try BlobDetector().detect(in: try Self.plain(width: 400, height: 300, squares: [square]))
+        #expect(detection.blobs.count == 1)
+        let bounds = try #require(detection.blobs.first).bounds
+        #expect(abs(bounds.x - square.x) <= 2 && abs(bounds.y - square.y) <= 2)
+        #expect(abs(bounds.width - square.width) <= 4 && abs(bounds.height - square.height) <= 4)
+        // The blob is a copy of the frame there: the square's colour inside.
+        #expect(detection.blobs[0].image.pixel(x: bounds.width / 2, y: bounds.height / 2) == [30, 50, 70])
+        // The mask is at half scale, background white, the square black.
+        #expect(detection.mask.width == 200 && detection.mask.height == 150)
+        #expect(detection.mask.pixel(x: 10, y: 10) == [255] && detection.mask.pixel(x: 70, y: 55) == [0])
+    }
+
+    @Test("blobs narrower or shorter than 0.05 of the short side are dropped")
+    func smallest() throws {
+        // 0.05 × 300 = 15 pixels: 12 is too narrow, 24 × 24 stays.
+        let image = try Self.plain(width: 400, height: 300, squares: [PixelRectangle(x: 40, y: 40, width: 12, height: 60),
+                                                                      PixelRectangle(x: 200, y: 200, width: 24, height: 24)])
+        let blobs = try BlobDetector().detect(in: image).blobs
+        #expect(blobs.count == 1)
+        #expect(blobs.first.map { abs($0.bounds.x - 200) <= 2 } == true)
+        // A picture with nothing on it has no blobs (and a 1 × 1 picture no error).
+        #expect(try BlobDetector().detect(in: try Self.plain(width: 64, height: 48, squares: [])).blobs.isEmpty)
+        #expect(try BlobDetector().detect(in: try Image(width: 1, height: 1, format: .gray8, bytes: [9])).blobs.isEmpty)
+    }
+
+    @Test("the demo scene's seven objects are seven blobs, one round each object, biggest first")
+    func sceneBlobs() throws {
+        let blobs = try BlobDetector().detect(in: try Self.scene()).blobs
+        #expect(blobs.count == 7)
+        for object in Self.sceneObjects {
+            let around = blobs.filter { $0.bounds.contains(PixelRectangle(x: object.x - 20, y: object.y - 20, width: 40, height: 40)) }
+            #expect(around.count == 1, "object \(object.label) at \(object.x), \(object.y)")
+            #expect(around.first.map { (100...260).contains($0.bounds.width) && (100...260).contains($0.bounds.height) } == true)
+        }
+        #expect(zip(blobs, blobs.dropFirst()).allSatisfy { $0.bounds.area >= $1.bounds.area })
+        #expect(Blob.biggest(of: blobs)?.bounds == blobs.first?.bounds)
+    }
+
+    @Test("the stage boxes blobs in green, or shows the mask at the frame's size")
+    func stage() throws {
+        let square = PixelRectangle(x: 100, y: 80, width: 80, height: 60)
+        let frame = Frame(image: try Self.plain(width: 400, height: 300, squares: [square]))
+        let drawn = try BlobsStage.withDefaults().process(frame)
+        #expect(drawn.annotations(of: Blob.self).count == 1)
+        let bounds = drawn.annotations(of: Blob.self)[0].bounds
+        #expect(drawn.image.pixel(x: bounds.x, y: bounds.y + bounds.height / 2) == [0, 255, 0])
+        let masked = try BlobsStage.with(["mask": true]).process(frame)
+        #expect(masked.image.width == 400 && masked.image.height == 300 && masked.image.format == .gray8)
+        #expect(masked.image.pixel(x: 5, y: 5) == [255] && masked.image.pixel(x: 140, y: 110) == [0])
+        #expect(masked.annotations(of: Blob.self).count == 1)
+    }
+
+    // MARK: - Classification
+
+    static let trainingList = TestData.path("beancounter/labels.json")
+
+    /// The default profile names all seven; the textbook's mistakes one (which: the README says).
+    @Test("each profile names the demo scene's objects", arguments: [(BlobProfile.standard, 7), (BlobProfile.textbook, 6)])
+    func classifyScene(profile: BlobProfile, expected: Int) throws {
+        let list = try TrainingList(contentsOfFile: Self.trainingList)
+        let (classifier, problems) = try BlobClassifier.train(list, profile: profile)
+        #expect(problems.isEmpty)
+        #expect(classifier.references.count == 7)
+        let blobs = try BlobDetector().detect(in: try Self.scene()).blobs
+        var right = 0
+        for object in Self.sceneObjects {
+            let blob = try #require(blobs.first { $0.bounds.contains(PixelRectangle(x: object.x, y: object.y, width: 1, height: 1)) })
+            let answer = try classifier.classify(blob.image)
+            if answer.label == object.label { right += 1 }
+            if profile == .standard { #expect(answer.distance.map { $0 > 0 && $0 < 0.33 } == true) }
+        }
+        #expect(right == expected, "\(profile): \(right) of 7")
+    }
+
+    @Test("the default profile calls a picture of something else unidentified; the textbook's has no threshold")
+    func unidentified() throws {
+        let list = try TrainingList(contentsOfFile: Self.trainingList)
+        let coffee = try Image(contentsOfFile: TestData.path("images/coffee.png"))
+        let standard = try BlobClassifier.train(list, profile: .standard).classifier
+        let answer = try standard.classify(coffee)
+        #expect(answer.label == 0 && answer.description == "unidentified")
+        #expect(answer.nearestLabel != 0 && (answer.distance ?? 0) > 0.33)
+        // A looser threshold lets the nearest win.
+        #expect(try standard.with(threshold: 0.9).classify(coffee).label == answer.nearestLabel)
+        let textbook = try BlobClassifier.train(list, profile: .textbook).classifier
+        #expect(textbook.threshold == nil)
+        #expect(try textbook.classify(coffee).label != 0)
+        // No references: label 0.
+        let empty = try BlobClassifier(profile: .standard, labelDescriptions: ["unidentified"], references: [])
+        let none = try empty.classify(coffee)
+        #expect(none.label == 0 && none.distance == nil)
+    }
+
+    @Test("a picture's distance to itself is 0; the textbook distance is 0.98 chi-square plus 0.02 the Hamming sum")
+    func distances() throws {
+        let nickel = try Image(contentsOfFile: TestData.path("beancounter/CanadianNickel_Heads_000.png"))
+        let dime = try Image(contentsOfFile: TestData.path("beancounter/CanadianDime_Heads_000.png"))
+        for profile in BlobProfile.all {
+            let describer = try BlobDescriber(profile: profile)
+            let a = try describer.describe(nickel), b = try describer.describe(dime)
+            #expect(try describer.distance(from: a, to: a) == 0)
+            #expect(abs(a.colour.reduce(0, +) - 1) < 1e-3)
+            #expect(a.keypointCount > 100)
+            let distance = try describer.distance(from: a, to: b)
+            if profile == .textbook {
+                let hamming = try BlobDescriber.nearestHammingDistances(from: a, to: b)
+                #expect(hamming.count == a.keypointCount)
+                #expect(abs(distance - (0.98 * BlobDescriptor.chiSquare(a.colour, b.colour) + 0.02 * hamming.reduce(0, +))) < 1e-9)
+            } else {
+                #expect(distance > 0 && distance < 1)
+            }
+        }
+        #expect(BlobDescriptor.chiSquare([0.5, 0.5, 0], [0, 0.5, 0.5]) == 2 * (0.25 / 0.5 + 0.25 / 0.5))
+    }
+
+    // MARK: - Training lists and the stored model
+
+    @Test("the JSON list and the textbook's property list read the same")
+    func lists() throws {
+        let json = try TrainingList(contentsOfFile: Self.trainingList)
+        let plist = try TrainingList(contentsOfFile: TestData.path("beancounter/BlobClassifierTraining.plist"))
+        #expect(json == plist)
+        #expect(json.labelDescriptions.count == 9 && json.labelDescriptions[0] == "unidentified")
+        #expect(json.entries.count == 7 && json.entries[0] == .init(imageFilename: "CanadianNickel_Heads_000.png", label: 2))
+    }
+
+    @Test("damaged lists are refused by name, with what is wrong")
+    func badLists() throws {
+        let folder = try TemporaryFolder()
+        let cases: [(String, String)] = [
+            ("", "the file is empty"),
+            ("hello", "neither JSON nor a property list"),
+            (#"{"labelDescriptions":["unidentified","bean"]}"#, "no 'blobs'"),
+            (#"{"labelDescriptions":["unidentified"],"blobs":[]}"#, "at least one label"),
+            (#"{"labelDescriptions":["unidentified","bean"],"blobs":[{"imageFilename":"a.png","label":2}]}"#, "blobs[0] has label 2"),
+            (#"{"labelDescriptions":["unidentified","bean"],"blobs":[{"imageFilename":"a.png","label":"one"}]}"#, "blobs[0].label"),
+            ("<plist><dict><key>blobs</key>", "not a valid property list"),
+        ]
+        for (index, (text, reason)) in cases.enumerated() {
+            let path = folder.file("list\(index).json")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(throws: OcularError.self) { try TrainingList(contentsOfFile: path) }
+            do {
+                _ = try TrainingList(contentsOfFile: path)
+            } catch {
+                #expect("\(error)".contains(path) && "\(error)".contains(reason), "\(error)")
+            }
+        }
+    }
+
+    /// A copy of the shared training set that the test may change.
+    static func copiedTrainingSet(into folder: TemporaryFolder) throws -> String {
+        for name in try FileManager.default.contentsOfDirectory(atPath: TestData.path("beancounter")) where !name.hasSuffix(".blobmodel") {
+            try FileManager.default.copyItem(atPath: TestData.path("beancounter/" + name), toPath: folder.file(name))
+        }
+        return folder.file("labels.json")
+    }
+
+    @Test("the model is stored beside the list, loaded next time, and retrained when a picture changes or the file is damaged")
+    func storedModel() throws {
+        let folder = try TemporaryFolder()
+        let list = try Self.copiedTrainingSet(into: folder)
+        var seen: [String] = []
+        let first = try BlobModel.classifier(forList: list, profile: .standard) { _, _, name in seen.append(name) }
+        #expect(!first.report.loaded && first.report.problems.isEmpty && first.report.notes.isEmpty)
+        #expect(first.report.modelPath == folder.file("labels.default.blobmodel"))
+        #expect(seen.filter { !$0.isEmpty }.count == 7)
+        let second = try BlobModel.classifier(forList: list, profile: .standard) { _, _, _ in Issue.record("retrained") }
+        #expect(second.report.loaded)
+        #expect(second.classifier.references == first.classifier.references)
+        #expect(second.classifier.labelDescriptions == first.classifier.labelDescriptions)
+        // The textbook profile keeps its own file.
+        #expect(try !BlobModel.classifier(forList: list, profile: .textbook).report.loaded)
+        #expect(FileManager.default.fileExists(atPath: folder.file("labels.textbook.blobmodel")))
+
+        // A picture replaced by another: retrained, and told why.
+        try FileManager.default.removeItem(atPath: folder.file("PintoBean_000.png"))
+        try FileManager.default.copyItem(atPath: folder.file("RomanoBean_000.png"), toPath: folder.file("PintoBean_000.png"))
+        let changed = try BlobModel.classifier(forList: list, profile: .standard)
+        #expect(!changed.report.loaded && changed.report.notes.first?.contains("changed") == true)
+        #expect(changed.classifier.references[5].descriptor == changed.classifier.references[6].descriptor)
+
+        // A damaged file: retrained, not a crash.
+        try Data("bplist00 damaged".utf8).write(to: URL(fileURLWithPath: first.report.modelPath))
+        let repaired = try BlobModel.classifier(forList: list, profile: .standard)
+        #expect(!repaired.report.loaded && repaired.report.notes.first?.contains("cannot be used") == true)
+        #expect(try BlobModel.classifier(forList: list, profile: .standard).report.loaded)
+    }
+
+    @Test("missing and unreadable pictures are reported by name; the rest train")
+    func missingPictures() throws {
+        let folder = try TemporaryFolder()
+        let list = try Self.copiedTrainingSet(into: folder)
+        try FileManager.default.removeItem(atPath: folder.file("Loonie_Heads_000.png"))
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder.file("Toonie_Heads_000.png")))
+        let (classifier, report) = try BlobModel.classifier(forList: list, profile: .standard)
+        #expect(classifier.references.count == 5)
+        #expect(report.problems.map(\.description) == ["Loonie_Heads_000.png: no such file", "Toonie_Heads_000.png: not an image"])
+        // Loaded again, the problems are still told.
+        let again = try BlobModel.classifier(forList: list, profile: .standard)
+        #expect(again.report.loaded && again.report.problems == report.problems)
+    }
+
+    @Test("a read-only list keeps its model in the cache folder")
+    func readOnlyList() throws {
+        let path = BlobModel.modelPath(forList: Self.trainingList, profile: .standard)
+        if access(TestData.path("beancounter"), W_OK) != 0 {
+            #expect(path.contains("/ocular/") && path.hasSuffix("-labels.default.blobmodel"))
+        }
+        #expect(path != BlobModel.modelPath(forList: Self.trainingList, profile: .textbook))
+    }
+}
