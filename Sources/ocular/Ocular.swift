@@ -12,7 +12,7 @@ struct OcularCommand: AsyncParsableCommand {
             """,
         version: "\(OcularVersion.current) (OpenCV \(OcularVersion.openCV))",
         subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, BlendCommand.self, StagesCommand.self, WhiteBalanceCommand.self,
-                      TintCommand.self, ProcessCommand.self, RecordCommand.self, FacesCommand.self, GalleryCommand.self, StudioCommand.self]
+                      TintCommand.self, ProcessCommand.self, RecordCommand.self, FacesCommand.self, BlobsCommand.self, GalleryCommand.self, StudioCommand.self]
     )
 }
 

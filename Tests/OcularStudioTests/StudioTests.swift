@@ -112,7 +112,7 @@ struct StudioTests {
                 let helloAt = ContinuousClock.now
                 #expect(hello["type"] as? String == "hello")
                 let stages = try #require(hello["stages"] as? [[String: Any]])
-                #expect(stages.map { $0["name"] as? String } == ["gray", "whiteBalance", "tint", "blend", "faces"])
+                #expect(stages.map { $0["name"] as? String } == ["gray", "whiteBalance", "tint", "blend", "faces", "blobs"])
                 let seed = try #require((stages[2]["parameters"] as? [[String: Any]])?.first)
                 #expect(seed["name"] as? String == "seed" && seed["kind"] as? String == "number" && seed["maximum"] as? Int == 4294967295)
                 #expect(hello["recipe"] as? [String: [String]] == ["stages": []])

@@ -67,7 +67,11 @@ public enum BlobModel {
         let folder = (absolute as NSString).deletingLastPathComponent
         let base = ((absolute as NSString).lastPathComponent as NSString).deletingPathExtension
         let name = "\(base).\(profile.name).blobmodel"
-        if access(folder, W_OK) == 0 { return (folder as NSString).appendingPathComponent(name) }
+        // A folder nobody may write to is meant to stay as it is, even for root (whom access() lets through).
+        var status = stat()
+        if access(folder, W_OK) == 0, stat(folder, &status) == 0, status.st_mode & 0o222 != 0 {
+            return (folder as NSString).appendingPathComponent(name)
+        }
         let environment = ProcessInfo.processInfo.environment
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSTemporaryDirectory()) as NSString).appendingPathComponent(".cache")

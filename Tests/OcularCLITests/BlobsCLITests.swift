@@ -1,0 +1,115 @@
+import Foundation
+import Ocular
+import Testing
+
+@Suite("ocular blobs")
+struct BlobsCLITests {
+    static let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/OcularStudio/Public/demo/beans.jpg").path
+
+    /// The shared training set copied where the test may write its model.
+    static func trainingSet(in folder: Folder) throws -> String {
+        for name in ["labels.json", "BlobClassifierTraining.plist"] + (try FileManager.default.contentsOfDirectory(atPath: dataRoot + "/beancounter")).filter({ $0.hasSuffix(".png") }) {
+            try FileManager.default.copyItem(atPath: dataRoot + "/beancounter/" + name, toPath: folder.file(name))
+        }
+        return folder.file("labels.json")
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("detect: seven blobs of the demo scene as JSON, drawn and masked")
+    func detect() throws {
+        let folder = try Folder()
+        let run = try ocular("blobs", "detect", Self.scene, "--json", "--draw", folder.file("drawn.png"), "--mask", folder.file("mask.png"))
+        #expect(run.status == 0, "\(run.errors)")
+        let blobs = try #require(try Self.object(run.output)["blobs"] as? [[String: Any]])
+        #expect(blobs.count == 7)
+        #expect(blobs.allSatisfy { ($0["bounds"] as? [Int])?.count == 4 && $0["label"] as? Int == 0 })
+        let drawn = try Image(contentsOfFile: folder.file("drawn.png")), mask = try Image(contentsOfFile: folder.file("mask.png"))
+        #expect(drawn.width == 1280 && mask.width == 1280 && mask.height == 720)
+        let first = try #require(blobs.first?["bounds"] as? [Int])
+        #expect(drawn.pixel(x: first[0], y: first[1] + first[3] / 2) == [0, 255, 0])
+        let plain = try ocular("blobs", "detect", Self.scene)
+        #expect(plain.output.split(separator: "\n").filter { $0.hasPrefix("blob ") }.count == 7)
+    }
+
+    @Test("classify: the biggest blob by default, every blob with --all, in the issue's JSON format")
+    func classify() throws {
+        let folder = try Folder()
+        let list = try Self.trainingSet(in: folder)
+        let biggest = try ocular("blobs", "classify", Self.scene, "--training", list)
+        #expect(biggest.status == 0, "\(biggest.errors)")
+        #expect(biggest.output.hasPrefix("toonie, Canadian two-dollar (label 6) at 198×204"), "\(biggest.output)")
+        #expect(biggest.errors.contains("training 7/7 pictures"))
+        #expect(FileManager.default.fileExists(atPath: folder.file("labels.default.blobmodel")))
+        let all = try ocular("blobs", "classify", Self.scene, "--training", list, "--all", "--json")
+        #expect(all.errors.isEmpty, "the stored model is loaded, not retrained: \(all.errors)")
+        let blobs = try #require(try Self.object(all.output)["blobs"] as? [[String: Any]])
+        #expect(blobs.count == 7)
+        #expect(Set(blobs.compactMap { $0["label"] as? Int }) == Set(2...8))
+        #expect(blobs.allSatisfy { Set($0.keys) == ["bounds", "label", "description", "distance"] })
+        #expect(blobs.allSatisfy { (($0["distance"] as? Double) ?? 1) < 0.33 })
+        // The plist trains the same; the textbook profile has its own scale.
+        let textbook = try ocular("blobs", "classify", Self.scene, "--training", folder.file("BlobClassifierTraining.plist"),
+                                  "--profile", "textbook", "--json")
+        let answer = try #require((try Self.object(textbook.output)["blobs"] as? [[String: Any]])?.first)
+        #expect(answer["label"] as? Int == 6 && ((answer["distance"] as? Double) ?? 0) > 100)
+        // Something else is unidentified, unless the threshold is lifted.
+        let coffee = dataRoot + "/images/coffee.png"
+        #expect(try ocular("blobs", "classify", coffee, "--training", list).output.hasPrefix("unidentified (label 0)"))
+        #expect(try !ocular("blobs", "classify", coffee, "--training", list, "--no-threshold").output.hasPrefix("unidentified"))
+    }
+
+    @Test("train shows progress and names missing pictures; evaluate prints accuracy and the confusion matrix")
+    func trainAndEvaluate() throws {
+        let folder = try Folder()
+        let list = try Self.trainingSet(in: folder)
+        try FileManager.default.removeItem(atPath: folder.file("Loonie_Heads_000.png"))
+        let train = try ocular("blobs", "train", "--training", list)
+        #expect(train.status == 0, "\(train.errors)")
+        #expect(train.output.contains("trained 6 pictures with the default profile"))
+        #expect(train.errors.contains("training 7/7 pictures") && train.errors.contains("not trained: Loonie_Heads_000.png: no such file"))
+
+        // A labelled folder: each scene object cut out into a subfolder named by its label's number,
+        // the pinto bean's by its description.
+        try FileManager.default.copyItem(atPath: dataRoot + "/beancounter/Loonie_Heads_000.png", toPath: folder.file("Loonie_Heads_000.png"))
+        let labelled = folder.file("labelled")
+        let image = try Image(contentsOfFile: Self.scene)
+        let positions = [(2, 170, 190), (3, 470, 170), (4, 800, 200), (5, 1110, 210), (6, 230, 520), (7, 560, 520), (8, 900, 520)]
+        for (label, x, y) in positions {
+            let name = label == 7 ? "pinto bean" : String(label)
+            try FileManager.default.createDirectory(atPath: labelled + "/" + name, withIntermediateDirectories: true)
+            try image.cropped(to: PixelRectangle(x: x - 130, y: y - 130, width: 260, height: 260)).write(toFile: labelled + "/\(name)/crop.png")
+        }
+        let evaluate = try ocular("blobs", "evaluate", "--training", list, "--labelled", labelled)
+        #expect(evaluate.status == 0, "\(evaluate.errors)")
+        #expect(evaluate.output.hasPrefix("accuracy (default profile): 7 of 7, 100 %"), "\(evaluate.output)")
+        #expect(evaluate.output.contains("  7   0   0   0   0   0   0   0   1   0   pinto bean"), "\(evaluate.output)")
+        let json = try Self.object(try ocular("blobs", "evaluate", "--training", list, "--labelled", labelled, "--json", "--profile", "textbook").output)
+        #expect(json["total"] as? Int == 7 && json["profile"] as? String == "textbook")
+        #expect((json["confusion"] as? [[Int]])?.count == 9)
+    }
+
+    @Test("bad training lists, profiles and folders fail cleanly, by name")
+    func errors() throws {
+        let folder = try Folder()
+        try "{}".write(toFile: folder.file("empty.json"), atomically: true, encoding: .utf8)
+        expectCleanFailure(try ocular("blobs", "train", "--training", folder.file("empty.json")),
+                           mentioning: "cannot use the training list '\(folder.file("empty.json"))': no 'labelDescriptions'")
+        expectCleanFailure(try ocular("blobs", "classify", Self.scene, "--training", folder.file("none.json")), mentioning: "no such file")
+        expectCleanFailure(try ocular("blobs", "classify", Self.scene, "--training", "x", "--profile", "best"), mentioning: "--profile must be one of default, textbook")
+        expectCleanFailure(try ocular("blobs", "classify", Self.scene, "--training", "x", "--threshold=-1"), mentioning: "--threshold must be")
+        let list = try Self.trainingSet(in: folder)
+        let blank = folder.file("blank.png")
+        try Image(width: 64, height: 48, format: .gray8, filledWith: [128]).write(toFile: blank)
+        expectCleanFailure(try ocular("blobs", "classify", blank, "--training", list), mentioning: "no blob found in '\(blank)'")
+        #expect(try ocular("blobs", "classify", blank, "--training", list, "--all", "--json").output == "{\"blobs\":[]}\n")
+        try FileManager.default.createDirectory(atPath: folder.file("sorted/nickels"), withIntermediateDirectories: true)
+        expectCleanFailure(try ocular("blobs", "evaluate", "--training", list, "--labelled", folder.file("sorted/nickels")),
+                           mentioning: "holds neither a labels.json nor subfolders of pictures named by label")
+        expectCleanFailure(try ocular("blobs", "evaluate", "--training", list, "--labelled", folder.file("sorted")),
+                           mentioning: "the folder's name is no label's number or description")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import Ocular
+
+/// Damaged training lists (JSON and property list) and damaged stored models: each either reads as
+/// something valid (every label inside the list, every descriptor the profile's size) or is refused
+/// with a typed error. Never a crash, never a model whose sizes do not fit.
+@Suite("Damaged training lists and models", .timeLimit(.minutes(2)))
+struct TrainingListFuzzTests {
+    static let rounds = 600
+
+    static func mutated(_ seed: [UInt8], round: Int, using generator: inout SeededGenerator) -> [UInt8] {
+        var bytes = seed
+        guard !bytes.isEmpty else { return bytes }
+        switch round % 4 {
+        case 0:
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+            }
+        case 1:
+            bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)))
+        case 2:
+            // Numbers where the lists keep labels: huge, negative, fractional.
+            let text = String(decoding: bytes, as: UTF8.self)
+            let numbers = ["-1", "9223372036854775807", "99999999999999999999", "2.5", "1e400", "0", "\"7\""]
+            bytes = Array(text.replacingOccurrences(of: ["2", "3", "7", "8"].randomElement(using: &generator)!,
+                                                    with: numbers.randomElement(using: &generator)!).utf8)
+        default:
+            let start = Int.random(in: 0..<bytes.count, using: &generator)
+            let end = min(bytes.count, start + Int.random(in: 1...64, using: &generator))
+            for index in start..<end { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+        }
+        return bytes
+    }
+
+    @Test("mutated JSON and property lists read as valid lists or are refused by name")
+    func lists() throws {
+        var generator = SeededGenerator(seed: 18)
+        var read = 0, refused = 0
+        for name in ["labels.json", "BlobClassifierTraining.plist"] {
+            let seed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestData.path("beancounter/" + name))))
+            for round in 0..<Self.rounds {
+                let bytes = Self.mutated(seed, round: round, using: &generator)
+                do {
+                    let list = try TrainingList.decode(Data(bytes), folder: "/nowhere", path: name)
+                    #expect(list.labelDescriptions.count >= 2)
+                    #expect(list.entries.allSatisfy { (1..<list.labelDescriptions.count).contains($0.label) && !$0.imageFilename.isEmpty })
+                    read += 1
+                } catch {
+                    #expect(error.description.contains(name))
+                    refused += 1
+                }
+            }
+        }
+        #expect(read > 0 && refused > 0, "read \(read), refused \(refused)")
+    }
+
+    @Test("mutated model files load with every size right, or are refused")
+    func models() throws {
+        let folder = try TemporaryFolder()
+        let list = try BlobTests.copiedTrainingSet(into: folder)
+        let path = try BlobModel.classifier(forList: list, profile: .standard).report.modelPath
+        let seed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var generator = SeededGenerator(seed: 1818)
+        var loaded = 0, refused = 0
+        for round in 0..<60 {
+            try Data(Self.mutated(seed, round: round, using: &generator)).write(to: URL(fileURLWithPath: path))
+            do {
+                let model = try StoredModel.read(path, profile: .standard)
+                #expect(model.references.allSatisfy { $0.descriptor.colour.count == 32 * 32 * 32 && $0.descriptor.hueSaturation.count == 960
+                    && $0.descriptor.keypoints.count % 32 == 0 && model.labelDescriptions.indices.contains($0.label) })
+                loaded += 1
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused > 0, "loaded \(loaded), refused \(refused)")
+    }
+}
