@@ -12,7 +12,8 @@ import Ocular
 ///
 /// Routes, one controller per resource: the single-page app's files at `/` (``FileMiddleware``),
 /// `GET /api/health` (``HealthController``), `POST /api/sources` (``SourcesController``), `/api/gallery`
-/// (``GalleryController``), and the WebSocket `/api/stream` (``StreamController``).
+/// (``GalleryController``), `GET /api/beans` (``BeanCounterController``), and the WebSocket
+/// `/api/stream` (``StreamController``).
 /// Connections must send their request head in time and stay within the header size limit; idle
 /// keep-alive connections are closed (see ``StudioConfiguration``).
 public enum Studio {
@@ -46,8 +47,11 @@ public enum Studio {
         let studioGallery = gallery.map(StudioGallery.init) ?? StudioGallery(folder: configuration.galleryFolder)
         let pictures = StudioPictures(uploads: sources, gallery: studioGallery,
                                       readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels))
-        let stream = StreamController(configuration: configuration, registry: registry, images: pictures, gallery: studioGallery)
+        let beans = BeanCounter(trainingList: configuration.trainingList ?? publicFolder + "/demo/beans/labels.json")
+        let stream = StreamController(configuration: configuration, registry: registry, images: pictures, gallery: studioGallery,
+                                      beans: beans)
         HealthController().addRoutes(to: router)
+        BeanCounterController(beans: beans).addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
         GalleryController(gallery: studioGallery).addRoutes(to: router)
         stream.addRoutes(to: router)

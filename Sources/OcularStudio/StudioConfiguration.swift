@@ -30,12 +30,15 @@ public struct StudioConfiguration: Sendable {
     public var idleTimeout: Duration
     /// The gallery's folder; `nil` means ``Gallery/defaultFolder(environment:)``.
     public var galleryFolder: String?
+    /// The Bean Counter's training list; `nil` means the demo set shipped with the web app
+    /// (`demo/beans/labels.json`).
+    public var trainingList: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 8 << 20, maxMessageBytes: Int = 32 << 20,
                 maxFramePixels: Int = 7680 * 4320,
                 maxSourceBytes: Int = 16 << 20, maxSources: Int = 16, maxSourcePixelBytes: Int = 256 << 20, jpegQuality: Int = 80, publicFolder: String? = nil,
                 maxHeaderBytes: Int = 32 << 10, requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
-                galleryFolder: String? = nil) {
+                galleryFolder: String? = nil, trainingList: String? = nil) {
         self.host = host
         self.port = port
         self.maxFrameBytes = maxFrameBytes
@@ -50,5 +53,6 @@ public struct StudioConfiguration: Sendable {
         self.requestHeadTimeout = requestHeadTimeout
         self.idleTimeout = idleTimeout
         self.galleryFolder = galleryFolder
+        self.trainingList = trainingList
     }
 }

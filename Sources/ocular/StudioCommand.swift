@@ -33,6 +33,10 @@ struct StudioCommand: AsyncParsableCommand {
                                                              valueName: "folder"))
     var galleryFolder: String?
 
+    @Option(help: ArgumentHelp("The Bean Counter's training list, JSON or property list (default: the demo coins and beans).",
+                               valueName: "file"))
+    var training: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .notice
 
@@ -48,7 +52,9 @@ struct StudioCommand: AsyncParsableCommand {
         logger.logLevel = logLevel
         let configuration = StudioConfiguration(
             host: host, port: port, maxFrameBytes: maxFrameMegabytes << 20, jpegQuality: quality, publicFolder: publicFolder,
-            galleryFolder: galleryFolder)
+            galleryFolder: galleryFolder, trainingList: training)
+        // A list that cannot be read is said now, not only on the Bean Counter page.
+        if let training { _ = try TrainingList(contentsOfFile: training) }
         let host = self.host
         try await Studio.run(configuration: configuration, logger: logger) { port in
             let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host

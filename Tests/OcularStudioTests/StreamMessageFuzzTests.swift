@@ -17,11 +17,13 @@ struct StreamMessageFuzzTests {
         #"{"type":"capture","slot":2}"#,
         #"{"type":"merge"}"#,
         #"{"type":"saveMerge","caption":"us"}"#,
+        #"{"type":"classify"}"#,
+        #"{"type":"saveBlob","caption":"dime"}"#,
         #"{"type":"tap","x":300,"y":60,"viewWidth":1000,"viewHeight":600,"frameWidth":640,"frameHeight":480,"orientation":"portrait","position":"front","layout":"aspect-fill"}"#,
     ]
     static let fragments = ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-1", "101", "1e400", "\"type\"",
                             "\"settings\"", "\"recipe\"", "\"quality\"", "\"stages\"", "\"stage\"", "\"save\"", "\"caption\"",
-                            "\"tap\"", "\"x\"", "\"capture\"", "\"slot\"", "\"merge\"", "\"saveMerge\"", "1", "2", "\"viewWidth\"", "\"orientation\"", "\"front\"", "1e308", "-0", "0.5",
+                            "\"tap\"", "\"x\"", "\"capture\"", "\"slot\"", "\"merge\"", "\"saveMerge\"", "\"classify\"", "\"saveBlob\"", "1", "2", "\"viewWidth\"", "\"orientation\"", "\"front\"", "1e308", "-0", "0.5",
                             String(repeating: "z", count: 4000)]
 
     @Test("every damaged message is answered settings or error, or waits as a save; only settings change settings")
@@ -83,7 +85,7 @@ struct StreamMessageFuzzTests {
                 case .error(let about, let message):
                     refused += 1
                     let now = session.currentSettings
-                    if !["settings", "save", "capture", "merge"].contains(about) || message.isEmpty || message.count > 500 || message.contains("\n") {
+                    if !["settings", "save", "capture", "merge", "classify"].contains(about) || message.isEmpty || message.count > 500 || message.contains("\n") {
                         failures.append("\(text.prefix(200)): error about \(about), \(message.count) characters: \(message.prefix(300))")
                     }
                     if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {

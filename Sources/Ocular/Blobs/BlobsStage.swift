@@ -6,6 +6,7 @@ public struct BlobsStage: Stage {
     public static let name = "blobs"
     public static let title = "Blobs"
     public static let category = StageCategory.detection
+    public static let annotationKind: String? = Blob.kind
     public static let summary = "Finds coins, beans and other objects on a plain background and boxes them in green."
 
     public static let parameters: [ParameterDescriptor] = [

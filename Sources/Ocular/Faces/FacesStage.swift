@@ -6,6 +6,7 @@ public struct FacesStage: Stage {
     public static let name = "faces"
     public static let title = "Faces"
     public static let category = StageCategory.detection
+    public static let annotationKind: String? = Face.kind
     public static let summary = "Finds human and cat faces with their eyes, nose and mouth, and draws them."
 
     public static let parameters: [ParameterDescriptor] = [

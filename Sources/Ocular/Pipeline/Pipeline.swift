@@ -39,6 +39,13 @@ public struct Pipeline: Sendable {
         steps.contains { type(of: $0.stage).category == .detection }
     }
 
+    /// The kinds of annotation its stages attach, in order, each once: `["face"]`.
+    public var annotationKinds: [String] {
+        steps.compactMap { type(of: $0.stage).annotationKind }.reduce(into: []) { kinds, kind in
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+    }
+
     /// Runs every stage on a frame, in order.
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
         var frame = frame

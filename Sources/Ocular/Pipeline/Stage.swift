@@ -14,6 +14,8 @@ public protocol Stage: Sendable {
     static var summary: String { get }
     /// The parameters, in the order controls show them.
     static var parameters: [ParameterDescriptor] { get }
+    /// The ``FrameAnnotation/kind`` a detection stage attaches (`face`, `blob`); nil for the others.
+    static var annotationKind: String? { get }
 
     /// Builds the stage.
     /// - Parameter values: Every declared parameter's value, already checked against its declaration.
@@ -27,6 +29,8 @@ public protocol Stage: Sendable {
 }
 
 extension Stage {
+    public static var annotationKind: String? { nil }
+
     /// The stage with every parameter at its default.
     public static func withDefaults() throws(StageError) -> Self {
         try Self(StageValues(stage: name, declarations: parameters, given: [:]))

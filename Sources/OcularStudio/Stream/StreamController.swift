@@ -14,6 +14,8 @@ struct StreamController {
     let images: any ImageCatalog
     /// Where `save` messages put frames.
     let gallery: StudioGallery
+    /// The Bean Counter's classifier, shared by every stream.
+    var beans: BeanCounter? = nil
 
     static let path = "/api/stream"
 
@@ -35,7 +37,8 @@ struct StreamController {
     /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
     /// that floods the server gets the newest frames processed and never builds a queue.
     func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
-        let session = try StreamSession(configuration: configuration, registry: registry, images: images, gallery: gallery)
+        let session = try StreamSession(configuration: configuration, registry: registry, images: images, gallery: gallery,
+                                        beans: beans)
         try await outbound.write(.text(session.hello.json))
 
         let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))

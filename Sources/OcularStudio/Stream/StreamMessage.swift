@@ -25,6 +25,11 @@ enum StreamMessage {
         /// `{"type":"saveMerge","caption":"…"}`: save the merge under review in the gallery; the
         /// caption defaults to its species.
         case saveMerge(caption: String?)
+        /// `{"type":"classify"}`: classify the biggest blob of the frame just answered (SPEC §5) for review.
+        case classify
+        /// `{"type":"saveBlob","caption":"…"}`: save the blob under review in the gallery; the caption
+        /// defaults to its label's description.
+        case saveBlob(caption: String?)
 
         private enum CodingKeys: String, CodingKey {
             case type, recipe, quality
@@ -38,7 +43,7 @@ enum StreamMessage {
             case type, slot
         }
 
-        static let types = ["settings", "save", "tap", "capture", "merge", "saveMerge"]
+        static let types = ["settings", "save", "tap", "capture", "merge", "saveMerge", "classify", "saveBlob"]
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -48,7 +53,7 @@ enum StreamMessage {
                 try Self.refuseUnknownKeys(in: decoder, of: type, allowed: ["recipe", "quality"], has: "recipe and quality")
                 self = .settings(recipe: try container.decodeIfPresent(Recipe.self, forKey: .recipe),
                                  quality: try container.decodeIfPresent(Int.self, forKey: .quality))
-            case "save", "saveMerge":
+            case "save", "saveMerge", "saveBlob":
                 try Self.refuseUnknownKeys(in: decoder, of: type, allowed: ["caption"], has: "caption")
                 let caption: String?
                 do {
@@ -57,7 +62,7 @@ enum StreamMessage {
                     throw StreamMessageError("a \(type) message's caption must be text")
                 }
                 if let caption, caption.count > 500 { throw StreamMessageError("a caption may have at most 500 characters") }
-                self = type == "save" ? .save(caption: caption) : .saveMerge(caption: caption)
+                self = type == "save" ? .save(caption: caption) : type == "saveMerge" ? .saveMerge(caption: caption) : .saveBlob(caption: caption)
             case "capture":
                 try Self.refuseUnknownKeys(in: decoder, of: type, allowed: ["slot"], has: "slot")
                 let slot: Int?
@@ -68,9 +73,9 @@ enum StreamMessage {
                 }
                 guard let slot else { throw StreamMessageError("a capture message needs a slot, 1 or 2") }
                 self = .capture(slot: slot)
-            case "merge":
+            case "merge", "classify":
                 try Self.refuseUnknownKeys(in: decoder, of: type, allowed: [], has: "only its type")
-                self = .merge
+                self = type == "merge" ? .merge : .classify
             case "tap":
                 try Self.refuseUnknownKeys(in: decoder, of: type, allowed: Self.tapKeys, has: Self.tapKeys.joined(separator: ", "))
                 self = .tap(try TapRequest(from: decoder))
@@ -143,13 +148,17 @@ enum StreamMessage {
         case captured(slot: Int, face: Face, thumbnail: String)
         /// A merge's answer: the merged face and its picture as a JPEG `data:` URL.
         case merged(face: Face, image: String)
+        /// A classify's answer: the blob with its label, description and distance, and its picture as
+        /// a JPEG `data:` URL.
+        case classified(blob: Blob, image: String)
         /// Sent after each frame while the recipe has a detection stage: what it found, grouped by
-        /// kind in the plural (`"faces": [...]`), an empty list when nothing was.
-        case annotations([any FrameAnnotation])
+        /// kind in the plural (`"faces": [...]`); each of `kinds` (the recipe's detection stages')
+        /// is listed, an empty list when nothing was found.
+        case annotations([any FrameAnnotation], kinds: [String])
 
         private enum CodingKeys: String, CodingKey {
             case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item, preview, pointOfInterest
-            case slot, face, thumbnail, image
+            case slot, face, thumbnail, image, blob
         }
 
         private struct Point: Encodable { let x: Double, y: Double }
@@ -208,11 +217,15 @@ enum StreamMessage {
                 try container.encode("merged", forKey: .type)
                 try container.encode(face, forKey: .face)
                 try container.encode(image, forKey: .image)
-            case .annotations(let annotations):
+            case .classified(let blob, let image):
+                try container.encode("classified", forKey: .type)
+                try container.encode(blob, forKey: .blob)
+                try container.encode(image, forKey: .image)
+            case .annotations(let annotations, let listed):
                 try container.encode("annotations", forKey: .type)
                 var kinds = encoder.container(keyedBy: KindKey.self)
-                // Faces are always listed, so a frame without any clears the page's list.
-                var byKind: [String: [AnyAnnotation]] = ["faces": []]
+                // The recipe's kinds are always listed, so a frame without any clears the page's list.
+                var byKind = Dictionary(uniqueKeysWithValues: listed.map { ($0 + "s", [AnyAnnotation]()) })
                 for annotation in annotations {
                     byKind[type(of: annotation).kind + "s", default: []].append(AnyAnnotation(annotation: annotation))
                 }

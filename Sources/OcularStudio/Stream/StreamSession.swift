@@ -27,11 +27,15 @@ final class StreamSession: Sendable {
     private let pendingSave = Mutex<String?>(nil)
     /// The faces seen, picked and merged (the Many Masks page).
     let booth = FaceBooth()
+    /// The blobs seen and classified (the Bean Counter page), and the studio's classifier.
+    let blobBooth = BlobBooth()
+    private let beans: BeanCounter?
     private let started = ContinuousClock.now
 
     init(configuration: StudioConfiguration, registry: StageRegistry = .standard, images: any ImageCatalog = NoImages(),
-         gallery: StudioGallery? = nil) throws(StageError) {
+         gallery: StudioGallery? = nil, beans: BeanCounter? = nil) throws(StageError) {
         self.configuration = configuration
+        self.beans = beans
         self.registry = registry
         self.images = images
         self.gallery = gallery ?? StudioGallery(folder: configuration.galleryFolder)
@@ -91,6 +95,20 @@ final class StreamSession: Sendable {
         case .saveMerge(let caption):
             guard let merged = booth.merged else { return .error(about: "save", message: "nothing to save: merge two faces first") }
             return save(merged.image, named: "merge", recipe: Recipe(), source: "many masks", caption: caption ?? merged.species.rawValue)
+        case .classify:
+            do {
+                guard let beans else { throw StreamMessageError("this studio has no classifier") }
+                let blob = try blobBooth.classify(with: try beans.classifier())
+                return .classified(blob: blob, image: try FaceBooth.dataURL(of: blob.image, longestSide: 1024, quality: 92))
+            } catch let error as StreamMessageError {
+                return .error(about: "classify", message: error.reason)
+            } catch {
+                return .error(about: "classify", message: "the blob could not be encoded: \(error)")
+            }
+        case .saveBlob(let caption):
+            guard let blob = blobBooth.classified else { return .error(about: "save", message: "nothing to save: classify a blob first") }
+            return save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",
+                        caption: caption ?? blob.classification?.description ?? "unidentified")
         }
     }
 
@@ -123,8 +141,10 @@ final class StreamSession: Sendable {
             let image = try frame.withUnsafeReadableBytes { try Image(decoding: $0, name: "frame", options: options) }
             let processed = try settings.pipeline.process(Frame(image: image, timestamp: elapsed))
             let jpeg = try processed.image.encoded(as: .jpeg(quality: settings.quality))
-            let annotations = settings.pipeline.detects ? StreamMessage.Outbound.annotations(processed.annotations) : nil
+            let annotations = settings.pipeline.detects
+                ? StreamMessage.Outbound.annotations(processed.annotations, kinds: settings.pipeline.annotationKinds) : nil
             booth.saw(processed.annotations(of: Face.self))
+            blobBooth.saw(processed.annotations(of: Blob.self))
             return .frame(jpeg, annotations: annotations, saved: saveIfAsked(processed.image, recipe: settings.pipeline.recipe))
         } catch {
             return .refused("\(error)")

@@ -1,0 +1,118 @@
+import Foundation
+import HummingbirdTesting
+import NIOCore
+import Ocular
+import Testing
+@testable import OcularStudio
+
+@Suite("Ocular Studio's Bean Counter: the classifier, blobs beside each frame, classify and save", .timeLimit(.minutes(1)))
+struct BeansStudioTests {
+    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/OcularStudio/Public/demo").path
+
+    /// A copy of the shipped training set, so the test's model file stays in its own folder.
+    static func trainingSet(in folder: String) throws -> String {
+        try FileManager.default.copyItem(atPath: demo + "/beans", toPath: folder + "/beans")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/beans") where name.hasSuffix(".blobmodel") {
+            try FileManager.default.removeItem(atPath: folder + "/beans/" + name)
+        }
+        return folder + "/beans/labels.json"
+    }
+
+    @Test("classify the demo scene's biggest blob (the toonie) and save it captioned with its label")
+    func classifyAndSave() async throws {
+        let folder = NSTemporaryDirectory() + "ocular-beans-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let gallery = try Gallery(folder: folder + "/gallery")
+        let beans = BeanCounter(trainingList: try Self.trainingSet(in: folder))
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery), beans: beans)
+        let scene = try Image(contentsOfFile: Self.demo + "/beans.jpg").encoded(as: .jpeg(quality: 90))
+
+        #expect(try FacesStudioTests.object(session.receive(#"{"type":"saveBlob"}"#))["message"] as? String
+                == "nothing to save: classify a blob first")
+        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"blobs"}]}}"#)
+        guard case .frame(let jpeg, let found, _) = session.process(ByteBuffer(bytes: scene)) else { Issue.record("refused"); return }
+        let annotations = try FacesStudioTests.object(found)
+        let blobs = try #require(annotations["blobs"] as? [[String: Any]])
+        #expect(blobs.count == 7 && annotations["faces"] == nil)
+        // Green boxes on the answer.
+        let bounds = try #require(blobs.first?["bounds"] as? [Int])
+        let edge = try Image(decoding: jpeg).pixel(x: bounds[0] + 1, y: bounds[1] + bounds[3] / 2)
+        #expect(edge[1] > 200 && edge[0] < 90 && edge[2] < 90, "\(edge)")
+
+        await beans.waitUntilPrepared()
+        let classified = try FacesStudioTests.object(session.receive(#"{"type":"classify"}"#))
+        #expect(classified["type"] as? String == "classified", "\(classified)")
+        let blob = try #require(classified["blob"] as? [String: Any])
+        #expect(blob["label"] as? Int == 6 && blob["description"] as? String == "toonie, Canadian two-dollar")
+        #expect(blob["bounds"] as? [Int] == bounds)
+        #expect(((blob["distance"] as? Double) ?? 1) < 0.33)
+        let picture = try FacesStudioTests.picture(classified["image"])
+        #expect(picture.width == bounds[2] && picture.height == bounds[3])
+
+        let saved = try FacesStudioTests.object(session.receive(#"{"type":"saveBlob"}"#))
+        #expect(saved["type"] as? String == "saved", "\(saved)")
+        let item = try #require(try gallery.items().first)
+        #expect(item.caption == "toonie, Canadian two-dollar" && item.source == "bean counter")
+        // Saved losslessly: the blob's own pixels.
+        let stored = try Image(contentsOfFile: gallery.path(of: item))
+        let expected = try Image(decoding: scene).cropped(to: PixelRectangle(x: bounds[0], y: bounds[1], width: bounds[2], height: bounds[3]))
+        #expect(try stored.converted(to: .bgr8).bytes == expected.bytes)
+
+        // The mask flag shows the mask; a frame with nothing on it lists no blobs and has nothing to classify.
+        let plain = try Image(width: 320, height: 240, format: .bgr8, filledWith: [200, 205, 210]).encoded(as: .png())
+        guard case .frame(_, let none, _) = session.process(ByteBuffer(bytes: plain)) else { Issue.record("refused"); return }
+        #expect(try #require(none).json == #"{"blobs":[],"type":"annotations"}"#)
+        #expect(try FacesStudioTests.object(session.receive(#"{"type":"classify"}"#))["message"] as? String
+                == "no blob in the frame just shown: classify while a blob is boxed")
+    }
+
+    @Test("GET /api/beans says training, then ready with the labels; a bad list says failed with the reason")
+    func status() async throws {
+        let folder = NSTemporaryDirectory() + "ocular-beans-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let list = try Self.trainingSet(in: folder)
+        let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0, trainingList: list))
+        try await application.test(.router) { client in
+            var state = ""
+            for _ in 0..<500 where state != "ready" {
+                try await client.execute(uri: "/api/beans", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                    state = body["state"] as? String ?? ""
+                    #expect(["training", "ready"].contains(state))
+                    if state == "ready" {
+                        #expect((body["labels"] as? [String])?.count == 9 && body["references"] as? Int == 7)
+                        #expect(body["profile"] as? String == "default" && (body["problems"] as? [String]) == [])
+                    }
+                }
+                if state != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(state == "ready")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder + "/beans/labels.default.blobmodel"))
+
+        let broken = BeanCounter(trainingList: folder + "/none.json")
+        await broken.waitUntilPrepared()
+        #expect(broken.status.state == "failed" && broken.status.message?.contains("no such file") == true)
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), beans: broken)
+        #expect(try FacesStudioTests.object(session.receive(#"{"type":"classify"}"#))["message"] as? String
+                == "there is no classifier: cannot read '\(folder)/none.json': no such file")
+    }
+
+    @Test("damaged Bean Counter messages are refused by name")
+    func badMessages() throws {
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0))
+        let cases = [
+            (#"{"type":"classify","blob":1}"#, "a classify message has no 'blob'; it has only its type"),
+            (#"{"type":"saveBlob","caption":[]}"#, "a saveBlob message's caption must be text"),
+            (#"{"type":"classify"}"#, "this studio has no classifier"),
+        ]
+        for (text, reason) in cases {
+            let reply = try FacesStudioTests.object(session.receive(text))
+            #expect(reply["type"] as? String == "error" && reply["message"] as? String == reason, "\(text): \(reply)")
+        }
+    }
+}
