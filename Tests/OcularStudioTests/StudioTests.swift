@@ -80,7 +80,7 @@ struct StudioTests {
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("/api/stream"))
             }
-            for (page, script) in [("/masks.html", "masks.js"), ("/gallery.html", "gallery.js")] {
+            for (page, script) in [("/masks.html", "masks.js"), ("/beans.html", "beans.js"), ("/gallery.html", "gallery.js")] {
                 try await client.execute(uri: page, method: .get) { response in
                     #expect(response.status == .ok)
                     #expect(String(buffer: response.body).contains(#"<script src="\#(script)" type="module">"#))
@@ -89,6 +89,10 @@ struct StudioTests {
             try await client.execute(uri: "/demo/chelsea.jpg", method: .get) { response in
                 let still = try? Image(decoding: Array(response.body.readableBytesView))
                 #expect(still?.width == 451 && still?.height == 300)
+            }
+            try await client.execute(uri: "/demo/beans.jpg", method: .get) { response in
+                let still = try? Image(decoding: Array(response.body.readableBytesView))
+                #expect(still?.width == 1280 && still?.height == 720)
             }
             try await client.execute(uri: "/demo/astronaut.jpg", method: .get) { response in
                 #expect(response.status == .ok)

@@ -208,6 +208,11 @@ function stopCamera() {
   elements.camera.srcObject = null;
 }
 
+/// The page's own first still (Light Work's astronaut, Bean Counter's coins and beans).
+function firstStill() {
+  return elements.source.querySelector('option:not([value="camera"])')?.value ?? "astronaut";
+}
+
 async function loadStill(name) {
   const image = new Image();
   image.src = `demo/${name}.jpg`;
@@ -229,7 +234,7 @@ async function chooseSource(value, camera = "front") {
       stopCamera();
       showNotice(cameraProblem(error));
       elements.source.querySelector('option[value="camera"]').disabled = true;
-      value = "astronaut";
+      value = firstStill();
     }
   } else {
     stopCamera();
@@ -477,6 +482,7 @@ export const liveTools = {
 /// person; frames flow once a source exists) and starts the camera, or the still where there is none.
 export function startLive(handlers) {
   Object.assign(page, handlers);
+  state.stillName = firstStill();
   elements.source.addEventListener("change", () => chooseSource(elements.source.value));
   elements.switchCamera.addEventListener("click", () => switchCamera());
   connect();
