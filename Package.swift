@@ -99,7 +99,7 @@ let package = Package(
             name: "BenchBaseline",
             path: "Benchmarks/BenchBaseline",
             cxxSettings: cxxSettings,
-            linkerSettings: [.linkedLibrary("opencv_objdetect")] + openCVLibraries
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_features2d")] + openCVLibraries
         ),
         .executableTarget(
             name: "ocular-bench",

@@ -80,6 +80,7 @@ struct OcularBench: AsyncParsableCommand {
         var operations = [Operation]()
         var blendOperations = [Operation]()
         var blendInputs: BlendInputs?
+        var beanInputs: BeanInputs?
         var folder = ""
         do {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-\(getpid())").path
@@ -113,6 +114,10 @@ struct OcularBench: AsyncParsableCommand {
             let merge = try MergeInputs()
             operations.append(merge.operation)
             try merge.write(to: folder)
+            let beans = try BeanInputs()
+            beanInputs = beans
+            operations += beans.operations
+            try beans.write(to: folder)
             let blend = try BlendInputs(framePath: options.image, picturePath: dataRoot + "/images/rocket.jpg")
             blendInputs = blend
             blendOperations = try blend.operations()
@@ -125,6 +130,7 @@ struct OcularBench: AsyncParsableCommand {
                           "width": BlendInputs.width, "height": BlendInputs.height],
                 "jpeg": ["file": "frame-640x480.jpg", "width": jpegSize.width, "height": jpegSize.height],
                 "merge": merge.manifest,
+                "beans": beans.manifest,
                 "jpegQuality": jpegQuality,
                 "tint": [tint.red, tint.green, tint.blue],
                 "saturationThreshold": Double(whiteBalance.saturationThreshold),
@@ -195,7 +201,11 @@ struct OcularBench: AsyncParsableCommand {
           mean, gains keeping the mean luma, multiply;
           tint = multiply by (\(tint.blue), \(tint.green), \(tint.red), 1); jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality));
           merge = Face.merged(with:) of astronaut.png's face and chelsea.png's cat (BGR) against getAffineTransform +
-          warpAffine (bilinear, edges replicated) onto the cat's size + multiply (scale 1/255).
+          warpAffine (bilinear, edges replicated) onto the cat's size + multiply (scale 1/255);
+          blobs = BlobDetector.detect(in:) of the demo coins-and-beans scene (BGR) against SPEC §5's resize, meanStdDev,
+          inRange, erode, Canny, findContours (tree), boundingRect, with Ocular's one blob per object and each blob copied;
+          classify = the textbook profile naming the scene's biggest blob against the 7 shared training pictures:
+          calcHist 32³ + CLAHE + ORB, then compareHist (chi-square alt) and BFMatcher (Hamming) per reference.
         """)
         flushOutput()
 
@@ -206,6 +216,12 @@ struct OcularBench: AsyncParsableCommand {
             } catch {
                 fail("blending: \(error)")
             }
+            flushOutput()
+        }
+
+        var beansMissed = [String]()
+        if let beanInputs {
+            beansMissed = BeanInputs.report(beanInputs, measurements: measurements, python: python, quick: options.quick)
             flushOutput()
         }
 
@@ -259,6 +275,8 @@ struct OcularBench: AsyncParsableCommand {
               + (videoMissed.map { $0.isEmpty ? "met" : "NOT met (\($0.joined(separator: ", ")))" } ?? "not measured"))
         print("  faces: Ocular's textbook ≤ 1.05× C++; default ≥ 3× faster than the textbook at equal or better recall and precision: "
               + (facesMissed.map { $0.isEmpty ? "met" : "NOT met (\($0.joined(separator: "; ")))" } ?? "not measured"))
+        print("  bean counter: detection ≤ 1.05× C++, one blob classified in ≤ 100 ms: "
+              + (beanInputs == nil ? "not measured" : beansMissed.isEmpty ? "met" : "NOT met (\(beansMissed.joined(separator: "; ")))"))
         if studioResults.isEmpty {
             print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: not measured")
         } else {

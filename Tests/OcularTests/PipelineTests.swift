@@ -65,7 +65,7 @@ struct PipelineTests {
     @Test("errors name the stage, the parameter and what is allowed")
     func errors() {
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"sepia"}]}"#)) }
-            == "unknown stage 'sepia'; the stages are gray, whiteBalance, tint, blend, faces")
+            == "unknown stage 'sepia'; the stages are gray, whiteBalance, tint, blend, faces, blobs")
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"tint","colour":"red"}]}"#)) }
             == "stage 'tint', parameter 'colour': no such parameter; its parameters are seed, interval, redMinimum, redMaximum, greenMinimum, greenMaximum, blueMinimum, blueMaximum")
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"gray","amount":1}]}"#)) }

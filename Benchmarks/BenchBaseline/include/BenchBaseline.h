@@ -128,6 +128,21 @@ bool baseline_merge_faces(const uint8_t *_Nonnull bigger, int32_t biggerWidth, i
                           int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
                           BaselineError *_Nonnull error);
 
+/// The textbook's blob detection (SPEC §5) on a tightly packed BGR frame, with Ocular's one blob per
+/// object (rectangles inside no other, biggest first) and each blob's pixels copied; the checksum is
+/// of the rectangles as int32 rows.
+bool baseline_detect_blobs(const uint8_t *_Nonnull bgr, int32_t width, int32_t height, int32_t iterations,
+                           double *_Nonnull samples, uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
+
+/// The textbook's classification of one BGR blob against references described from the pictures at
+/// `referencePaths` (read with imread before the timing): histogram + CLAHE + ORB of the blob, then
+/// per reference 0.98 × chi-square-alt + 0.02 × the BFMatcher Hamming sum; the checksum is of the
+/// nearest label as one byte.
+bool baseline_classify_blob(const uint8_t *_Nonnull bgr, int32_t width, int32_t height,
+                            const char *_Nonnull const *_Nonnull referencePaths, const int32_t *_Nonnull labels,
+                            int32_t referenceCount, int32_t iterations, double *_Nonnull samples,
+                            uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif
