@@ -124,16 +124,18 @@ def measure_blending(folder, blend, results, notes, target, rounds, minimum):
     notes.append(f"Pillow {PIL.__version__}: ImageChops has no hue mode")
 
 
+def load_bgr(folder, file, width, height):
+    """A tightly packed BGR picture ocular-bench wrote."""
+    pixels = np.fromfile(os.path.join(folder, file), dtype=np.uint8)
+    if pixels.size != width * height * 3:
+        fail(f"{file}: {pixels.size} bytes, expected {width * height * 3}", 4)
+    return pixels.reshape(height, width, 3)
+
+
 def measure_merge(folder, merge, results, target, rounds, minimum):
     """The textbook's face merge: getAffineTransform, warpAffine onto the bigger face, multiply."""
-    def load(name, width, height):
-        pixels = np.fromfile(os.path.join(folder, merge[name]), dtype=np.uint8)
-        if pixels.size != width * height * 3:
-            fail(f"{merge[name]}: {pixels.size} bytes, expected {width * height * 3}", 4)
-        return pixels.reshape(height, width, 3)
-
-    bigger = load("bigger", merge["biggerWidth"], merge["biggerHeight"])
-    smaller = load("smaller", merge["smallerWidth"], merge["smallerHeight"])
+    bigger = load_bgr(folder, merge["bigger"], merge["biggerWidth"], merge["biggerHeight"])
+    smaller = load_bgr(folder, merge["smaller"], merge["smallerWidth"], merge["smallerHeight"])
     source = np.array(merge["smallerLandmarks"], dtype=np.float32).reshape(3, 2)
     target_points = np.array(merge["biggerLandmarks"], dtype=np.float32).reshape(3, 2)
     size = (merge["biggerWidth"], merge["biggerHeight"])
@@ -148,14 +150,8 @@ def measure_merge(folder, merge, results, target, rounds, minimum):
 
 def measure_beans(folder, beans, results, target, rounds, minimum):
     """SPEC §5's blob detection with Ocular's one blob per object, and the textbook classification of one blob."""
-    def load(name, width, height):
-        pixels = np.fromfile(os.path.join(folder, beans[name]), dtype=np.uint8)
-        if pixels.size != width * height * 3:
-            fail(f"{beans[name]}: {pixels.size} bytes, expected {width * height * 3}", 4)
-        return pixels.reshape(height, width, 3)
-
-    scene = load("scene", beans["sceneWidth"], beans["sceneHeight"])
-    blob = load("blob", beans["blobWidth"], beans["blobHeight"])
+    scene = load_bgr(folder, beans["scene"], beans["sceneWidth"], beans["sceneHeight"])
+    blob = load_bgr(folder, beans["blob"], beans["blobWidth"], beans["blobHeight"])
     height, width = scene.shape[:2]
 
     def detect():

@@ -9,10 +9,8 @@
 // "merge" or "save" when there is nothing to capture, merge or save. The faces themselves stay on the
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
-import { shareItem, showSaveOutcome } from "./share.js";
-import { elements as liveElements, live, liveStats, liveTools, send, setBusy, showNotice, startLive } from "./live.js";
-
-const SAVE_TIMEOUT_MS = 15000;  // a save or merge with no answer by then is reported as failed
+import { createBooth } from "./review.js";
+import { elements as liveElements, live, liveStats, liveTools, send, showNotice, startLive } from "./live.js";
 
 const elements = {
   ...liveElements,
@@ -21,26 +19,21 @@ const elements = {
   pickButtons: [1, 2].map((slot) => document.getElementById(`capture-${slot}`)),
   slots: [1, 2].map((slot) => document.getElementById(`slot-${slot}`)),
   merge: document.getElementById("merge"),
-  review: document.getElementById("review"),
-  reviewImage: document.getElementById("review-image"),
-  reviewTitle: document.getElementById("review-title"),
-  reviewMeta: document.getElementById("review-meta"),
-  reviewStatus: document.getElementById("review-status"),
-  reviewDiscard: document.getElementById("review-discard"),
-  reviewSave: document.getElementById("review-save"),
-  reviewShare: document.getElementById("review-share"),
 };
 
 const state = {
   faces: [],                // the faces of the frame just shown
   annotationsReceived: 0,
   picked: { 1: null, 2: null },  // each slot's face, as the server described it
-  waiting: null,            // "capture", "merge" or "save": what waits for the server's answer
-  waitTimer: 0,
   merged: null,             // the merge under review: {face, image}
-  savedItem: null,
-  saves: [],                // every save's outcome, for tests: {id, caption} or {error}
 };
+
+const booth = createBooth({
+  saveType: "saveMerge",
+  saving: "Saving the merge…",
+  failures: { capture: "Not picked", merge: "Not merged" },
+  showControls,
+});
 
 const speciesName = (species) => species[0].toUpperCase() + species.slice(1);
 
@@ -53,9 +46,10 @@ function sendRecipe() {
 
 /// The capture buttons work while a face is in view, and nothing else waits.
 function showControls() {
-  const canCapture = live.connected && state.faces.length > 0 && !state.waiting;
+  const waiting = Boolean(booth.waiting);
+  const canCapture = live.connected && state.faces.length > 0 && !waiting;
   for (const button of elements.pickButtons) button.disabled = !canCapture;
-  elements.merge.disabled = !(live.connected && state.picked[1] && state.picked[2]) || Boolean(state.waiting);
+  elements.merge.disabled = !(live.connected && state.picked[1] && state.picked[2]) || waiting;
 }
 
 function sawFaces(faces) {
@@ -69,44 +63,10 @@ function sawFaces(faces) {
   showControls();
 }
 
-// ---- Waiting for an answer -------------------------------------------------------------------------
-
-function wait(what, busyText) {
-  state.waiting = what;
-  setBusy(busyText);
-  clearTimeout(state.waitTimer);
-  state.waitTimer = setTimeout(() => finish(what, `no answer from the server in ${SAVE_TIMEOUT_MS / 1000} s`), SAVE_TIMEOUT_MS);
-  showControls();
-}
-
-/// Ends a wait; with a reason when it failed, which is said where the person looks.
-function finish(what, reason) {
-  if (state.waiting !== what) return;
-  clearTimeout(state.waitTimer);
-  state.waiting = null;
-  setBusy("");
-  showControls();
-  if (!reason) return;
-  if (what === "save") {
-    state.saves.push({ error: reason });
-    setReviewSaving(false);
-    setReviewStatus("error", `Not saved: ${reason}`);
-  } else {
-    showNotice(what === "capture" ? `Not picked: ${reason}` : `Not merged: ${reason}`, "error");
-  }
-}
-
 // ---- Face 1, Face 2 --------------------------------------------------------------------------------
 
-function capture(slot) {
-  if (state.waiting) return;
-  showNotice("");
-  wait("capture", `Picking face ${slot}…`);
-  send({ type: "capture", slot });
-}
-
 function captured(message) {
-  finish("capture", null);
+  booth.finish("capture", null);
   const { slot, face, thumbnail } = message;
   state.picked[slot] = face;
   const figure = elements.slots[slot - 1];
@@ -133,59 +93,16 @@ function clearPicks() {
 
 // ---- Merge and review ------------------------------------------------------------------------------
 
-function merge() {
-  if (state.waiting) return;
-  showNotice("");
-  wait("merge", "Merging…");
-  send({ type: "merge" });
-}
-
 function merged(message) {
-  finish("merge", null);
+  booth.finish("merge", null);
   state.merged = message;
   const { face, image } = message;
-  elements.reviewImage.src = image;
-  elements.reviewTitle.textContent = `${speciesName(face.species)} face`;
-  elements.reviewMeta.textContent = `Face 1 (${state.picked[1].species}) × face 2 (${state.picked[2].species}): ` +
-    `${face.bounds[2]}×${face.bounds[3]}, the bigger face's size.`;
-  setReviewStatus("", "");
-  elements.reviewShare.hidden = true;
-  setReviewSaving(false);
-  elements.reviewSave.disabled = false;
-  if (!elements.review.open) elements.review.showModal();
-}
-
-function setReviewStatus(kind, text, link) {
-  showSaveOutcome(elements.reviewStatus, kind, text, link);
-}
-
-function setReviewSaving(saving) {
-  elements.reviewSave.disabled = saving;
-  elements.reviewSave.setAttribute("aria-busy", String(saving));
-  elements.reviewSave.textContent = saving ? "Saving…" : "Save";
-  elements.reviewDiscard.disabled = saving;
-}
-
-function save() {
-  if (state.waiting || !state.merged) return;
-  if (!live.connected) {
-    setReviewStatus("error", "Not saved: the server is not connected.");
-    return;
-  }
-  setReviewSaving(true);
-  setReviewStatus("busy", "");
-  wait("save", "Saving the merge…");
-  send({ type: "saveMerge" });
-}
-
-function saved(item) {
-  finish("save", null);
-  state.savedItem = item;
-  state.saves.push({ id: item.id, caption: item.caption });
-  setReviewSaving(false);
-  elements.reviewSave.disabled = true;  // saved once; merge again for another
-  setReviewStatus("saved", "Saved", { href: `gallery.html#item-${item.id}`, text: "in the gallery" });
-  elements.reviewShare.hidden = false;
+  booth.open({
+    image,
+    title: `${speciesName(face.species)} face`,
+    meta: `Face 1 (${state.picked[1].species}) × face 2 (${state.picked[2].species}): ` +
+      `${face.bounds[2]}×${face.bounds[3]}, the bigger face's size.`,
+  });
 }
 
 // ---- Messages from the server ----------------------------------------------------------------------
@@ -210,32 +127,20 @@ function handleMessage(message) {
       merged(message);
       break;
     case "saved":
-      saved(message.item);
+      booth.saved(message.item);
       break;
     case "error":
-      if (["capture", "merge", "save"].includes(message.about) && state.waiting === message.about) {
-        finish(message.about, message.message);
-      } else {
-        showNotice(`Server: ${message.message}`, "error");
-      }
+      if (!booth.failed(message)) showNotice(`Server: ${message.message}`, "error");
       break;
   }
 }
 
-elements.pickButtons.forEach((button, index) => button.addEventListener("click", () => capture(index + 1)));
-elements.merge.addEventListener("click", merge);
+elements.pickButtons.forEach((button, index) => button.addEventListener("click", () => {
+  const slot = index + 1;
+  booth.request("capture", { type: "capture", slot }, `Picking face ${slot}…`);
+}));
+elements.merge.addEventListener("click", () => booth.request("merge", { type: "merge" }, "Merging…"));
 elements.cats.addEventListener("change", sendRecipe);
-elements.reviewSave.addEventListener("click", save);
-elements.reviewDiscard.addEventListener("click", () => elements.review.close());
-elements.review.addEventListener("cancel", (event) => { if (state.waiting === "save") event.preventDefault(); });
-elements.reviewShare.addEventListener("click", async () => {
-  if (!state.savedItem) return;
-  try {
-    await shareItem(state.savedItem);
-  } catch (error) {
-    setReviewStatus("error", `Could not share: ${error.message}`);
-  }
-});
 
 // For tests and the curious: window.ocularStudio.stats()
 window.ocularStudio = {
@@ -246,18 +151,18 @@ window.ocularStudio = {
     annotationsReceived: state.annotationsReceived,
     picked: { 1: state.picked[1]?.species ?? null, 2: state.picked[2]?.species ?? null },
     merged: state.merged ? state.merged.face : null,
-    reviewing: elements.review.open,
-    waiting: state.waiting,
-    saves: state.saves,
+    reviewing: booth.reviewing,
+    waiting: booth.waiting,
+    saves: booth.saves,
   }),
 };
 
 startLive({
   onMessage: handleMessage,
   onClose: () => {
-    if (state.waiting) finish(state.waiting, "the connection to the server was lost");
+    if (booth.waiting) booth.finish(booth.waiting, "the connection to the server was lost");
     state.faces = [];
     showControls();
   },
-  keepsBusy: () => Boolean(state.waiting),
+  keepsBusy: () => Boolean(booth.waiting),
 });
