@@ -54,11 +54,14 @@ final class FaceBooth: Sendable {
 
     /// The last merge, until the next one.
     var merged: Face? { contents.withLock { $0.merged } }
+}
 
-    /// A face's picture as a `data:` URL for an `<img>`: JPEG, at most `longestSide` pixels across.
-    static func dataURL(of image: Image, longestSide: Int, quality: Int) throws(OcularError) -> String {
-        let scale = min(1, Double(longestSide) / Double(max(image.width, image.height)))
-        let shown = scale < 1 ? try image.scaled(by: scale, averaging: true) : image
+extension Image {
+    /// The picture as a `data:` URL for an `<img>` (a face picked or merged, a blob classified):
+    /// JPEG, at most `longestSide` pixels across.
+    func jpegDataURL(longestSide: Int, quality: Int) throws(OcularError) -> String {
+        let scale = min(1, Double(longestSide) / Double(max(width, height)))
+        let shown = scale < 1 ? try scaled(by: scale, averaging: true) : self
         return "data:image/jpeg;base64," + Data(try shown.encoded(as: .jpeg(quality: quality))).base64EncodedString()
     }
 }

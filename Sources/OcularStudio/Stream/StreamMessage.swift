@@ -167,12 +167,6 @@ enum StreamMessage {
             let annotation: any FrameAnnotation
             func encode(to encoder: any Encoder) throws { try annotation.encode(to: encoder) }
         }
-        private struct KindKey: CodingKey {
-            let stringValue: String
-            init(stringValue: String) { self.stringValue = stringValue }
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
-        }
         private struct Rectangle: Encodable { let x: Double, y: Double, width: Double, height: Double }
 
         func encode(to encoder: any Encoder) throws {
@@ -223,13 +217,13 @@ enum StreamMessage {
                 try container.encode(image, forKey: .image)
             case .annotations(let annotations, let listed):
                 try container.encode("annotations", forKey: .type)
-                var kinds = encoder.container(keyedBy: KindKey.self)
+                var kinds = encoder.container(keyedBy: AnyKey.self)
                 // The recipe's kinds are always listed, so a frame without any clears the page's list.
                 var byKind = Dictionary(uniqueKeysWithValues: listed.map { ($0 + "s", [AnyAnnotation]()) })
                 for annotation in annotations {
                     byKind[type(of: annotation).kind + "s", default: []].append(AnyAnnotation(annotation: annotation))
                 }
-                for (kind, found) in byKind { try kinds.encode(found, forKey: KindKey(stringValue: kind)) }
+                for (kind, found) in byKind { try kinds.encode(found, forKey: AnyKey(stringValue: kind)) }
             }
         }
 

@@ -77,7 +77,7 @@ final class StreamSession: Sendable {
         case .capture(let slot):
             do {
                 let face = try booth.capture(slot: slot)
-                return .captured(slot: slot, face: face, thumbnail: try FaceBooth.dataURL(of: face.image, longestSide: 160, quality: 85))
+                return .captured(slot: slot, face: face, thumbnail: try face.image.jpegDataURL(longestSide: 160, quality: 85))
             } catch let error as StreamMessageError {
                 return .error(about: "capture", message: error.reason)
             } catch {
@@ -86,7 +86,7 @@ final class StreamSession: Sendable {
         case .merge:
             do {
                 let merged = try booth.merge()
-                return .merged(face: merged, image: try FaceBooth.dataURL(of: merged.image, longestSide: 1024, quality: 92))
+                return .merged(face: merged, image: try merged.image.jpegDataURL(longestSide: 1024, quality: 92))
             } catch let error as StreamMessageError {
                 return .error(about: "merge", message: error.reason)
             } catch {
@@ -99,7 +99,7 @@ final class StreamSession: Sendable {
             do {
                 guard let beans else { throw StreamMessageError("this studio has no classifier") }
                 let blob = try blobBooth.classify(with: try beans.classifier())
-                return .classified(blob: blob, image: try FaceBooth.dataURL(of: blob.image, longestSide: 1024, quality: 92))
+                return .classified(blob: blob, image: try blob.image.jpegDataURL(longestSide: 1024, quality: 92))
             } catch let error as StreamMessageError {
                 return .error(about: "classify", message: error.reason)
             } catch {
