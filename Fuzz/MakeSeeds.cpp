@@ -1,5 +1,5 @@
 // Writes small seeds for the decode fuzzer in every format this OpenCV writes: crops of the shared
-// images as PNG (8- and 16-bit, gray, alpha), JPEG (baseline, progressive, gray, with EXIF-less
+// images as PNG (8- and 16-bit, gray, colour, alpha), JPEG (baseline, progressive, gray, with EXIF-less
 // restart markers), BMP, TIFF, WebP, PPM/PGM/PAM, PFM, Sun raster, JPEG 2000, Radiance HDR and EXR.
 // Usage: make-seeds OUTPUT_FOLDER IMAGE...   Each seed's first byte picks the read mode, as the harness expects.
 #include <opencv2/core.hpp>
@@ -30,10 +30,12 @@ int main(int argc, char **argv) {
         const cv::Mat image = cv::imread(argv[index], cv::IMREAD_COLOR);
         if (image.empty()) continue;
         const cv::Mat crop = image(cv::Rect((image.cols - 40) / 2, (image.rows - 30) / 2, 40, 30)).clone();
-        cv::Mat gray, bgra, wide, floating;
+        cv::Mat gray, bgra, wide, wideGray, wideBGRA, floating;
         cv::cvtColor(crop, gray, cv::COLOR_BGR2GRAY);
         cv::cvtColor(crop, bgra, cv::COLOR_BGR2BGRA);
         crop.convertTo(wide, CV_16U, 257);
+        gray.convertTo(wideGray, CV_16U, 257);
+        bgra.convertTo(wideBGRA, CV_16U, 257);
         crop.convertTo(floating, CV_32F, 1.0 / 255);
         const std::string stem = "seed" + std::to_string(index - 1);
         const struct {
@@ -41,7 +43,8 @@ int main(int argc, char **argv) {
             const cv::Mat *pixels;
             std::vector<int> parameters;
         } variants[] = {
-            {".png", &crop, {}}, {".png", &gray, {}}, {".png", &bgra, {}}, {".png", &wide, {}},
+            {".png", &crop, {}}, {".png", &gray, {}}, {".png", &bgra, {}}, {".png", &wide, {}}, {".png", &wideGray, {}},
+            {".png", &wideBGRA, {}}, {".tiff", &wideBGRA, {}}, {".ppm", &wide, {}},
             {".jpg", &crop, {cv::IMWRITE_JPEG_QUALITY, 80}}, {".jpg", &gray, {}},
             {".jpg", &crop, {cv::IMWRITE_JPEG_PROGRESSIVE, 1}}, {".jpg", &crop, {cv::IMWRITE_JPEG_RST_INTERVAL, 2}},
             {".bmp", &crop, {}}, {".bmp", &gray, {}}, {".tiff", &crop, {}}, {".tiff", &wide, {}}, {".webp", &crop, {}},

@@ -24,7 +24,16 @@ seeds="$out/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"
 "$CXX" -std=c++17 -O1 -I /usr/include/opencv4 Fuzz/MakeSeeds.cpp -lopencv_core -lopencv_imgproc -lopencv_imgcodecs -o "$out/make-seeds"
 count=$("$out/make-seeds" "$seeds" "$data"/images/* "$data"/book/* "$data"/faces/*.png "$data"/beancounter/*.png 2>/dev/null)
-echo "== $count × 4 read modes; fuzzing for $seconds s"
+# And every bit depth × channel layout of every container (Tests/Fixtures/layouts): OpenCV writes
+# few of them, and a 16-bit RGBA PNG crashed every entry point while no seed had that layout.
+layouts=0
+for fixture in Tests/Fixtures/layouts/*; do
+  for mode in 0 1 2 3; do
+    { printf "\\x0$mode"; cat "$fixture"; } > "$seeds/layout-$(basename "$fixture")-$mode"
+  done
+  layouts=$((layouts + 1))
+done
+echo "== $count + $layouts layouts × 4 read modes; fuzzing for $seconds s"
 
 # OpenCV's own limits allow a 1-gigapixel image; the harness decodes twice, so give it room.
 # libFuzzer exits non-zero when it saved anything; report first, then pass its status on.

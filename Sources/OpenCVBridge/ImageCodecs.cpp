@@ -3,7 +3,11 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <vector>
 
 using namespace ocular_bridge;
@@ -127,6 +131,23 @@ static bool jpegReachesEnd(const uint8_t *bytes, size_t count) {
     }
 }
 
+/// The DEPTH (channel count) a PAM header declares, 0 when it has none within its first 4 KiB.
+///
+/// Why: OpenCV 4.6 converts 2- and 4-channel PAM to the gray or colour it is asked for by reading
+/// past the rows it decoded, and in unchanged mode returns RGBA where every other decoder returns
+/// BGRA: the pixels differ from one decode to the next (uninitialised memory). Such files are refused.
+static int pamDepth(const uint8_t *bytes, size_t count) {
+    const size_t limit = std::min<size_t>(count, 4096);
+    std::string header(reinterpret_cast<const char *>(bytes), limit);
+    std::istringstream tokens(header.substr(2));
+    std::string token;
+    while (tokens >> token) {
+        if (token == "ENDHDR") break;
+        if (token == "DEPTH" && tokens >> token) return std::atoi(token.substr(0, 6).c_str());
+    }
+    return 0;
+}
+
 OCVStatus ocv_decode_image(const void *bytes, size_t count, OCVReadMode mode, const OCVImage *into,
                            OCVMatrix **decoded, OCVError *error) {
     *decoded = nullptr;
@@ -140,6 +161,13 @@ OCVStatus ocv_decode_image(const void *bytes, size_t count, OCVReadMode mode, co
             setMessage(error, "the JPEG data ends before its end-of-image marker");
             return OCV_STATUS_DECODE_FAILED;
         }
+        if (count >= 3 && data[0] == 'P' && data[1] == '7') {
+            const int depth = pamDepth(data, count);
+            if (depth != 0 && depth != 1 && depth != 3) {
+                setMessage(error, "a PAM of %d channels is decoded into garbage by this OpenCV", depth);
+                return OCV_STATUS_DECODE_FAILED;
+            }
+        }
         const cv::Mat encoded(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));
         // Declared before the matrix that uses it: the matrix releases its pixels first.
         std::optional<LendingAllocator> lending;
@@ -149,6 +177,12 @@ OCVStatus ocv_decode_image(const void *bytes, size_t count, OCVReadMode mode, co
             image.allocator = &*lending;
         }
         cv::imdecode(encoded, static_cast<int>(mode), &image);
+        // The lending allocator serves the decoder's one allocation and nothing after it. A cv::Mat
+        // passes its allocator on to every copy and to every matrix later created in it, so without
+        // this line the 8-bit conversion of a 16-bit RGBA PNG (same size and type as the lent buffer)
+        // was created in the lent buffer through an allocator that ends with this function: every
+        // entry point crashed when the matrix was released.
+        image.allocator = nullptr;
         if (image.empty()) {
             setMessage(error, "no OpenCV decoder could read the data");
             return OCV_STATUS_DECODE_FAILED;

@@ -20,6 +20,30 @@ struct HardeningCLITests {
         #expect(folder.contents == ["huge.png"])
     }
 
+    @Test("16-bit PNGs with alpha go through every command that reads pictures (they crashed every one with SIGSEGV)",
+          arguments: ["png-rgba-16.png", "png-gray-alpha-16.png"])
+    func sixteenBitAlpha(name: String) throws {
+        let folder = try Folder()
+        let png = folder.file(name)
+        try FileManager.default.copyItem(atPath: LayoutFixtures.path(name), toPath: png)
+        let coffee = dataRoot + "/images/coffee.png"
+        let info = try ocular("info", png)
+        #expect(info.status == 0 && info.output.contains("7 × 5") && info.output.contains("bgra8"), "\(info)")
+        #expect(try ocular("convert", png, folder.file("eight.png")).status == 0)
+        #expect(try ocular("convert", png, folder.file("gray.png"), "--format", "gray").status == 0)
+        let added = try ocular("gallery", "add", png, "--gallery", folder.file("gallery"))
+        #expect(added.status == 0, "\(added)")
+        #expect(try ocular("blend", coffee, png, "-o", folder.file("blend.png")).status == 0)
+        let recipe = #"{"stages":[{"stage":"blend","source":"\#(png)","mode":"multiply"}]}"#
+        #expect(try ocular("apply", coffee, "-o", folder.file("applied.png"), "--recipe", recipe).status == 0)
+        let list = folder.file("labels.json")
+        try Data(#"{"labelDescriptions":["unidentified","dot"],"blobs":[{"imageFilename":"\#(name)","label":1}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: list))
+        let trained = try ocular("blobs", "train", "--training", list)
+        #expect(trained.status < 128, "blobs train was killed by a signal: \(trained)")
+        for run in [info, added, trained] { #expect(!run.errors.contains("Fatal error")) }
+    }
+
     @Test("a FIFO, a device and a directory are refused at once, by type")
     func specialFiles() throws {
         let folder = try Folder()

@@ -38,6 +38,31 @@ struct HardeningStudioTests {
         }
     }
 
+    @Test("16-bit PNGs with alpha are decoded as uploads and as stream frames (they killed the server with SIGSEGV)")
+    func sixteenBitAlpha() async throws {
+        let rgba = try LayoutFixtures.bytes("png-rgba-16.png"), grayAlpha = try LayoutFixtures.bytes("png-gray-alpha-16.png")
+        _ = try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
+            for png in [rgba, grayAlpha] {
+                try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/png"],
+                                         body: ByteBuffer(bytes: png)) { response in
+                    #expect(response.status == .created, "\(String(buffer: response.body))")
+                    #expect(String(buffer: response.body).contains(#""width":7"#))
+                }
+            }
+            try await client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
+                _ = try await messages.next()  // hello
+                for png in [rgba, grayAlpha] {
+                    try await outbound.write(.binary(ByteBuffer(bytes: png)))
+                    guard case .binary(let frame) = try await messages.next() else { Issue.record("no frame came back"); return }
+                    let image = try Image(decoding: Array(frame.readableBytesView))
+                    #expect(image.width == 7 && image.height == 5)
+                }
+            }
+            try await client.execute(uri: "/api/health", method: .get) { response in #expect(response.status == .ok) }
+        }
+    }
+
     @Test("a frame the decoder refuses never comes back as pixels, least of all another client's")
     func noLeakBetweenClients() async throws {
         // Client A streams a bright frame; client B then sends damaged frames of the same size. Before

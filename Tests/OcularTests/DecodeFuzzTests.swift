@@ -102,7 +102,7 @@ struct DecodeFuzzTests {
 
     /// Small crops of the shared images, encoded as colour, gray and alpha PNG and colour and gray
     /// JPEG; a crop in every other container OpenCV writes (BMP, TIFF, WebP, PPM, Sun raster, PFM);
-    /// and the smallest shared files as they are.
+    /// the smallest shared files as they are; and the layout fixtures (``LayoutFixtures``).
     static func seeds() throws -> [(String, [UInt8])] {
         var seeds: [(String, [UInt8])] = []
         for file in ["images/coffee.png", "images/rocket.jpg", "images/camera.png", "images/coins.png", "faces/chelsea.png"] {
@@ -130,6 +130,9 @@ struct DecodeFuzzTests {
         for file in ["images/coins.png", "images/rocket.jpg"] {
             seeds.append((file, Array(try Data(contentsOf: URL(fileURLWithPath: TestData.path(file))))))
         }
+        // Every bit depth × channel layout of every container (a 16-bit RGBA PNG crashed every entry
+        // point while no seed had that layout).
+        seeds += try LayoutFixtures.all().map { ("layout \($0.name)", $0.bytes) }
         return seeds
     }
 

@@ -102,7 +102,10 @@ extension Image {
 
     // MARK: - Decoding
 
-    private static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: ImageReadOptions) throws(OcularError) -> Image {
+    /// - Parameter mode: How OpenCV is asked to decode; ``readMode(for:)`` of the header when nil
+    ///   (tests pass each mode, so that every decoder path is tried on every layout).
+    static func decode(_ bytes: UnsafeRawBufferPointer, name: String, options: ImageReadOptions,
+                       mode override: OCVReadMode? = nil) throws(OcularError) -> Image {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         guard bytes.count <= FileAccess.maximumReadBytes else {
             throw .corruptImage(path: name, format: "image", reason: "is \(bytes.count) bytes, more than OpenCV decodes at once (2 GiB)")
@@ -114,10 +117,13 @@ extension Image {
         if let truncation = header.truncation {
             throw .corruptImage(path: name, format: header.container.rawValue, reason: truncation)
         }
+        if let reason = header.unreliableVariant {
+            throw .corruptImage(path: name, format: header.container.rawValue, reason: reason)
+        }
         if let width = header.width, let height = header.height {
             try checkPixelLimit(width: width, height: height, name: name, options: options)
         }
-        let mode = readMode(for: header)
+        let mode = override ?? readMode(for: header)
 
         var decoded: OpaquePointer?
         defer { ocv_matrix_release(decoded) }

@@ -24,6 +24,8 @@ struct ImageHeader: Equatable {
     var hasAlpha = false
     /// A reason when the structure shows the file ends early.
     var truncation: String?
+    /// A reason when the file is a variant whose OpenCV decoder is known to return wrong pixels.
+    var unreliableVariant: String?
 
     /// Recognises the container from its signature, and for PNG and JPEG reads size and layout.
     init?(_ bytes: UnsafeRawBufferPointer) {
@@ -199,6 +201,13 @@ struct ImageHeader: Equatable {
         if bytes[1] == UInt8(ascii: "7") {
             if let index = tokens.firstIndex(of: "WIDTH"), index + 1 < tokens.count { width = number(tokens[index + 1]) }
             if let index = tokens.firstIndex(of: "HEIGHT"), index + 1 < tokens.count { height = number(tokens[index + 1]) }
+            // OpenCV 4.6 converts 2- and 4-channel PAM (gray or RGB with alpha) to the gray and colour
+            // it is asked for by reading past the rows it decoded: the pixels are uninitialised memory
+            // that differs from one decode to the next (found by the layout fixtures' fuzz test).
+            if let index = tokens.firstIndex(of: "DEPTH"), index + 1 < tokens.count, let depth = number(tokens[index + 1]),
+               depth != 1, depth != 3 {
+                unreliableVariant = "has \(depth) channels (DEPTH \(depth)), which OpenCV \(OpenCV.version) decodes into garbage: convert it to PNG"
+            }
         } else if tokens.count == 2 {
             width = number(tokens[0])
             height = number(tokens[1])
