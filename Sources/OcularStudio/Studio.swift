@@ -40,6 +40,7 @@ public enum Studio {
             publicFolder = try StudioResources.publicFolder()
         }
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: AccessGuardMiddleware(access: configuration.access))
         router.add(middleware: RequestPathMiddleware())
         router.add(middleware: FileMiddleware(publicFolder, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true, logger: logger))
@@ -57,6 +58,8 @@ public enum Studio {
         stream.addRoutes(to: router)
 
         let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
+        // A refused upgrade falls through to `router`, whose guard answers the status.
+        webSocketRouter.add(middleware: AccessGuardMiddleware(access: configuration.access))
         stream.addRoutes(to: webSocketRouter)
         let webSocketResponder = webSocketRouter.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
@@ -69,7 +72,7 @@ public enum Studio {
             GuardedHTTPChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                    configuration: channelConfiguration),
-                requestHeadTimeout: requestHeadTimeout)
+                requestHeadTimeout: requestHeadTimeout, access: configuration.access)
         }
         return Application(
             router: router,

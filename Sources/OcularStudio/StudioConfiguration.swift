@@ -33,12 +33,19 @@ public struct StudioConfiguration: Sendable {
     /// The Bean Counter's training list; `nil` means the demo set shipped with the web app
     /// (`demo/beans/labels.json`).
     public var trainingList: String?
+    /// Who may use the studio: Host names, and the token required off loopback (see ``StudioAccess``).
+    public var access: StudioAccess
+    /// Saves from the studio are refused once the gallery's files would take more than this.
+    public var galleryQuotaBytes: Int64
+    /// Saves one connection may make in a minute (a burst of this many, then one every 60/N seconds).
+    public var savesPerMinute: Int
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 8 << 20, maxMessageBytes: Int = 32 << 20,
                 maxFramePixels: Int = 7680 * 4320,
                 maxSourceBytes: Int = 16 << 20, maxSources: Int = 16, maxSourcePixelBytes: Int = 256 << 20, jpegQuality: Int = 80, publicFolder: String? = nil,
                 maxHeaderBytes: Int = 32 << 10, requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
-                galleryFolder: String? = nil, trainingList: String? = nil) {
+                galleryFolder: String? = nil, trainingList: String? = nil, allowedHosts: [String] = [], token: String? = nil,
+                galleryQuotaBytes: Int64 = 2 << 30, savesPerMinute: Int = 60) {
         self.host = host
         self.port = port
         self.maxFrameBytes = maxFrameBytes
@@ -54,5 +61,8 @@ public struct StudioConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.galleryFolder = galleryFolder
         self.trainingList = trainingList
+        self.access = StudioAccess(boundHost: host, allowedHosts: allowedHosts, token: token)
+        self.galleryQuotaBytes = galleryQuotaBytes
+        self.savesPerMinute = savesPerMinute
     }
 }

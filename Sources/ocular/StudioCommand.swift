@@ -37,6 +37,17 @@ struct StudioCommand: AsyncParsableCommand {
                                valueName: "file"))
     var training: String?
 
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp("Another name this studio may be reached by (the Host header); repeatable. Loopback names and the bound address are always allowed.",
+                                                                valueName: "name"))
+    var allowedHosts: [String] = []
+
+    @Option(help: ArgumentHelp("The access token required when listening off loopback (default: a random one, printed in the address).",
+                               valueName: "token"))
+    var token: String?
+
+    @Option(help: "Saves are refused once the gallery's files take this many megabytes.")
+    var galleryQuotaMegabytes = 2048
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .notice
 
@@ -44,6 +55,15 @@ struct StudioCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
         guard (1...30).contains(maxFrameMegabytes) else { throw ValidationError("--max-frame-megabytes must be from 1 to 30") }
+        guard (1...(1 << 30)).contains(galleryQuotaMegabytes) else { throw ValidationError("--gallery-quota-megabytes must be from 1 to 1073741824") }
+        if let token {
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
+                throw ValidationError("--token must be at least 16 letters, digits or - _ . ~")
+            }
+        }
+        for name in allowedHosts where StudioAccess.hostName(of: name) == nil {
+            throw ValidationError("--allow-host '\(name)' is not a host name")
+        }
     }
 
     func run() async throws {
@@ -52,13 +72,16 @@ struct StudioCommand: AsyncParsableCommand {
         logger.logLevel = logLevel
         let configuration = StudioConfiguration(
             host: host, port: port, maxFrameBytes: maxFrameMegabytes << 20, jpegQuality: quality, publicFolder: publicFolder,
-            galleryFolder: galleryFolder, trainingList: training)
+            galleryFolder: galleryFolder, trainingList: training, allowedHosts: allowedHosts, token: token,
+            galleryQuotaBytes: Int64(galleryQuotaMegabytes) << 20)
         // A list that cannot be read is said now, not only on the Bean Counter page.
         if let training { _ = try TrainingList(contentsOfFile: training) }
         let host = self.host
         try await Studio.run(configuration: configuration, logger: logger) { port in
             let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
-            print("Ocular Studio is running at http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)/  (Ctrl-C stops it)")
+            // The token travels in the address once; the page trades it for a cookie at once.
+            let query = configuration.access.token.map { "?token=\($0)" } ?? ""
+            print("Ocular Studio is running at http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)/\(query)  (Ctrl-C stops it)")
             if !["127.0.0.1", "localhost", "::1"].contains(host) {
                 print("Note: on other devices browsers allow the camera only over https; plain http shows the built-in still.")
             }

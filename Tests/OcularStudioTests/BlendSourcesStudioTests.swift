@@ -21,26 +21,26 @@ struct BlendSourcesStudioTests {
         let rocket = try rocketFile()
         let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0, maxSourceBytes: 200_000))
         try await application.test(.router) { client in
-            try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(bytes: rocket)) { response in
+            try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
                 #expect(response.status == .created)
                 let body = try object(response.body)
                 #expect((body["id"] as? String)?.count == 32)
                 #expect(body["width"] as? Int == 640 && body["height"] as? Int == 427)
             }
-            try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(string: "these are not pixels")) { response in
+            try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(string: "these are not pixels")) { response in
                 #expect(response.status == .badRequest)
                 let reason = try object(response.body)["error"] as? String
                 #expect(reason?.contains("not an image") == true, "\(reason ?? "")")
             }
-            try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(bytes: rocket.prefix(2000))) { response in
+            try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket.prefix(2000))) { response in
                 #expect(response.status == .badRequest, "a truncated JPEG")
             }
-            try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(repeating: 0, count: 200_001)) { response in
+            try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(repeating: 0, count: 200_001)) { response in
                 #expect(response.status == .contentTooLarge)
                 let reason = try object(response.body)["error"] as? String
                 #expect(reason == "the picture is larger than the limit of 200000 bytes")
             }
-            try await client.execute(uri: "/api/sources", method: .post) { response in
+            try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"]) { response in
                 #expect(response.status == .badRequest)
             }
         }
@@ -70,7 +70,7 @@ struct BlendSourcesStudioTests {
         let sent = try Image(decoding: jpeg)
         let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0))
         _ = try await application.test(.live) { client in
-            let id = try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(bytes: rocket)) { response in
+            let id = try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
                 try #require(try object(response.body)["id"] as? String)
             }
             try await client.ws("/api/stream", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
@@ -133,7 +133,7 @@ struct BlendSourceUploadFuzzTests {
         let answers = try await application.test(.router) { client in
             var answers: [(status: HTTPResponse.Status, body: Data)] = []
             for bytes in uploads {
-                answers.append(try await client.execute(uri: "/api/sources", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+                answers.append(try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: bytes)) { response in
                     (response.status, Data(buffer: response.body))
                 })
             }

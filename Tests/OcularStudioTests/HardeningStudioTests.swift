@@ -146,7 +146,7 @@ struct HardeningStudioTests {
             #expect(exchange.response.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large"), "\(exchange.response.prefix(80))")
             #expect(exchange.closedByServer)
             // Over a connection of its own: the server still serves.
-            let health = try await RawConnection.exchange(port: port, sending: Array("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+            let health = try await RawConnection.exchange(port: port, sending: Array("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8),
                                                     waitingAtMost: 10)
             #expect(health.response.hasPrefix("HTTP/1.1 200 OK"))
         }
@@ -158,9 +158,9 @@ struct HardeningStudioTests {
             let port = try #require(client.port)
             let silent = try await RawConnection.exchange(port: port, sending: [], waitingAtMost: 10)
             #expect(silent.closedByServer && silent.response.isEmpty, "silent: \(silent)")
-            let partial = try await RawConnection.exchange(port: port, sending: Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8), waitingAtMost: 10)
+            let partial = try await RawConnection.exchange(port: port, sending: Array("GET / HTTP/1.1\r\nHost: localhost\r\n".utf8), waitingAtMost: 10)
             #expect(partial.closedByServer && partial.response.isEmpty, "half a head: \(partial)")
-            let keptAlive = try await RawConnection.exchange(port: port, sending: Array("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+            let keptAlive = try await RawConnection.exchange(port: port, sending: Array("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8),
                                                        waitingAtMost: 10)
             #expect(keptAlive.response.hasPrefix("HTTP/1.1 200 OK") && keptAlive.closedByServer, "keep-alive: \(keptAlive.response.prefix(40))")
         }

@@ -111,11 +111,14 @@ def launch(playwright, camera=None):
 
 
 @contextmanager
-def browser_page(playwright, camera=None):
-    """A page in a fresh Chromium, with a fake camera fed from `camera` when given; closed afterwards."""
+def browser_page(playwright, camera=None, bypass_csp=True):
+    """A page in a fresh Chromium, with a fake camera fed from `camera` when given; closed afterwards.
+
+    Playwright's wait_for_function evaluates its predicate with eval, which the studio's
+    Content-Security-Policy forbids; test_security.py drives the pages with the policy in force."""
     browser = launch(playwright, camera)
     try:
-        yield browser.new_page(viewport={"width": 1000, "height": 760})
+        yield browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=bypass_csp)
     finally:
         browser.close()
 

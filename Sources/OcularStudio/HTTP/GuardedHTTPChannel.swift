@@ -1,11 +1,13 @@
+import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
 
 /// A server child channel that adds what HTTP needs before a request reaches Hummingbird: a client
-/// must send its request head within a deadline, and a malformed or oversized head is answered
-/// (431 or 400) and the connection closed.
+/// must send its request head within a deadline, a malformed or oversized head is answered
+/// (431 or 400) and the connection closed, and a WebSocket upgrade that ``StudioAccess`` refuses is
+/// answered with its status (Hummingbird answers a refused upgrade with a bare 400).
 ///
 /// Hummingbird's idle timeout starts only once a first request head has been read, and without
 /// NIO's error handler (which Hummingbird leaves out) a head over the size limit fails the upgrade
@@ -13,12 +15,13 @@ import NIOHTTP1
 struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     let requestHeadTimeout: TimeAmount
+    let access: StudioAccess
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(HTTPRequestGuard(requestHeadTimeout: requestHeadTimeout), position: .after(decoder))
+            try pipeline.addHandler(HTTPRequestGuard(requestHeadTimeout: requestHeadTimeout, access: access), position: .after(decoder))
             return value
         }
     }
@@ -35,12 +38,18 @@ final class HTTPRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let requestHeadTimeout: TimeAmount
+    private let access: StudioAccess
     private var deadline: Scheduled<Void>?
     /// After the first head the connection may become a WebSocket, whose frames pass here unread.
     private var sawRequestHead = false
+    /// A refused upgrade has been answered: the rest of its request is dropped.
+    private var refused = false
+    /// An upgrade head passed: what follows may be WebSocket frames, which pass unread.
+    private var upgrading = false
 
-    init(requestHeadTimeout: TimeAmount) {
+    init(requestHeadTimeout: TimeAmount, access: StudioAccess) {
         self.requestHeadTimeout = requestHeadTimeout
+        self.access = access
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -60,12 +69,49 @@ final class HTTPRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if !sawRequestHead, case .head = unwrapInboundIn(data) {
-            sawRequestHead = true
-            deadline?.cancel()
-            deadline = nil
+        guard !refused else { return }
+        guard !upgrading else { return context.fireChannelRead(data) }
+        if case .head(let head) = unwrapInboundIn(data) {
+            if !sawRequestHead {
+                sawRequestHead = true
+                deadline?.cancel()
+                deadline = nil
+            }
+            if head.headers[canonicalForm: "upgrade"].contains(where: { $0.lowercased() == "websocket" }) {
+                // From here on the connection may carry WebSocket frames, not HTTP parts.
+                upgrading = true
+                guard let refusal = refusal(of: head) else { return context.fireChannelRead(data) }
+                refused = true
+                respond(context: context, status: HTTPResponseStatus(statusCode: refusal.status),
+                        body: "{\"error\":\"\(refusal.message.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"}",
+                        contentType: "application/json; charset=utf-8")
+                return
+            }
         }
         context.fireChannelRead(data)
+    }
+
+    /// The access check of a WebSocket upgrade's head; a repeated Origin or Host is refused.
+    private func refusal(of head: HTTPRequestHead) -> StudioAccess.Refusal? {
+        func single(_ name: String) -> String? {
+            let values = head.headers[name]
+            return values.count > 1 ? values.joined(separator: ", ") : values.first
+        }
+        guard head.headers["host"].count <= 1 else { return StudioAccess.Refusal(status: 400, message: "the request has two Host headers") }
+        return access.refusal(authority: single("host"), changesState: true, origin: single("origin"), fetchSite: single("sec-fetch-site"),
+                              tokens: [StudioAccess.token(inAuthorization: single("authorization")),
+                                       StudioAccess.token(inCookies: head.headers["cookie"].joined(separator: "; "))])
+    }
+
+    /// Answers and closes the connection.
+    private func respond(context: ChannelHandlerContext, status: HTTPResponseStatus, body: String, contentType: String) {
+        var headers = HTTPHeaders([("Content-Type", contentType), ("Connection", "close")])
+        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        for field in AccessGuardMiddleware<BasicRequestContext>.securityHeaders { headers.add(name: field.name.rawName, value: field.value) }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -77,11 +123,6 @@ final class HTTPRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         let (status, message): (HTTPResponseStatus, String) = parserError == .headerOverflow
             ? (.requestHeaderFieldsTooLarge, "the request's header is larger than this server accepts\n")
             : (.badRequest, "the request is not valid HTTP/1.1\n")
-        var headers = HTTPHeaders([("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")])
-        headers.add(name: "Content-Length", value: String(message.utf8.count))
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: message)))), promise: nil)
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
+        respond(context: context, status: status, body: message, contentType: "text/plain; charset=utf-8")
     }
 }

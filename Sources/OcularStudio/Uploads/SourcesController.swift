@@ -3,7 +3,8 @@ import Hummingbird
 import NIOCore
 import Ocular
 
-/// `POST /api/sources`: a picture to blend into frames. The body is the image file (JPEG, PNG, …);
+/// `POST /api/sources`: a picture to blend into frames. The body is the image file (JPEG, PNG, …),
+/// typed `image/…` or `application/octet-stream` (anything else is answered 415);
 /// the answer is `201 {"id":"…","width":…,"height":…}`, the id to put in a recipe's image parameter.
 /// Too large a body is answered 413, one that is not a picture 400, each with `{"error":"…"}`.
 struct SourcesController {
@@ -25,6 +26,13 @@ struct SourcesController {
     }
 
     func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        // A form or text/plain body is what another web page can send without asking (a "simple"
+        // request, no CORS preflight): a picture must say it is one.
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard type.hasPrefix("image/") || type == "application/octet-stream" else {
+            return try StudioErrorBody.response(.unsupportedMediaType,
+                "send the picture with Content-Type image/… or application/octet-stream, not '\(StudioAccess.printable(type))'")
+        }
         let limit = configuration.maxSourceBytes
         let tooLarge = "the picture is larger than the limit of \(limit) bytes"
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
