@@ -98,6 +98,9 @@ public enum Studio {
             throw StudioError.unusableGallery(error)
         }
         for finding in gallery.reconciliation.findings { logger.warning("gallery: \(finding)") }
+        if gallery.isReadOnly {
+            logger.warning("the gallery '\(gallery.folder)' is read-only (its folder cannot be written): saving is off")
+        }
         let application = try makeApplication(configuration: configuration, gallery: gallery, logger: logger, onServerRunning: onServerRunning)
         do {
             try await application.runService()

@@ -1,4 +1,5 @@
 import Foundation
+import OcularTestSupport
 import Testing
 
 @Suite("ocular gallery, and --save")
@@ -20,6 +21,41 @@ struct GalleryCLITests {
             var stages: [Step]
         }
         var items: [Item]
+    }
+
+    @Test("gallery delete of an item whose file cannot be removed fails by name and keeps the item (it said 'deleted')")
+    func unremovable() throws {
+        let folder = try Folder()
+        let gallery = folder.file("gallery")
+        #expect(try ocular("gallery", "add", dataRoot + "/images/coffee.png", "--gallery", gallery).status == 0)
+        let item = try #require(try Self.list(gallery).first)
+        let restore = try makeUnremovable(gallery + "/photos", file: gallery + "/photos/" + item.fileName)
+        defer { restore() }
+        // Refused as a file that cannot be removed, or (where the whole folder is protected) as a
+        // read-only gallery; never "deleted".
+        let run = try ocular("gallery", "delete", "1", "--gallery", gallery)
+        #expect(run.status == 1 && (run.errors.contains("item 1 was not deleted") || run.errors.contains("is read-only")), "\(run.errors)")
+        restore()
+        #expect(try Self.list(gallery).map(\.id) == [1])
+        #expect(try ocular("gallery", "check", "--gallery", gallery).status == 0)
+    }
+
+    @Test("a read-only gallery is listed, checked and exported; adding and deleting say it is read-only")
+    func readOnly() throws {
+        let folder = try Folder()
+        let gallery = folder.file("gallery")
+        #expect(try ocular("gallery", "add", dataRoot + "/images/coffee.png", "--gallery", gallery).status == 0)
+        let folders = [gallery, gallery + "/photos", gallery + "/videos", gallery + "/thumbnails"]
+        let restore = try #require(makeReadOnly(folders), "cannot make a read-only folder on this machine")
+        defer { restore() }
+        #expect(try Self.list(gallery).map(\.id) == [1])
+        let check = try ocular("gallery", "check", "--gallery", gallery)
+        #expect(check.status == 0, "\(check.errors)")
+        #expect(try ocular("gallery", "export", "1", "-o", folder.file("out.png"), "--gallery", gallery).status == 0)
+        expectCleanFailure(try ocular("gallery", "delete", "1", "--gallery", gallery), mentioning: "is read-only")
+        expectCleanFailure(try ocular("gallery", "add", dataRoot + "/images/rocket.jpg", "--gallery", gallery), mentioning: "is read-only")
+        restore()
+        #expect(try Self.list(gallery).map(\.id) == [1])
     }
 
     static func list(_ gallery: String) throws -> [Listing.Item] {

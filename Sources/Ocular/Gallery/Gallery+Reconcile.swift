@@ -10,9 +10,11 @@ extension Gallery {
         try Self.reconcile(folder: folder, database: database)
     }
 
-    static func reconcile(folder: String, database: DatabasePool) throws(GalleryError) -> GalleryReconciliation {
+    /// - Parameter tidying: Whether partial files and stray thumbnails are removed (not in a
+    ///   read-only gallery, which is only reported on).
+    static func reconcile(folder: String, database: any DatabaseWriter, tidying: Bool = true) throws(GalleryError) -> GalleryReconciliation {
         var found = GalleryReconciliation()
-        for subfolder in subfolderNames {
+        for subfolder in subfolderNames where tidying {
             found.removedPartialFiles += PartialFiles.sweepStale(besides: folder + "/" + subfolder + "/x")
                 .map { subfolder + "/" + ($0 as NSString).lastPathComponent }
         }
@@ -30,7 +32,7 @@ extension Gallery {
         for name in visibleFiles(in: thumbnailFolder) where !thumbnails.contains(name) {
             let path = thumbnailFolder + "/" + name
             let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
-            if Date().timeIntervalSince(modified) > thumbnailGracePeriod, unlink(path) == 0 {
+            if tidying, Date().timeIntervalSince(modified) > thumbnailGracePeriod, unlink(path) == 0 {
                 found.removedThumbnails.append(thumbnailFolderName + "/" + name)
             }
         }

@@ -31,7 +31,12 @@ public final class Gallery: Sendable {
     public let folder: String
     /// What opening the gallery found and tidied.
     public let reconciliation: GalleryReconciliation
-    let database: DatabasePool
+    /// Whether the gallery was opened read-only, because its folder cannot be written: it can be
+    /// listed, checked and exported; saving, adding and deleting throw ``GalleryError/readOnly(path:)``.
+    public let isReadOnly: Bool
+    let database: any DatabaseWriter
+    /// The database file opened: a save or delete first checks that the file at its path is still it.
+    let databaseIdentity: FileIdentity
 
     /// Thumbnails are at most this many pixels on their longer side.
     public static let thumbnailSize = 256
@@ -56,23 +61,45 @@ public final class Gallery: Sendable {
     public init(folder: String? = nil) throws(GalleryError) {
         let folder = Self.normalised(folder ?? Self.defaultFolder())
         self.folder = folder
-        try Self.makeFolder(folder)
-        for subfolder in Self.subfolderNames { try Self.makeFolder(folder + "/" + subfolder) }
         let databasePath = folder + "/" + Self.databaseName
+        // A gallery that exists in a folder this user cannot write (a copy on a read-only disk,
+        // another user's) is opened read-only rather than refused.
+        let writable = ([folder] + Self.subfolderNames.map { folder + "/" + $0 }).allSatisfy {
+            !FileManager.default.fileExists(atPath: $0) || access($0, W_OK | X_OK) == 0
+        } && access(databasePath, W_OK) == 0
+        isReadOnly = FileManager.default.fileExists(atPath: databasePath) && !writable
+        if !isReadOnly {
+            try Self.makeFolder(folder)
+            for subfolder in Self.subfolderNames { try Self.makeFolder(folder + "/" + subfolder) }
+        }
         do {
             var configuration = Configuration()
+            configuration.readonly = isReadOnly
             // The studio and the CLI may write at once; the second waits for the first.
             configuration.busyMode = .timeout(10)
-            configuration.prepareDatabase { db in
-                // A committed save survives a power cut, not only a killed process.
-                try db.execute(sql: "PRAGMA synchronous = FULL")
+            if !isReadOnly {
+                configuration.prepareDatabase { db in
+                    // A committed save survives a power cut, not only a killed process.
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                }
             }
-            database = try DatabasePool(path: databasePath, configuration: configuration)
-            try Self.migrator.migrate(database)
+            database = isReadOnly ? try DatabaseQueue(path: Self.readOnlyLocation(of: databasePath), configuration: configuration)
+                : try DatabasePool(path: databasePath, configuration: configuration)
+            if !isReadOnly {
+                try Self.migrator.migrate(database)
+            } else if try !database.read({ db in try Self.migrator.hasCompletedMigrations(db) }) {
+                throw GalleryError.database(path: databasePath, reason: "it is read-only and was made by an older Ocular; open it once where it can be written")
+            }
+        } catch let error as GalleryError {
+            throw error
         } catch {
             throw .database(path: databasePath, reason: Self.reason(for: error))
         }
-        reconciliation = try Self.reconcile(folder: folder, database: database)
+        guard let identity = FileIdentity(path: databasePath) else {
+            throw .database(path: databasePath, reason: "the database file vanished as it was opened")
+        }
+        databaseIdentity = identity
+        reconciliation = try Self.reconcile(folder: folder, database: database, tidying: !isReadOnly)
     }
 
     /// The schema, one migration per change; GRDB records which ran.
@@ -162,12 +189,13 @@ public final class Gallery: Sendable {
     ///   - caption: Shown under it in the gallery.
     ///   - labels: Tags, such as a classifier's answer.
     ///   - name: The file's name; made from the date when nil. ".png" is added when missing.
+    ///   - quota: When given, the save is refused if the gallery's files would then take more bytes.
     /// - Returns: The new item.
-    /// - Throws: ``GalleryError/invalidName(_:reason:)``, or an error writing the files or the row;
-    ///   nothing is left behind on failure.
+    /// - Throws: ``GalleryError/invalidName(_:reason:)``, ``GalleryError/quotaExceeded(used:adding:quota:)``,
+    ///   or an error writing the files or the row; nothing is left behind on failure.
     @discardableResult
     public func save(_ image: Image, recipe: Recipe? = nil, source: String, caption: String = "", labels: [String] = [],
-                     name: String? = nil) throws(GalleryError) -> GalleryItem {
+                     name: String? = nil, withinBytes quota: Int64? = nil) throws(GalleryError) -> GalleryItem {
         let fileName = try name.map { (name) throws(GalleryError) in try Self.checkedName(name, extension: "png") } ?? Self.generatedName(extension: "png")
         let bytes: [UInt8]
         do {
@@ -177,7 +205,12 @@ public final class Gallery: Sendable {
         }
         let item = GalleryItem(draftOf: .photo, source: source, recipe: recipe, width: image.width, height: image.height,
                                caption: caption, labels: labels)
-        return try store(item, thumbnail: try Self.thumbnail(of: image), preferredName: fileName) { (folder, name) throws(GalleryError) in
+        if let quota {
+            // Refused before any file is written; checked again with the row, in its transaction.
+            let used = try read { db in try Self.bytesUsed(db) }
+            guard used + Int64(bytes.count) <= quota else { throw .quotaExceeded(used: used, adding: bytes.count, quota: quota) }
+        }
+        return try store(item, thumbnail: try Self.thumbnail(of: image), preferredName: fileName, quota: quota) { (folder, name) throws(GalleryError) in
             (try DurableFiles.create(bytes, in: folder, preferredName: name), Checksum.of(bytes), bytes.count)
         }
     }
@@ -258,9 +291,10 @@ public final class Gallery: Sendable {
     /// what it wrote), then inserts the row: the item exists from that commit on. On failure, the
     /// files just placed are removed (the item's own file only when `removeOnFailure`: a file
     /// registered where it lay is the user's).
-    func store(_ draft: GalleryItem, thumbnail: [UInt8]?, preferredName: String, removeOnFailure: Bool = true,
+    func store(_ draft: GalleryItem, thumbnail: [UInt8]?, preferredName: String, removeOnFailure: Bool = true, quota: Int64? = nil,
                        place: (_ folder: String, _ preferredName: String) throws(GalleryError) -> (name: String, checksum: UInt32, byteCount: Int))
         throws(GalleryError) -> GalleryItem {
+        guard !isReadOnly else { throw .readOnly(path: folder) }
         var item = draft
         do throws(GalleryError) {
             if let thumbnail {
@@ -271,7 +305,12 @@ public final class Gallery: Sendable {
             (item.fileName, item.checksum, item.byteCount) = try place(folder + "/" + item.kind.folderName, preferredName)
             let columns = item.columnValues()
             // Read back as every later read will see it (the date to the millisecond, as stored).
+            let byteCount = Int64(item.byteCount)
             let row = try write { db in
+                if let quota {
+                    let used = try Self.bytesUsed(db)
+                    guard used + byteCount <= quota else { throw GalleryError.quotaExceeded(used: used, adding: Int(byteCount), quota: quota) }
+                }
                 let names = columns.keys.sorted()
                 let sql = "INSERT INTO item (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
                 try db.execute(sql: sql, arguments: StatementArguments(names.map { columns[$0]! }))
@@ -288,19 +327,26 @@ public final class Gallery: Sendable {
 
     // MARK: - Removing and exporting
 
-    /// Deletes an item: its row first (from then on it is gone for every reader), then its files.
+    /// Deletes an item: its row and its file in one transaction (from its commit on it is gone for
+    /// every reader), then its thumbnail.
     /// - Returns: The item that was deleted.
-    /// - Throws: ``GalleryError/noSuchItem(id:)``.
+    /// - Throws: ``GalleryError/noSuchItem(id:)``; ``GalleryError/fileNotRemoved(id:path:reason:)`` when
+    ///   the file cannot be removed (a read-only folder): the row is kept, so the item stays whole.
     @discardableResult
     public func delete(id: Int64) throws(GalleryError) -> GalleryItem {
         let row = try write { db in
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id])
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id]) else { return Row?.none }
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            // The file goes inside the row's transaction: if it cannot be removed, the row stays.
+            let item = GalleryItem(row: row)
+            let path = path(of: item)
+            if unlink(path) != 0, errno != ENOENT {
+                throw GalleryError.fileNotRemoved(id: id, path: path, reason: String(cString: strerror(errno)))
+            }
             return row
         }
         guard let row else { throw .noSuchItem(id: id) }
         let item = GalleryItem(row: row)
-        unlink(path(of: item))
         if let thumbnail = thumbnailPath(of: item) { unlink(thumbnail) }
         DurableFiles.flushFolder(folder + "/" + item.kind.folderName)
         return item
@@ -328,7 +374,7 @@ public final class Gallery: Sendable {
         try Self.read(database, in: folder, body)
     }
 
-    static func read<T>(_ database: DatabasePool, in folder: String, _ body: (Database) throws -> T) throws(GalleryError) -> T {
+    static func read<T>(_ database: any DatabaseWriter, in folder: String, _ body: (Database) throws -> T) throws(GalleryError) -> T {
         do {
             return try database.read(body)
         } catch {
@@ -336,9 +382,48 @@ public final class Gallery: Sendable {
         }
     }
 
+    /// Where a read-only gallery's database is opened. SQLite opens a WAL database read-only only
+    /// when its shared-memory file exists or can be made, which a folder that cannot be written
+    /// does not allow; a database closed cleanly (no -wal file) is then opened as immutable.
+    static func readOnlyLocation(of path: String) -> String {
+        guard !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+    }
+
+    /// Refuses to write when the database file at the gallery's path is no longer the one opened
+    /// (deleted or replaced while the gallery was open) or no longer SQLite: SQLite would go on
+    /// writing into the open file, and each save would be acknowledged into nothing.
+    func checkDatabaseFile() throws(GalleryError) {
+        let path = folder + "/" + Self.databaseName
+        guard let found = FileIdentity(path: path) else {
+            throw .database(path: path, reason: "the database file was deleted while the gallery was open: nothing is saved or deleted "
+                + "until the gallery is opened again (the photos and videos are still in the folder)")
+        }
+        guard found == databaseIdentity else {
+            throw .database(path: path, reason: "the database file was replaced while the gallery was open: nothing is saved or deleted "
+                + "until the gallery is opened again")
+        }
+        let header = ((try? FileAccess.read(path, upTo: 16)).map { Array($0) }) ?? []
+        guard header == Array("SQLite format 3\u{0}".utf8) else {
+            throw .database(path: path, reason: "the database file was overwritten with something that is not SQLite: nothing is saved "
+                + "or deleted; `ocular gallery check` tells what is left")
+        }
+    }
+
+    /// The bytes the items' files take, as their rows record them.
+    static func bytesUsed(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(byteCount), 0) FROM item") ?? 0
+    }
+
     func write<T>(_ body: (Database) throws -> T) throws(GalleryError) -> T {
+        guard !isReadOnly else { throw .readOnly(path: folder) }
+        try checkDatabaseFile()
         do {
             return try database.write(body)
+        } catch let error as GalleryError {
+            throw error
         } catch {
             throw .database(path: folder + "/" + Self.databaseName, reason: Self.reason(for: error))
         }
@@ -371,5 +456,19 @@ public final class Gallery: Sendable {
             }
         }
         guard access(path, W_OK | X_OK) == 0 else { throw .unusableFolder(path: path, reason: "permission denied") }
+    }
+}
+
+/// A file's device and inode: the same path may name another file later.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of the file at `path` (not following a final symbolic link), nil when none is there.
+    init?(path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
     }
 }

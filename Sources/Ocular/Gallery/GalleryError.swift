@@ -16,6 +16,12 @@ public enum GalleryError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingFile(id: Int64, path: String)
     /// The item's file no longer holds the bytes saved (its checksum differs).
     case damagedFile(id: Int64, path: String, reason: String)
+    /// Saving would take the gallery's files over the quota given.
+    case quotaExceeded(used: Int64, adding: Int, quota: Int64)
+    /// The item's file could not be removed; the item is kept, whole.
+    case fileNotRemoved(id: Int64, path: String, reason: String)
+    /// The gallery was opened read-only (its folder cannot be written): nothing can be saved or deleted.
+    case readOnly(path: String)
 
     public var description: String {
         switch self {
@@ -35,11 +41,24 @@ public enum GalleryError: Error, Equatable, Sendable, CustomStringConvertible {
             "item \(id)'s file '\(path)' is missing"
         case .damagedFile(let id, let path, let reason):
             "item \(id)'s file '\(path)' is damaged: \(reason)"
+        case .quotaExceeded(let used, let adding, let quota):
+            "the gallery is full: its files take \(Self.megabytes(used)), and \(Self.megabytes(Int64(adding))) more would pass its quota of \(Self.megabytes(quota)) (delete items, or raise the quota)"
+        case .fileNotRemoved(let id, let path, let reason):
+            "item \(id) was not deleted: its file '\(path)' cannot be removed (\(reason)); the item is kept as it was"
+        case .readOnly(let path):
+            "the gallery '\(path)' is read-only (its folder cannot be written): it can be listed, checked and exported, not changed"
         }
     }
 }
 
 import Foundation
+
+extension GalleryError {
+    static func megabytes(_ bytes: Int64) -> String {
+        let value = Double(bytes) / 1_048_576
+        return value >= 10 ? "\(Int(value.rounded())) MB" : "\((value * 10).rounded() / 10) MB"
+    }
+}
 
 extension GalleryError: LocalizedError {
     public var errorDescription: String? { description }

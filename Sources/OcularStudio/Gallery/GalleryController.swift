@@ -142,6 +142,8 @@ struct GalleryController {
         switch error {
         case .noSuchItem, .missingFile: return try StudioErrorBody.response(.notFound, message)
         case .invalidName, .notMedia: return try StudioErrorBody.response(.badRequest, message)
+        case .readOnly: return try StudioErrorBody.response(.conflict, message)
+        case .quotaExceeded: return try StudioErrorBody.response(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), message)
         default: return try StudioErrorBody.response(.internalServerError, message)
         }
     }

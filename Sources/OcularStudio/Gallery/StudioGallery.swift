@@ -28,6 +28,12 @@ final class StudioGallery: Sendable {
         return error.description.replacingOccurrences(of: root + "/", with: "")
     }
 
+    /// What pages are told when the gallery (already open) is read-only: saving is off.
+    var readOnlyNotice: String? {
+        opened.withLock { $0?.isReadOnly == true }
+            ? "The gallery is read-only (its folder cannot be written): saving is off; the gallery can be viewed and downloaded." : nil
+    }
+
     /// The gallery, opening it the first time.
     /// - Throws: ``GalleryError`` when the folder or its database cannot be used; the next call
     ///   tries again.

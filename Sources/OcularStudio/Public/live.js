@@ -392,6 +392,7 @@ function handleMessage(message) {
     frameAnswered();
     return;
   }
+  if (message.type === "hello" && message.notice) showNotice(message.notice);
   if (message.type === "error" && message.about === "frame") {
     showNotice(`Server: ${message.message}`, "error");
     frameAnswered();

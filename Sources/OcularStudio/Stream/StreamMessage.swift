@@ -132,7 +132,7 @@ enum StreamMessage {
     enum Outbound: Encodable {
         /// Once on connection: the versions, every stage the server offers, the current settings and
         /// the largest frame it accepts.
-        case hello(stages: [StageDescription], recipe: Recipe, quality: Int, maxFrameBytes: Int)
+        case hello(stages: [StageDescription], recipe: Recipe, quality: Int, maxFrameBytes: Int, notice: String? = nil)
         /// After every accepted settings message: the recipe with every value spelled out.
         case settings(recipe: Recipe, quality: Int)
         /// What went wrong; `about` is "frame" when a frame was refused (its answer), "settings" otherwise.
@@ -158,7 +158,7 @@ enum StreamMessage {
 
         private enum CodingKeys: String, CodingKey {
             case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item, preview, pointOfInterest
-            case slot, face, thumbnail, image, blob
+            case slot, face, thumbnail, image, blob, notice
         }
 
         private struct Point: Encodable { let x: Double, y: Double }
@@ -172,8 +172,9 @@ enum StreamMessage {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             switch self {
-            case .hello(let stages, let recipe, let quality, let maxFrameBytes):
+            case .hello(let stages, let recipe, let quality, let maxFrameBytes, let notice):
                 try container.encode("hello", forKey: .type)
+                try container.encodeIfPresent(notice, forKey: .notice)
                 try container.encode(OcularVersion.current, forKey: .ocular)
                 try container.encode(OcularVersion.openCV, forKey: .opencv)
                 try container.encode(stages, forKey: .stages)

@@ -31,6 +31,9 @@ final class StreamSession: Sendable {
     let blobBooth = BlobBooth()
     private let beans: BeanCounter?
     private let started = ContinuousClock.now
+    /// Saves this connection may still make now (a token bucket: `savesPerMinute` at most at once,
+    /// refilled at that rate), so that one page cannot fill the disk in a loop.
+    private let saveAllowance: Mutex<(saves: Double, at: ContinuousClock.Instant)>
 
     init(configuration: StudioConfiguration, registry: StageRegistry = .standard, images: any ImageCatalog = NoImages(),
          gallery: StudioGallery? = nil, beans: BeanCounter? = nil) throws(StageError) {
@@ -40,6 +43,21 @@ final class StreamSession: Sendable {
         self.images = images
         self.gallery = gallery ?? StudioGallery(folder: configuration.galleryFolder)
         self.settings = Mutex(Settings(pipeline: try Pipeline(Recipe(), registry: registry), quality: configuration.jpegQuality))
+        self.saveAllowance = Mutex((Double(configuration.savesPerMinute), ContinuousClock.now))
+    }
+
+    /// Takes one save from the allowance, or says why not.
+    private func takeSave() -> StreamMessage.Outbound? {
+        let perMinute = Double(configuration.savesPerMinute)
+        let allowed = saveAllowance.withLock { allowance in
+            let now = ContinuousClock.now
+            let elapsed = Double((now - allowance.at).components.seconds) + Double((now - allowance.at).components.attoseconds) / 1e18
+            allowance = (min(perMinute, allowance.saves + elapsed * perMinute / 60), now)
+            guard allowance.saves >= 1 else { return false }
+            allowance.saves -= 1
+            return true
+        }
+        return allowed ? nil : .error(about: "save", message: "too many saves: one page may save \(configuration.savesPerMinute) pictures a minute; wait a moment")
     }
 
     var currentSettings: Settings { settings.withLock { $0 } }
@@ -48,7 +66,7 @@ final class StreamSession: Sendable {
     var hello: StreamMessage.Outbound {
         let current = currentSettings
         return .hello(stages: registry.descriptions, recipe: current.pipeline.recipe, quality: current.quality,
-                      maxFrameBytes: configuration.maxFrameBytes)
+                      maxFrameBytes: configuration.maxFrameBytes, notice: gallery.readOnlyNotice)
     }
 
     /// Applies a text message, all or nothing.
@@ -63,6 +81,7 @@ final class StreamSession: Sendable {
         }
         switch message {
         case .save(let caption):
+            if let refusal = takeSave() { return refusal }
             let accepted = pendingSave.withLock { pending in
                 guard pending == nil else { return false }
                 pending = caption ?? ""
@@ -94,6 +113,7 @@ final class StreamSession: Sendable {
             }
         case .saveMerge(let caption):
             guard let merged = booth.merged else { return .error(about: "save", message: "nothing to save: merge two faces first") }
+            if let refusal = takeSave() { return refusal }
             return save(merged.image, named: "merge", recipe: Recipe(), source: "many masks", caption: caption ?? merged.species.rawValue)
         case .classify:
             do {
@@ -107,6 +127,7 @@ final class StreamSession: Sendable {
             }
         case .saveBlob(let caption):
             guard let blob = blobBooth.classified else { return .error(about: "save", message: "nothing to save: classify a blob first") }
+            if let refusal = takeSave() { return refusal }
             return save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",
                         caption: caption ?? blob.classification?.description ?? "unidentified")
         }
@@ -160,8 +181,11 @@ final class StreamSession: Sendable {
     /// Saves a picture (what the person calls it: "frame", "merge") in the gallery: `saved` with the
     /// item, or an error about "save".
     private func save(_ picture: Image, named name: String, recipe: Recipe, source: String, caption: String) -> StreamMessage.Outbound {
+        guard picture.width * picture.height <= configuration.maxFramePixels else {
+            return .error(about: "save", message: "the \(name) is \(picture.width)×\(picture.height), more than the studio's limit of \(configuration.maxFramePixels) pixels")
+        }
         do throws(GalleryError) {
-            let item = try gallery.open().save(picture, recipe: recipe, source: source, caption: caption)
+            let item = try gallery.open().save(picture, recipe: recipe, source: source, caption: caption, withinBytes: configuration.galleryQuotaBytes)
             return .saved(GalleryItemResource(item: item))
         } catch {
             return .error(about: "save", message: "the \(name) could not be saved: \(gallery.clientMessage(for: error))")

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Ocular
+import OcularTestSupport
+import Testing
+@testable import OcularStudio
+
+/// The studio's saves are bounded (a quota, a rate per connection, the frame limit) and its gallery
+/// operations report what happened. Before: a page could save without end (200 MB in a few frames),
+/// and a delete or save whose file or database was gone was acknowledged.
+@Suite("Ocular Studio's gallery limits and failures", .timeLimit(.minutes(1)), .serialized)
+struct GalleryLimitsStudioTests {
+    final class Folder: Sendable {
+        let path = NSTemporaryDirectory() + "ocular-limits-" + UUID().uuidString
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    static let frame: [UInt8] = {
+        // Noise: a PNG of it is as large as its pixels, so quotas are easy to reach.
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<(64 * 48 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return (try? Image(width: 64, height: 48, format: .bgr8, bytes: bytes).encoded(as: .jpeg(quality: 95))) ?? []
+    }()
+
+    /// Asks for a save, sends a frame, and returns what the save answered.
+    static func save(_ session: StreamSession, caption: String = "x") -> String {
+        if let refusal = session.receive(#"{"type":"save","caption":"\#(caption)"}"#) { return refusal.json }
+        guard case .frame(_, _, let saved?) = session.process(ByteBuffer(bytes: frame)) else { return "no save answer" }
+        return saved.json
+    }
+
+    @Test("one connection may save savesPerMinute pictures at once, then is told to wait")
+    func saveRate() throws {
+        let folder = Folder()
+        let configuration = StudioConfiguration(port: 0, galleryFolder: folder.path, savesPerMinute: 3)
+        let session = try StreamSession(configuration: configuration)
+        for _ in 0..<3 { #expect(Self.save(session).contains(#""type":"saved""#)) }
+        let refused = Self.save(session)
+        #expect(refused.contains(#""about":"save""#) && refused.contains("too many saves: one page may save 3 pictures a minute"), "\(refused)")
+        #expect(try Gallery(folder: folder.path).count() == 3)
+        // Another connection has an allowance of its own.
+        #expect(Self.save(try StreamSession(configuration: configuration)).contains(#""type":"saved""#))
+    }
+
+    @Test("a save over the gallery's quota is refused with the sizes; nothing is written")
+    func quota() throws {
+        let folder = Folder()
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0, galleryFolder: folder.path, galleryQuotaBytes: 12_000))
+        #expect(Self.save(session).contains(#""type":"saved""#))
+        let refused = Self.save(session)
+        #expect(refused.contains("the gallery is full") && refused.contains("quota of"), "\(refused)")
+        #expect(try Gallery(folder: folder.path).count() == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/photos").count == 1)
+    }
+
+    @Test("the database deleted under the running studio: the next save fails by name, and nothing saved is lost")
+    func databaseDeleted() throws {
+        let folder = Folder()
+        let gallery = try Gallery(folder: folder.path)
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery))
+        #expect(Self.save(session).contains(#""type":"saved""#))
+        try FileManager.default.moveItem(atPath: folder.path + "/gallery.sqlite", toPath: folder.path + "/aside.sqlite")
+        let refused = Self.save(session)
+        #expect(refused.contains("deleted while the gallery was open") && !refused.contains(folder.path), "\(refused)")
+        try FileManager.default.moveItem(atPath: folder.path + "/aside.sqlite", toPath: folder.path + "/gallery.sqlite")
+        #expect(try Gallery(folder: folder.path).count() == 1)
+    }
+
+    @Test("on a read-only gallery the studio starts with saving off and says so; it lists and serves, and refuses DELETE with 409")
+    func readOnlyGallery() async throws {
+        let folder = Folder()
+        _ = try Gallery(folder: folder.path).save(try Image(width: 8, height: 8, format: .bgr8, filledWith: [1, 2, 3]), source: "test")
+        let folders = [folder.path] + ["photos", "videos", "thumbnails"].map { folder.path + "/" + $0 }
+        let restore = try #require(makeReadOnly(folders), "cannot make a read-only folder on this machine")
+        defer { restore() }
+        let gallery = try Gallery(folder: folder.path)
+        #expect(gallery.isReadOnly)
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery))
+        #expect(session.hello.json.contains("The gallery is read-only"))
+        let refused = Self.save(session)
+        #expect(refused.contains(#""about":"save""#) && refused.contains("is read-only"), "\(refused)")
+        try await Studio.makeApplication(configuration: StudioConfiguration(port: 0), gallery: gallery).test(.router) { client in
+            try await client.execute(uri: "/api/gallery", method: .get) { response in
+                #expect(response.status == .ok && String(buffer: response.body).contains(#""total":1"#))
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .get) { response in #expect(response.status == .ok) }
+            try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
+                #expect(response.status == .conflict && String(buffer: response.body).contains("read-only"))
+            }
+        }
+    }
+
+    @Test("DELETE of an item whose file cannot be removed answers 500 with the reason, and the item stays")
+    func unremovable() async throws {
+        let folder = Folder()
+        let gallery = try Gallery(folder: folder.path)
+        let item = try gallery.save(try Image(width: 8, height: 8, format: .bgr8, filledWith: [1, 2, 3]), source: "test")
+        let restore = try makeUnremovable(folder.path + "/photos", file: gallery.path(of: item))
+        defer { restore() }
+        try await Studio.makeApplication(configuration: StudioConfiguration(port: 0), gallery: gallery).test(.router) { client in
+            try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
+                #expect(response.status == .internalServerError)
+                #expect(String(buffer: response.body).contains("was not deleted"), "\(String(buffer: response.body))")
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        #expect(try gallery.count() == 1)
+    }
+}
