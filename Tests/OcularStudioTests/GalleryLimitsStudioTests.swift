@@ -112,3 +112,79 @@ struct GalleryLimitsStudioTests {
         #expect(try gallery.count() == 1)
     }
 }
+
+/// What GET /api/gallery/ID serves: only the file the row describes. Before, a symbolic link was
+/// followed out of the gallery, a damaged file was served as good, `+1` was item 1, and Range
+/// headers of other units or several ranges were refused 416.
+@Suite("Ocular Studio's gallery files", .timeLimit(.minutes(1)))
+struct GalleryFilesStudioTests {
+    static func setUp() throws -> (GalleryLimitsStudioTests.Folder, Gallery, GalleryItem) {
+        let folder = GalleryLimitsStudioTests.Folder()
+        let gallery = try Gallery(folder: folder.path)
+        let item = try gallery.add(fileAt: dataRoot + "/images/rocket.jpg")
+        return (folder, gallery, item)
+    }
+
+    @Test("a symbolic link, a FIFO, a file of another size or another CRC are answered 500 with the reason, never served")
+    func damagedFiles() async throws {
+        let (folder, gallery, item) = try Self.setUp()
+        let path = gallery.path(of: item)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let secret = folder.path + "/secret.jpg"
+        try Data("another user's file".utf8).write(to: URL(fileURLWithPath: secret))
+        let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0), gallery: gallery)
+        let cases: [(String, @Sendable () throws -> Void)] = [
+            ("symbolic link", { try FileManager.default.removeItem(atPath: path); try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: secret) }),
+            ("not a regular file", { try FileManager.default.removeItem(atPath: path); _ = mkfifo(path, 0o600) }),
+            ("bytes; \(original.count) were saved", { try FileManager.default.removeItem(atPath: path); try original.prefix(1000).write(to: URL(fileURLWithPath: path)) }),
+            ("CRC-32", {
+                var damaged = original
+                damaged[500] ^= 0xFF
+                try FileManager.default.removeItem(atPath: path)
+                try damaged.write(to: URL(fileURLWithPath: path))
+            }),
+        ]
+        try await application.test(.router) { client in
+            for (reason, damage) in cases {
+                try damage()
+                try await client.execute(uri: "/api/gallery/\(item.id)", method: .get) { response in
+                    let body = String(buffer: response.body)
+                    #expect(response.status == .internalServerError, "\(reason): \(response.status)")
+                    #expect(body.contains(reason) && !body.contains("another user"), "\(reason): \(body)")
+                }
+            }
+            try FileManager.default.removeItem(atPath: path)
+            try original.write(to: URL(fileURLWithPath: path))
+            try await client.execute(uri: "/api/gallery/\(item.id)", method: .get) { response in
+                #expect(response.status == .ok && Data(buffer: response.body) == original)
+            }
+        }
+    }
+
+    @Test("ids are digits only; Range follows RFC 9110; files that are not pictures or videos are attachments")
+    func idsRangesAndTypes() async throws {
+        let (folder, gallery, item) = try Self.setUp()
+        defer { withExtendedLifetime(folder) {} }
+        let pgm = try gallery.add(fileAt: LayoutFixtures.path("pnm-gray-8.pgm"))
+        let size = item.byteCount
+        try await Studio.makeApplication(configuration: StudioConfiguration(port: 0), gallery: gallery).test(.router) { client in
+            for uri in ["/api/gallery/+1", "/api/gallery/%201", "/api/gallery/1e0", "/api/gallery/01x"] {
+                try await client.execute(uri: uri, method: .get) { response in #expect(response.status == .notFound, "\(uri)") }
+            }
+            for (range, status, length) in [("bytes=0-9,20-29", HTTPResponse.Status.ok, size), ("items=0-9", .ok, size),
+                                             ("bytes=10-99999999999999999999999", .partialContent, size - 10), ("bytes=\(size)-", .rangeNotSatisfiable, 0)] {
+                try await client.execute(uri: "/api/gallery/1", method: .get, headers: [.range: range]) { response in
+                    #expect(response.status == status, "\(range)")
+                    #expect(response.body.readableBytes == length, "\(range)")
+                }
+            }
+            try await client.execute(uri: "/api/gallery/1", method: .get) { response in
+                #expect(response.headers[.contentType] == "image/jpeg" && response.headers[.contentDisposition] == nil)
+            }
+            try await client.execute(uri: "/api/gallery/\(pgm.id)", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "application/octet-stream")
+                #expect(response.headers[.contentDisposition] == #"attachment; filename="pnm-gray-8.pgm""#)
+            }
+        }
+    }
+}

@@ -64,11 +64,21 @@ enum DurableFiles {
     /// Reads a file in 1 MiB chunks (a video may not fit in memory).
     /// - Returns: How many bytes it held.
     private static func readChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws(GalleryError) -> Void) throws(GalleryError) -> Int {
-        let input = open(path, O_RDONLY | O_CLOEXEC)
+        // The gallery's files are its own: never a link out of the folder, never a FIFO to wait on.
+        let input = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard input >= 0 else {
-            throw errno == ENOENT ? .file(.fileNotFound(path: path)) : .file(.unreadableFile(path: path, reason: String(cString: strerror(errno))))
+            switch errno {
+            case ENOENT: throw .file(.fileNotFound(path: path))
+            case ELOOP: throw .file(.unreadableFile(path: path, reason: "it is a symbolic link, which the gallery never makes"))
+            default: throw .file(.unreadableFile(path: path, reason: String(cString: strerror(errno))))
+            }
         }
         defer { close(input) }
+        var status = stat()
+        guard fstat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .file(.unreadableFile(path: path, reason: "it is not a regular file"))
+        }
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) & ~O_NONBLOCK)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var byteCount = 0
         while true {
