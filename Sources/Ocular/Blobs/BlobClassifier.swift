@@ -59,17 +59,33 @@ public final class BlobClassifier: Sendable {
     }
 
     /// Describes every readable picture of the list; the others are reported, not fatal.
-    /// - Parameter progress: Called before each picture with its index, the count and its name.
+    /// - Parameters:
+    ///   - pixelLimit: The most pixels the pictures may hold together; past it training stops with
+    ///     an error.
+    ///   - progress: Called before each picture with its index, the count and its name.
     public static func train(_ list: TrainingList, profile: BlobProfile, threshold: Double? = nil,
+                             pixelLimit: Int = TrainingList.maximumTotalPixels,
                              progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError)
         -> (classifier: BlobClassifier, problems: [TrainingProblem]) {
         let describer = try BlobDescriber(profile: profile)
         var references: [BlobReference] = []
         var problems: [TrainingProblem] = []
+        var pixels = 0
         for (index, entry) in list.entries.enumerated() {
             progress(index, list.entries.count, entry.imageFilename)
+            let image: Image
             do {
-                let image = try Image(contentsOfFile: list.path(of: entry))
+                image = try Image(contentsOfFile: list.path(of: entry))
+            } catch {
+                problems.append(TrainingProblem(imageFilename: entry.imageFilename, reason: Self.reason(error)))
+                continue
+            }
+            pixels += image.width * image.height
+            guard pixels <= pixelLimit else {
+                throw .invalidArgument("the training pictures hold more than \(Double(pixelLimit) / 1_000_000) megapixels together "
+                    + "(reached at '\(entry.imageFilename)', picture \(index + 1) of \(list.entries.count)): shrink them or use fewer")
+            }
+            do {
                 references.append(BlobReference(imageFilename: entry.imageFilename, label: entry.label,
                                                  descriptor: try describer.describe(image)))
             } catch {

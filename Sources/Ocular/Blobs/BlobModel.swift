@@ -20,7 +20,7 @@ public enum BlobModel {
     }
 
     /// The version of the file's layout; a different one is retrained.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// The classifier of a training list: loaded from its model file when that matches the list and
     /// pictures as they are now, trained (and the file written) otherwise.
@@ -145,8 +145,17 @@ struct StoredModel: Codable {
         return references
     }
 
+    /// The file starts with this, then the CRC-32 of the rest (big-endian), then the property list:
+    /// a model is checked whole before any of it is used, so any damage retrains.
+    static let signature = Array("OCULARBM".utf8)
+
     static func read(_ path: String, profile: BlobProfile) throws(OcularError) -> (fingerprint: String, labelDescriptions: [String], references: [BlobReference], problems: [TrainingProblem]) {
-        let data = try FileAccess.read(path)
+        let file = [UInt8](try FileAccess.read(path))
+        guard file.count > signature.count + 4, file.starts(with: signature) else { throw .invalidArgument("not a blob model of this version") }
+        let recorded = file[signature.count..<(signature.count + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let body = Array(file[(signature.count + 4)...])
+        guard Checksum.of(body) == recorded else { throw .invalidArgument("damaged: its checksum does not match its bytes") }
+        let data = Data(body)
         let stored: StoredModel
         do {
             stored = try PropertyListDecoder().decode(StoredModel.self, from: data)
@@ -171,7 +180,9 @@ struct StoredModel: Codable {
         } catch {
             throw .writeFailed(path: path, reason: "\(error)")
         }
-        try FileAccess.write(data, to: path)
+        let checksum = Checksum.of([UInt8](data))
+        let header = Self.signature + (0..<4).map { UInt8(truncatingIfNeeded: checksum >> (24 - 8 * UInt32($0))) }
+        try FileAccess.write(Data(header) + data, to: path)
     }
 
     static func bytes(of values: [Float]) -> Data {

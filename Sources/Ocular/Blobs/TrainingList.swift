@@ -13,6 +13,26 @@ public struct TrainingList: Sendable, Hashable {
             self.imageFilename = imageFilename
             self.label = label
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case imageFilename, label
+        }
+
+        /// A label must be a whole number: 1.5 or "1" is named as such, not as a decoder's error.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            imageFilename = try container.decode(String.self, forKey: .imageFilename)
+            let number: Double
+            do {
+                number = try container.decode(Double.self, forKey: .label)
+            } catch DecodingError.typeMismatch {
+                throw DecodingError.dataCorruptedError(forKey: .label, in: container, debugDescription: "must be a whole number, not text or another kind of value")
+            }
+            guard number.rounded() == number, let whole = Int(exactly: number) else {
+                throw DecodingError.dataCorruptedError(forKey: .label, in: container, debugDescription: "must be a whole number, not \(number)")
+            }
+            label = whole
+        }
     }
 
     /// What each label means; index 0 is "unidentified".
@@ -23,6 +43,11 @@ public struct TrainingList: Sendable, Hashable {
 
     /// A list larger than this is not a training list (a model of 10 000 pictures would hold 1.3 GB).
     public static let maximumBytes = 16 << 20
+    /// The most pictures a list may name.
+    public static let maximumEntries = 10_000
+    /// The most pixels a list's pictures may hold together (about 2 GB of colour pixels): training
+    /// stops with an error past it rather than exhausting memory and time.
+    public static let maximumTotalPixels = 700_000_000
 
     public init(labelDescriptions: [String], entries: [Entry], folder: String) {
         self.labelDescriptions = labelDescriptions
@@ -75,6 +100,9 @@ public struct TrainingList: Sendable, Hashable {
 
     /// Refuses what cannot train: no label beyond "unidentified", labels off the list, empty names.
     func check(path: String) throws(OcularError) {
+        guard entries.count <= Self.maximumEntries else {
+            throw .badTrainingList(path: path, reason: "it names \(entries.count) pictures; a training list may name at most \(Self.maximumEntries)")
+        }
         guard labelDescriptions.count >= 2 else {
             throw .badTrainingList(path: path, reason: "labelDescriptions needs \"unidentified\" and at least one label")
         }
