@@ -17,11 +17,11 @@ struct AccessStudioTests {
         try await RawConnection.exchange(port: port, sending: Array((head + "Connection: close\r\n\r\n").utf8), waitingAtMost: 10).response
     }
 
-    /// A WebSocket handshake; the answer's head (a 101 keeps the connection: read for a second).
+    /// A WebSocket handshake; the answer's head (a 101 keeps the connection open).
     static func upgrade(_ port: Int, host: String, origin: String) async throws -> String {
         let head = "GET /api/stream HTTP/1.1\r\nHost: \(host)\r\nOrigin: \(origin)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        return try await RawConnection.exchange(port: port, sending: Array(head.utf8), waitingAtMost: 1).response
+        return try await RawConnection.exchange(port: port, sending: Array(head.utf8), waitingAtMost: 20, headOnly: true).response
     }
 
     @Test("Host names: loopback, the bound address and --allow-host names pass; others, and none, do not")

@@ -171,10 +171,11 @@ struct HardeningStudioTests {
 enum RawConnection {
     /// Runs the blocking exchange on a thread of its own: blocking a thread of Swift's cooperative
     /// pool (two on this machine) would starve the server under test, whose handlers run there.
-    static func exchange(port: Int, sending bytes: [UInt8], waitingAtMost seconds: Int) async throws -> Exchange {
+    /// - Parameter headOnly: Return once the response's head has arrived (a 101 keeps the connection).
+    static func exchange(port: Int, sending bytes: [UInt8], waitingAtMost seconds: Int, headOnly: Bool = false) async throws -> Exchange {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, sending: bytes, waitingAtMost: seconds) })
+                continuation.resume(with: Result { try blockingExchange(port: port, sending: bytes, waitingAtMost: seconds, headOnly: headOnly) })
             }
             thread.start()
         }
@@ -186,7 +187,7 @@ enum RawConnection {
         var description: String { "\(closedByServer ? "closed" : "open"), \(response.utf8.count) bytes" }
     }
 
-    static func blockingExchange(port: Int, sending bytes: [UInt8], waitingAtMost seconds: Int) throws -> Exchange {
+    static func blockingExchange(port: Int, sending bytes: [UInt8], waitingAtMost seconds: Int, headOnly: Bool = false) throws -> Exchange {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXFailure(call: "socket") }
         defer { close(descriptor) }
@@ -210,7 +211,13 @@ enum RawConnection {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 { received += buffer[0..<count]; continue }
+            if count > 0 {
+                received += buffer[0..<count]
+                if headOnly, received.count >= 4, (0...(received.count - 4)).contains(where: { received[$0..<($0 + 4)] == [13, 10, 13, 10] }) {
+                    return Exchange(response: String(decoding: received, as: UTF8.self), closedByServer: false)
+                }
+                continue
+            }
             // 0: orderly close; ECONNRESET: closed with our unread bytes pending; EAGAIN: time ran out.
             let closed = count == 0 || errno == ECONNRESET
             return Exchange(response: String(decoding: received, as: UTF8.self), closedByServer: closed)
