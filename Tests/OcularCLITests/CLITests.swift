@@ -129,6 +129,31 @@ struct CLITests {
         expectCleanFailure(try ocular("studio", "--port", "70000"), mentioning: "--port must be from 0 to 65535")
     }
 
+    @Test("off loopback the studio prints its address with a random token, or the one given; bad tokens and names are refused")
+    func studioToken() throws {
+        let folder = try Folder()
+        func address(_ extra: [String]) throws -> String {
+            let studio = Process()
+            studio.executableURL = URL(fileURLWithPath: ocularExecutable)
+            studio.arguments = ["studio", "--host", "0.0.0.0", "--port", "0", "--gallery", folder.file("gallery")] + extra
+            let output = Pipe()
+            studio.standardOutput = output
+            try studio.run()
+            defer { studio.terminate(); studio.waitUntilExit() }
+            var printed = Data()
+            while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
+                printed += output.fileHandleForReading.availableData
+            }
+            return String(decoding: printed, as: UTF8.self)
+        }
+        let random = try address([])
+        #expect(random.contains(#/http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64} /#), "\(random)")
+        #expect(try address([]) != random, "a new token each start")
+        #expect(try address(["--token", "my-own-token-of-20ch"]).contains("/?token=my-own-token-of-20ch "))
+        expectCleanFailure(try ocular("studio", "--token", "short"), mentioning: "--token must be at least 16 letters")
+        expectCleanFailure(try ocular("studio", "--allow-host", "bad host"), mentioning: "--allow-host 'bad host' is not a host name")
+    }
+
     @Test("a second studio on a taken port says the port is in use")
     func studioPortInUse() throws {
         let first = Process()

@@ -29,12 +29,14 @@ public enum BlobModel {
     ///   - threshold: nil for the profile's default.
     ///   - retrain: Train even when the stored model matches.
     ///   - progress: Called before each picture trained, with its index, the count and its name.
+    ///   - inCache: Keep the model in the user's cache folder even when the list's folder can be
+    ///     written (the studio's demo list lies in the folder it serves, where nothing may be written).
     public static func classifier(forList listPath: String, profile: BlobProfile, threshold: Double? = nil,
-                                  retrain: Bool = false, progress: (Int, Int, String) -> Void = { _, _, _ in })
+                                  retrain: Bool = false, inCache: Bool = false, progress: (Int, Int, String) -> Void = { _, _, _ in })
         throws(OcularError) -> (classifier: BlobClassifier, report: Report) {
         let list = try TrainingList(contentsOfFile: listPath)
         let fingerprint = try Self.fingerprint(listPath: listPath, list: list, profile: profile)
-        let modelPath = Self.modelPath(forList: listPath, profile: profile)
+        let modelPath = Self.modelPath(forList: listPath, profile: profile, inCache: inCache)
         var notes: [String] = []
         if !retrain, FileManager.default.fileExists(atPath: modelPath) {
             do {
@@ -62,14 +64,14 @@ public enum BlobModel {
 
     /// Beside the list when its folder can be written, else in the user's cache folder under a name
     /// that includes a checksum of the list's full path (two lists never share a file).
-    public static func modelPath(forList listPath: String, profile: BlobProfile) -> String {
+    public static func modelPath(forList listPath: String, profile: BlobProfile, inCache: Bool = false) -> String {
         let absolute = URL(fileURLWithPath: listPath).standardizedFileURL.path
         let folder = (absolute as NSString).deletingLastPathComponent
         let base = ((absolute as NSString).lastPathComponent as NSString).deletingPathExtension
         let name = "\(base).\(profile.name).blobmodel"
         // A folder nobody may write to is meant to stay as it is, even for root (whom access() lets through).
         var status = stat()
-        if access(folder, W_OK) == 0, stat(folder, &status) == 0, status.st_mode & 0o222 != 0 {
+        if !inCache, access(folder, W_OK) == 0, stat(folder, &status) == 0, status.st_mode & 0o222 != 0 {
             return (folder as NSString).appendingPathComponent(name)
         }
         let environment = ProcessInfo.processInfo.environment
