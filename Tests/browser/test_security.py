@@ -3,13 +3,16 @@ work, and another web page the user visits (another origin, or a DNS-rebound nam
 with fetch, a no-cors POST, DELETE or a WebSocket save."""
 import http.server
 import json
+import os
 import subprocess
 import threading
 import time
 import urllib.request
 from contextlib import contextmanager
 
-from conftest import CHROMIUM, DATA, OCULAR, browser_page
+import pytest
+
+from conftest import CHROMIUM, DATA, OCULAR, Studio, browser_page
 
 ATTACK_PAGE = """<!doctype html><meta charset="utf-8"><title>a page on another site</title>
 <script>
@@ -129,3 +132,34 @@ def test_the_pages_work_under_their_content_security_policy(playwright_instance,
     assert headers["content-security-policy"].startswith("default-src 'self'")
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_a_read_only_gallery_turns_saving_off_and_says_so(playwright_instance, tmp_path):
+    """The studio starts on a gallery it cannot write: every page says so and offers no Save."""
+    gallery = tmp_path / "gallery"
+    subprocess.run([str(OCULAR), "gallery", "add", str(DATA / "images" / "coffee.png"), "--gallery", str(gallery)],
+                   check=True, capture_output=True)
+    folders = [str(gallery)] + [str(gallery / name) for name in ("photos", "videos", "thumbnails")]
+    if os.getuid() == 0:
+        if subprocess.run(["chattr", "+i", *folders], capture_output=True).returncode != 0:
+            pytest.skip("root on a file system without the immutable attribute: no read-only folder to test")
+        undo = ["chattr", "-i", *folders]
+    else:
+        for folder in folders:
+            os.chmod(folder, 0o555)
+        undo = ["chmod", "755", *folders]
+    server = Studio(gallery)
+    try:
+        with browser_page(playwright_instance) as page:
+            for name in ["", "masks.html"]:
+                page.goto(server.url + name)
+                page.wait_for_function("document.body.dataset.saving === 'off'", timeout=20000)
+                assert "The gallery is read-only" in page.inner_text("#notice")
+            page.goto(server.url)
+            page.wait_for_function("document.body.dataset.saving === 'off'", timeout=20000)
+            assert not page.is_visible("#save")
+            page.goto(server.url + "gallery.html")
+            page.wait_for_selector("img")
+    finally:
+        server.stop()
+        subprocess.run(undo, check=True)

@@ -87,10 +87,13 @@ const page = {
 
 // ---- Status, notices, busy state -------------------------------------------------------------
 
+// What the server says for the whole session (a read-only gallery), kept in front of later notices.
+let serverNotice = "";
+
 export function showNotice(text, kind = "info") {
-  elements.notice.textContent = text;
+  elements.notice.textContent = [serverNotice, text].filter(Boolean).join(" ");
   elements.notice.dataset.kind = kind;
-  elements.notice.hidden = !text;
+  elements.notice.hidden = !elements.notice.textContent;
 }
 
 function setConnection(name, text) {
@@ -392,7 +395,12 @@ function handleMessage(message) {
     frameAnswered();
     return;
   }
-  if (message.type === "hello" && message.notice) showNotice(message.notice);
+  if (message.type === "hello") {
+    // A read-only gallery: saving is off (the Save buttons go), and the page says why.
+    serverNotice = message.notice || "";
+    document.body.dataset.saving = message.notice ? "off" : "on";
+    if (message.notice) showNotice("");
+  }
   if (message.type === "error" && message.about === "frame") {
     showNotice(`Server: ${message.message}`, "error");
     frameAnswered();
