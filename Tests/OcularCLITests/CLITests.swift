@@ -129,22 +129,28 @@ struct CLITests {
         expectCleanFailure(try ocular("studio", "--port", "70000"), mentioning: "--port must be from 0 to 65535")
     }
 
+    /// Runs `ocular studio` with `arguments` until it prints its address (the port is bound then),
+    /// gives `body` what it printed, then stops it.
+    func withStudio<T>(_ arguments: [String], _ body: (String) throws -> T) throws -> T {
+        let studio = Process()
+        studio.executableURL = URL(fileURLWithPath: ocularExecutable)
+        studio.arguments = ["studio"] + arguments
+        let output = Pipe()
+        studio.standardOutput = output
+        try studio.run()
+        defer { studio.terminate(); studio.waitUntilExit() }
+        var printed = Data()
+        while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
+            printed += output.fileHandleForReading.availableData
+        }
+        return try body(String(decoding: printed, as: UTF8.self))
+    }
+
     @Test("off loopback the studio prints its address with a random token, or the one given; bad tokens and names are refused")
     func studioToken() throws {
         let folder = try Folder()
         func address(_ extra: [String]) throws -> String {
-            let studio = Process()
-            studio.executableURL = URL(fileURLWithPath: ocularExecutable)
-            studio.arguments = ["studio", "--host", "0.0.0.0", "--port", "0", "--gallery", folder.file("gallery")] + extra
-            let output = Pipe()
-            studio.standardOutput = output
-            try studio.run()
-            defer { studio.terminate(); studio.waitUntilExit() }
-            var printed = Data()
-            while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
-                printed += output.fileHandleForReading.availableData
-            }
-            return String(decoding: printed, as: UTF8.self)
+            try withStudio(["--host", "0.0.0.0", "--port", "0", "--gallery", folder.file("gallery")] + extra) { $0 }
         }
         let random = try address([])
         #expect(random.contains(#/http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64} /#), "\(random)")
@@ -156,20 +162,10 @@ struct CLITests {
 
     @Test("a second studio on a taken port says the port is in use")
     func studioPortInUse() throws {
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: ocularExecutable)
         let port = Int.random(in: 20000...40000)
-        first.arguments = ["studio", "--port", String(port)]
-        let output = Pipe()
-        first.standardOutput = output
-        try first.run()
-        defer { first.terminate(); first.waitUntilExit() }
-        // Wait for the address line: the port is bound when it is printed.
-        var printed = Data()
-        while !String(decoding: printed, as: UTF8.self).contains("running at"), first.isRunning {
-            printed += output.fileHandleForReading.availableData
+        try withStudio(["--port", String(port)]) { printed in
+            #expect(printed.contains("http://127.0.0.1:\(port)/"))
+            expectCleanFailure(try ocular("studio", "--port", String(port)), mentioning: "port is in use")
         }
-        #expect(String(decoding: printed, as: UTF8.self).contains("http://127.0.0.1:\(port)/"))
-        expectCleanFailure(try ocular("studio", "--port", String(port)), mentioning: "port is in use")
     }
 }
