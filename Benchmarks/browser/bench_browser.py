@@ -63,7 +63,8 @@ def main():
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
                 "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                 f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
-            page = browser.new_page(viewport={"width": 1000, "height": 760})
+            # wait_for_function evaluates with eval, which the studio's Content-Security-Policy forbids.
+            page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
             page.goto(url)
             page.wait_for_function("window.ocularStudio.stats().framesReceived > 30", timeout=30000)
             for name, stages in recipes:
