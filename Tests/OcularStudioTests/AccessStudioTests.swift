@@ -18,10 +18,11 @@ struct AccessStudioTests {
     }
 
     /// A WebSocket handshake; the answer's head (a 101 keeps the connection open).
-    static func upgrade(_ port: Int, host: String, origin: String) async throws -> String {
+    /// - Parameter untilClosed: Read until the server closes (a refusal's body), not only the head.
+    static func upgrade(_ port: Int, host: String, origin: String, untilClosed: Bool = false) async throws -> String {
         let head = "GET /api/stream HTTP/1.1\r\nHost: \(host)\r\nOrigin: \(origin)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        return try await RawConnection.exchange(port: port, sending: Array(head.utf8), waitingAtMost: 20, headOnly: true).response
+        return try await RawConnection.exchange(port: port, sending: Array(head.utf8), waitingAtMost: 20, headOnly: !untilClosed).response
     }
 
     @Test("Host names: loopback, the bound address and --allow-host names pass; others, and none, do not")
@@ -64,8 +65,9 @@ struct AccessStudioTests {
                 #expect(answer.hasPrefix("HTTP/1.1 403"), "\(path): \(answer.prefix(60))")
                 #expect(answer.contains("answers only to its own address"))
             }
-            let upgrade = try await Self.upgrade(port, host: "rebound.example:\(port)", origin: "http://rebound.example:\(port)")
+            let upgrade = try await Self.upgrade(port, host: "rebound.example:\(port)", origin: "http://rebound.example:\(port)", untilClosed: true)
             #expect(upgrade.hasPrefix("HTTP/1.1 403"), "\(upgrade.prefix(60))")
+            #expect(upgrade.contains(#"{"error":"this studio answers only to its own address, not to 'rebound.example'"#), "\(upgrade)")
             let deletion = try await Self.raw(port, "DELETE /api/gallery/1 HTTP/1.1\r\nHost: rebound.example\r\n")
             #expect(deletion.hasPrefix("HTTP/1.1 403"))
             let noHost = try await Self.raw(port, "GET /api/health HTTP/1.1\r\n")

@@ -85,6 +85,11 @@ struct DecodeFuzzTests {
             return .mismatch("Ocular returned \(image) where cv::imdecode returns none")
         }
         defer { reference_image_free(&reference) }
+        return compare(image, with: reference)
+    }
+
+    /// Whether Ocular's image is cv::imdecode's: the same size, channels and bytes.
+    static func compare(_ image: Image, with reference: ReferenceImage) -> Outcome {
         guard Int(reference.columns) == image.width, Int(reference.rows) == image.height,
               Int(reference.channels) == image.format.channels else {
             return .mismatch("Ocular returned \(image), cv::imdecode \(reference.columns)×\(reference.rows)×\(reference.channels)")

@@ -83,13 +83,7 @@ struct PixelLayoutDecodeTests {
                 ? .mismatch("refused (\(result)) where cv::imdecode decodes it") : .refused
         }
         guard referenceDecodes else { return .mismatch("Ocular returned \(image) where cv::imdecode returns none") }
-        guard Int(reference.columns) == image.width, Int(reference.rows) == image.height,
-              Int(reference.channels) == image.format.channels else {
-            return .mismatch("Ocular returned \(image), cv::imdecode \(reference.columns)×\(reference.rows)×\(reference.channels)")
-        }
-        let expected = UnsafeBufferPointer(start: reference.bytes, count: image.bytes.count)
-        guard image.bytes.elementsEqual(expected) else { return .mismatch("the pixels of \(image) differ from cv::imdecode's") }
-        return .decoded
+        return DecodeFuzzTests.compare(image, with: reference)
     }
 
     /// Refusals the library makes before decoding, on purpose: sizes over the limit, and variants

@@ -64,21 +64,13 @@ enum DurableFiles {
     /// Reads a file in 1 MiB chunks (a video may not fit in memory).
     /// - Returns: How many bytes it held.
     private static func readChunks(of path: String, _ body: (UnsafeRawBufferPointer) throws(GalleryError) -> Void) throws(GalleryError) -> Int {
-        // The gallery's files are its own: never a link out of the folder, never a FIFO to wait on.
-        let input = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard input >= 0 else {
-            switch errno {
-            case ENOENT: throw .file(.fileNotFound(path: path))
-            case ELOOP: throw .file(.unreadableFile(path: path, reason: "it is a symbolic link, which the gallery never makes"))
-            default: throw .file(.unreadableFile(path: path, reason: String(cString: strerror(errno))))
-            }
+        let input: Int32
+        switch openOwnFile(path) {
+        case .opened(let descriptor, _): input = descriptor
+        case .missing: throw .file(.fileNotFound(path: path))
+        case .unusable(let reason): throw .file(.unreadableFile(path: path, reason: reason))
         }
         defer { close(input) }
-        var status = stat()
-        guard fstat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw .file(.unreadableFile(path: path, reason: "it is not a regular file"))
-        }
-        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) & ~O_NONBLOCK)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var byteCount = 0
         while true {
@@ -89,6 +81,35 @@ enum DurableFiles {
             try withBytes(buffer) { (raw) throws(GalleryError) in try body(UnsafeRawBufferPointer(rebasing: raw.prefix(count))) }
             byteCount += count
         }
+    }
+
+    /// How opening one of the gallery's own files went.
+    enum OwnFileOpening {
+        /// Open for reading (blocking); the caller closes it.
+        case opened(descriptor: Int32, size: Int)
+        case missing
+        case unusable(reason: String)
+    }
+
+    /// Opens one of the gallery's own files for reading. They are its own: never a symbolic link out
+    /// of the folder (the gallery never makes one), never a FIFO to wait on; a regular file.
+    static func openOwnFile(_ path: String) -> OwnFileOpening {
+        // O_NONBLOCK: opening a FIFO put in the file's place must not wait for a writer.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return .missing
+            case ELOOP: return .unusable(reason: "it is a symbolic link, which the gallery never makes")
+            default: return .unusable(reason: String(cString: strerror(errno)))
+            }
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            return .unusable(reason: "it is not a regular file")
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        return .opened(descriptor: descriptor, size: Int(status.st_size))
     }
 
     /// Flushes a folder's entries (a new or removed name) to the disk.

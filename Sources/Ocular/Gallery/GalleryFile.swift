@@ -25,23 +25,15 @@ public final class GalleryFile: @unchecked Sendable {
     ///   saying what is wrong.
     public init(path: String, expecting item: GalleryItem?, hashingUpTo limit: Int = 64 << 20) throws(GalleryError) {
         let id = item?.id ?? 0
-        // O_NONBLOCK: opening a FIFO put in the file's place must not wait for a writer.
-        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard opened >= 0 else {
-            switch errno {
-            case ENOENT: throw .missingFile(id: id, path: path)
-            case ELOOP: throw .damagedFile(id: id, path: path, reason: "it is a symbolic link, which the gallery never makes")
-            default: throw .damagedFile(id: id, path: path, reason: String(cString: strerror(errno)))
-            }
+        let opened: Int32
+        switch DurableFiles.openOwnFile(path) {
+        case .opened(let descriptor, let found):
+            opened = descriptor
+            size = found
+        case .missing: throw .missingFile(id: id, path: path)
+        case .unusable(let reason): throw .damagedFile(id: id, path: path, reason: reason)
         }
-        var status = stat()
-        guard fstat(opened, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(opened)
-            throw .damagedFile(id: id, path: path, reason: "it is not a regular file")
-        }
-        _ = fcntl(opened, F_SETFL, fcntl(opened, F_GETFL) & ~O_NONBLOCK)
         descriptor = opened
-        size = Int(status.st_size)
         if let item, size != item.byteCount {
             close(opened)
             throw .damagedFile(id: id, path: path, reason: "it holds \(size) bytes; \(item.byteCount) were saved")

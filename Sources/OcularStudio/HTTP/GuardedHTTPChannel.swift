@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -83,7 +84,7 @@ final class HTTPRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
                 guard let refusal = refusal(of: head) else { return context.fireChannelRead(data) }
                 refused = true
                 respond(context: context, status: HTTPResponseStatus(statusCode: refusal.status),
-                        body: "{\"error\":\"\(refusal.message.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"}",
+                        body: StudioErrorBody(error: refusal.message).json,
                         contentType: "application/json; charset=utf-8")
                 return
             }

@@ -150,25 +150,21 @@ public struct StudioAccess: Sendable, Equatable {
         if let fetchSite, !["same-origin", "none"].contains(fetchSite.lowercased()) {
             return "requests from other web pages are refused (Sec-Fetch-Site: \(Self.printable(fetchSite)))"
         }
-        guard let origin else { return nil }
-        guard let authority, let url = URL(string: origin), let scheme = url.scheme?.lowercased(), ["http", "https", "ws", "wss"].contains(scheme),
-              let host = url.host, url.path.isEmpty || url.path == "/" else {
-            return "requests from other web pages are refused (Origin: \(Self.printable(origin)))"
-        }
+        guard let origin, !isOwn(origin: origin, authority: authority) else { return nil }
+        return "requests from other web pages are refused (Origin: \(Self.printable(origin)))"
+    }
+
+    /// Whether an Origin is the studio's own pages' (its scheme, the Host asked for), or a WebSocket
+    /// library's "ws://HOST" for the same host.
+    private func isOwn(origin: String, authority: String?) -> Bool {
+        guard let authority, let url = URL(string: origin), let scheme = url.scheme?.lowercased(),
+              let host = url.host, url.path.isEmpty || url.path == "/" else { return false }
         let originAuthority = (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? "")
-        guard scheme == self.scheme || ["ws", "wss"].contains(scheme) else {
-            return "requests from other web pages are refused (Origin: \(Self.printable(origin)))"
-        }
         // WebSocket client libraries (not browsers: no page can make a browser send this) put
         // "ws://HOST" without the port in Origin.
-        if ["ws", "wss"].contains(scheme) {
-            return Self.hostName(of: originAuthority) == Self.hostName(of: authority) ? nil
-                : "requests from other web pages are refused (Origin: \(Self.printable(origin)))"
-        }
-        guard Self.normalisedName(originAuthority) == Self.normalisedName(authority) || Self.sameWithDefaultPort(originAuthority, authority, scheme: scheme) else {
-            return "requests from other web pages are refused (Origin: \(Self.printable(origin)))"
-        }
-        return nil
+        if ["ws", "wss"].contains(scheme) { return Self.hostName(of: originAuthority) == Self.hostName(of: authority) }
+        return scheme == self.scheme && (Self.normalisedName(originAuthority) == Self.normalisedName(authority)
+            || Self.sameWithDefaultPort(originAuthority, authority, scheme: scheme))
     }
 
     /// "name" and "name:80" are the same http origin.

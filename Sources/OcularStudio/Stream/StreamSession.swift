@@ -51,7 +51,7 @@ final class StreamSession: Sendable {
         let perMinute = Double(configuration.savesPerMinute)
         let allowed = saveAllowance.withLock { allowance in
             let now = ContinuousClock.now
-            let elapsed = Double((now - allowance.at).components.seconds) + Double((now - allowance.at).components.attoseconds) / 1e18
+            let elapsed = (now - allowance.at) / .seconds(1)
             allowance = (min(perMinute, allowance.saves + elapsed * perMinute / 60), now)
             guard allowance.saves >= 1 else { return false }
             allowance.saves -= 1

@@ -67,6 +67,13 @@ struct SourcesController {
 struct StudioErrorBody: Encodable {
     var error: String
 
+    /// The body as JSON text, for answers written below Hummingbird (refused WebSocket upgrades).
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
     static func response(_ status: HTTPResponse.Status, _ message: String) throws -> Response {
         try jsonResponse(StudioErrorBody(error: message), status: status)
     }
