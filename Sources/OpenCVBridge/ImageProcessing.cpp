@@ -222,6 +222,21 @@ OCVStatus ocv_warp_affine(const OCVImage *source, const OCVImage *destination, c
     });
 }
 
+OCVStatus ocv_warp_affine_over(const OCVImage *source, const OCVImage *destination, const double *coefficients,
+                               OCVError *error) {
+    return fenced(error, [&] {
+        if (source->type != destination->type) {
+            setMessage(error, "warping over an image needs the same pixel type, got %d onto %d", static_cast<int>(source->type),
+                       static_cast<int>(destination->type));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat output = matrix(destination);
+        const cv::Mat map(2, 3, CV_64F, const_cast<double *>(coefficients));
+        cv::warpAffine(matrix(source), output, map, output.size(), cv::INTER_LINEAR, cv::BORDER_TRANSPARENT);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
 OCVStatus ocv_equalize_histogram(const OCVImage *source, const OCVImage *destination, OCVError *error) {
     return fenced(error, [&] {
         cv::Mat output = matrix(destination);

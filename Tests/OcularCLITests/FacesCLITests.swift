@@ -109,3 +109,62 @@ struct FacesCLITests {
         expectCleanFailure(try ocular("faces", "merge", astronaut, folder.file("none.png"), "-o", output), mentioning: "no such file")
     }
 }
+
+@Suite("ocular faces evaluate and sweep")
+struct FacesEvaluateCLITests {
+    @Test("faces evaluate: per-species recall, precision and mean IoU as JSON, the misses and false boxes by file; a bad list is named and exits non-zero")
+    func evaluate() throws {
+        let folder = try Folder()
+        // astronaut's face; chelsea's cat; coffee without a face; a label where astronaut has no face (a miss).
+        let list = """
+            [{"file":"\(dataRoot)/faces/astronaut.png","faces":[{"species":"human","bounds":[177,67,95,95]}]},
+             {"file":"\(dataRoot)/faces/chelsea.png","faces":[{"species":"cat","bounds":[85,0,340,300]}]},
+             {"file":"\(dataRoot)/images/coffee.png","faces":[]},
+             {"file":"\(dataRoot)/faces/astronaut.png","faces":[{"species":"human","bounds":[10,300,80,80]},{"species":"human","bounds":[177,67,95,95]}]}]
+            """
+        try Data(list.utf8).write(to: URL(fileURLWithPath: folder.file("faces.json")))
+        let run = try ocular("faces", "evaluate", "--labelled", folder.path, "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(report["pictures"] as? Int == 4 && report["profile"] as? String == "default")
+        let species = try #require(report["species"] as? [String: [String: Any]])
+        #expect(species["human"]?["labelled"] as? Int == 3 && species["human"]?["matched"] as? Int == 2, "\(species)")
+        #expect(species["cat"]?["matched"] as? Int == 1, "\(species)")
+        #expect((species["human"]?["meanIoU"] as? Double ?? 0) >= 0.8)
+        let misses = try #require(report["misses"] as? [[String: Any]])
+        #expect(misses.count == 1 && misses.first?["bounds"] as? [Int] == [10, 300, 80, 80], "\(misses)")
+        #expect((report["falseBoxes"] as? [Any])?.isEmpty == true, "\(report)")
+
+        // The textbook profile: astronaut's face is under its smallest size, and it has no close-up cats.
+        let text = try ocular("faces", "evaluate", "--labelled", folder.file("faces.json"), "--profile", "textbook")
+        #expect(text.status == 0 && text.output.contains("textbook profile") && text.output.contains("misses (4)"), "\(text.output)")
+
+        try Data(#"[{"file":"x.png","faces":[{"species":"human","bounds":[1,2,3]}]}]"#.utf8).write(to: URL(fileURLWithPath: folder.file("bad.json")))
+        let bad = try ocular("faces", "evaluate", "--labelled", folder.file("bad.json"))
+        #expect(bad.status != 0 && bad.errors.contains(folder.file("bad.json")) && bad.errors.contains("[x, y, width, height]"), "\(bad.errors)")
+        let missing = try ocular("faces", "evaluate", "--labelled", folder.file("absent"))
+        #expect(missing.status != 0 && missing.errors.contains("absent"), "\(missing.errors)")
+    }
+
+    @Test("faces sweep writes one PNG per frame and a faces.json that faces evaluate reads, with the axes as groups; it will not overwrite a sweep")
+    func sweep() throws {
+        let folder = try Folder()
+        let sources = """
+            [{"file":"\(dataRoot)/faces/astronaut.png","faces":[{"species":"human","bounds":[177,67,95,95]}]},
+             {"file":"\(dataRoot)/images/coffee.png","faces":[]}]
+            """
+        try Data(sources.utf8).write(to: URL(fileURLWithPath: folder.file("sources.json")))
+        let out = folder.file("sweep")
+        let run = try ocular("faces", "sweep", folder.file("sources.json"), out)
+        #expect(run.status == 0, "\(run.errors)")
+        let list = try FaceLabelList(contentsOf: out)
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
+        #expect(pngs.count == list.entries.count && list.entries.count > 50, "\(pngs.count) files, \(list.entries.count) entries")
+        #expect(run.output.contains("\(list.entries.count) frames"))
+        #expect(Set(list.entries.compactMap(\.group)).isSuperset(of: ["size", "tilt", "cut-off", "light", "none"]))
+        let size = try #require(list.entries.first { $0.file == "size-0.50-astronaut.png" })
+        #expect(size.faces == [LabelledFace(species: .human, bounds: PixelRectangle(x: 200, y: 120, width: 240, height: 240))])
+        let again = try ocular("faces", "sweep", folder.file("sources.json"), out)
+        #expect(again.status != 0 && again.errors.contains("already exists"), "\(again.errors)")
+    }
+}

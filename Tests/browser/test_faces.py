@@ -32,7 +32,8 @@ def test_the_faces_stage_draws_and_lists_the_astronaut(studio, camera_page):
     face = faces[0]
     x, y, width, height = face["bounds"]
     assert face["species"] == "human"
-    assert 70 <= width <= 106 and 70 <= height <= 106, face
+    # Within a third of the label's 88 pixels: the default's boxes (steps of 1.1) run a little larger.
+    assert 66 <= width <= 118 and 66 <= height <= 118, face
     assert abs(y - 63) <= 15 and 40 <= x <= 460, face
     assert x < face["leftEye"][0] < face["rightEye"][0] < x + width, face
     assert page.evaluate(YELLOW_PIXELS) > 150, "the yellow face box shows in the frame"

@@ -1,3 +1,4 @@
+import Foundation
 import OpenCVBridge
 
 /// A 2-D affine map (x, y) → (a·x + b·y + c, d·x + e·y + f): rotation, scale, shear and shift, as
@@ -32,6 +33,13 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
 
     public static let identity = AffineMatrix(checked: [1, 0, 0, 0, 1, 0])
 
+    /// Turning by `degrees` about `centre`, clockwise on screen (image coordinates run downwards).
+    public static func rotation(by degrees: Double, about centre: Point) -> AffineMatrix {
+        let angle = degrees * .pi / 180, c = cos(angle), s = sin(angle)
+        return AffineMatrix(checked: [c, -s, centre.x - c * centre.x + s * centre.y,
+                                      s, c, centre.y - s * centre.x - c * centre.y])
+    }
+
     private init(checked coefficients: [Double]) { self.coefficients = coefficients }
 
     /// Where the map takes `point`.
@@ -61,5 +69,25 @@ extension Image {
                 }
             }
         }
+    }
+}
+
+extension Image {
+    /// `background` with this image moved by `map` onto it (cv::warpAffine, bilinear, transparent
+    /// border): where the map brings no pixel of this image, the background shows.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` when the two differ in format, or for YUV images.
+    public func warped(by map: AffineMatrix, over background: Image) throws(OcularError) -> Image {
+        guard format == background.format, !format.isYUV else {
+            throw .invalidArgument("cannot warp a \(format) image over a \(background.format) one; convert them to one packed format first")
+        }
+        var canvas = background
+        try withMatrix { (input) throws(OcularError) in
+            try canvas.withMutableMatrix { (output) throws(OcularError) in
+                try OpenCV.call("warpAffine \(self) by \(map) over \(background)") {
+                    ocv_warp_affine_over(input, output, map.coefficients, $0)
+                }
+            }
+        }
+        return canvas
     }
 }

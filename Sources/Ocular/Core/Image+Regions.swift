@@ -81,6 +81,14 @@ extension PixelRectangle {
         x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
     }
 
+    /// How much of this rectangle's area lies inside `other` (0…1; 0 for an empty rectangle).
+    public func fractionInside(_ other: PixelRectangle) -> Double {
+        let width = min(x + self.width, other.x + other.width) - max(x, other.x)
+        let height = min(y + self.height, other.y + other.height) - max(y, other.y)
+        guard width > 0, height > 0, self.width > 0, self.height > 0 else { return 0 }
+        return Double(width * height) / Double(self.width * self.height)
+    }
+
     /// Intersection over union, 0 when apart.
     public func intersectionOverUnion(_ other: PixelRectangle) -> Double {
         let overlapWidth = max(0, min(x + width, other.x + other.width) - max(x, other.x))

@@ -52,6 +52,14 @@ public struct Face: Sendable, FrameAnnotation {
         atan2(rightEye.y - leftEye.y, rightEye.x - leftEye.x) * 180 / .pi
     }
 
+    /// The same face with its landmarks turned by `degrees` (clockwise) about its centre: for landmarks
+    /// found in an upright copy of a tilted face. The eye boxes, upright, no longer fit and are dropped.
+    func landmarksTurned(by degrees: Double) -> Face {
+        let turn = AffineMatrix.rotation(by: degrees, about: Point(x: Double(bounds.width) / 2, y: Double(bounds.height) / 2))
+        return Face(species: species, image: image, bounds: bounds, leftEye: turn.apply(to: leftEye), rightEye: turn.apply(to: rightEye),
+                    nose: turn.apply(to: nose), mouth: mouth.map { turn.apply(to: $0) }, smile: smile)
+    }
+
     /// A point of the face in frame coordinates.
     public func inFrame(_ point: Point) -> Point {
         Point(x: point.x + Double(bounds.x), y: point.y + Double(bounds.y))

@@ -9,6 +9,15 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     /// But never so small that the copy's short side falls below this many pixels (0: no floor):
     /// halving a 480 × 360 frame leaves a face a fifth of its height too few pixels for the cascade.
     public var minimumDetectionShortSide: Int
+    /// When set, the copy's short side in pixels whatever the frame's size (never enlarged), instead
+    /// of `detectionScale`: the smallest face sought then has the same pixels in every frame.
+    public var detectionShortSide: Int?
+    /// The detection copy is also searched turned by each of these angles (degrees): the frontal
+    /// cascades find faces tilted by up to about ±10°, so ±15° covers heads tilted up to ±25°.
+    public var tilts: [Double]
+    /// A grey border this fraction of the copy's short side wide around it: a face the frame's edge
+    /// cuts off then still has room for the cascade's window.
+    public var edgeMargin: Double
     /// How the gray copy's contrast is spread before the cascades see it.
     public var equalization: Equalization
     /// Haar cascades, or the LBP variants (faster, a little less reliable) for the faces.
@@ -40,6 +49,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         case histogram
         /// Contrast-limited adaptive equalisation (clip 2, 8 × 8 tiles): keeps a backlit face's detail.
         case clahe
+        /// None: the cascades normalise each window's contrast themselves, and equalising a whole frame
+        /// that is mostly a plain wall stretches a small face's grey levels out of shape.
+        case none
     }
 
     public enum CascadeKind: String, Sendable, Hashable, CaseIterable {
@@ -54,11 +66,15 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         public var minimumNeighbours: Int
         /// The smallest object, as a fraction of the searched image's short side (eyes: of the face's width).
         public var minimumSize: Double
+        /// Boxes of the several searches (tilts) that overlap are one object, kept when their
+        /// neighbours add up to at least this (0: every box is kept).
+        public var minimumVotes: Int
 
-        public init(scaleStep: Double, minimumNeighbours: Int, minimumSize: Double) {
+        public init(scaleStep: Double, minimumNeighbours: Int, minimumSize: Double, minimumVotes: Int = 0) {
             self.scaleStep = scaleStep
             self.minimumNeighbours = minimumNeighbours
             self.minimumSize = minimumSize
+            self.minimumVotes = minimumVotes
         }
     }
 
@@ -92,6 +108,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         name: "textbook",
         detectionScale: 0.5,
         minimumDetectionShortSide: 0,
+        detectionShortSide: nil,
+        tilts: [],
+        edgeMargin: 0,
         equalization: .histogram,
         cascadeKind: .haar,
         humanFaces: CascadeSearch(scaleStep: 1.4, minimumNeighbours: 4, minimumSize: 0.25),
@@ -104,21 +123,30 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         findsCloseUpCats: false,
         tracking: nil)
 
-    /// Ocular's default. Against the textbook: a detection copy at least 360 pixels high; human faces down to 0.12 of the short side in scale
-    /// steps of 1.2 (the textbook's 0.25 and 1.4 miss a face a fifth of the frame high); eyes searched
-    /// in a 100-pixel-wide copy of each face, in its rows 0.15…0.55 and no wider than 0.3 of it; mouth and smile; close-up cats; and, in streams, tracking (the whole frame
-    /// searched again every 30 frames), which pays for the finer search.
+    /// Ocular's default, chosen on the robustness sweep (``FaceSweep``; figures in the README's
+    /// "Faces" section). Against the textbook: the detection copy is 320 pixels on its short side
+    /// whatever the frame (faces down to 0.08 of it keep 25 pixels); no equalisation (the cascades
+    /// normalise each window, and equalising a frame that is mostly wall wrecks a small face); human
+    /// faces in scale steps of 1.1, also searched turned by ±15° and inside a grey margin a tenth of
+    /// the short side wide (tilted heads, faces cut off by the frame's edge), where one face's boxes
+    /// must gather 6 neighbours between the searches; eyes searched in a 90-pixel-wide upright copy
+    /// of each face, in its rows 0.15…0.55 and no wider than 0.3 of it; mouth and smile; close-up
+    /// cats; and, in streams, tracking (the whole frame searched again every 30 frames), which pays
+    /// for the finer search.
     public static let standard = FaceDetectionProfile(
         name: "default",
         detectionScale: 0.5,
-        minimumDetectionShortSide: 360,
-        equalization: .histogram,
+        minimumDetectionShortSide: 0,
+        detectionShortSide: 320,
+        tilts: [-15, 15],
+        edgeMargin: 0.1,
+        equalization: .none,
         cascadeKind: .haar,
-        humanFaces: CascadeSearch(scaleStep: 1.2, minimumNeighbours: 4, minimumSize: 0.12),
+        humanFaces: CascadeSearch(scaleStep: 1.1, minimumNeighbours: 2, minimumSize: 0.08, minimumVotes: 8),
         eyes: CascadeSearch(scaleStep: 1.2, minimumNeighbours: 2, minimumSize: 0.1),
         eyeRows: 0.15...0.55,
         largestEye: 0.3,
-        catFaces: CascadeSearch(scaleStep: 1.4, minimumNeighbours: 6, minimumSize: 0.2),
+        catFaces: CascadeSearch(scaleStep: 1.1, minimumNeighbours: 3, minimumSize: 0.15, minimumVotes: 6),
         landmarkFaceWidth: 90,
         findsMouth: true,
         findsCloseUpCats: true,

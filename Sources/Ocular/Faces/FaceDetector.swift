@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds human and cat faces in a picture with OpenCV's cascades (SPEC §4), each frame on its own.
 /// For streams, ``FaceTracker`` follows faces between frames instead.
 ///
@@ -29,18 +31,40 @@ public struct FaceDetector: Sendable {
 
     /// Every face in `image`, humans first, each kind in the cascade's order.
     public func faces(in image: Image) throws(OcularError) -> [Face] {
-        try faces(in: image, closeUpCats: profile.findsCloseUpCats)
+        try faces(in: image, plan: SearchPlan(tilts: [0] + profile.tilts, catVotes: profile.findsCloseUpCats ? [.fillingTheFrame] : []))
     }
 
-    /// - Parameter closeUpCats: Whether to look for a close-up cat when nothing else is found.
-    func faces(in image: Image, closeUpCats lookForCloseUps: Bool) throws(OcularError) -> [Face] {
+    /// Which searches one look at a whole picture makes: a still gets them all; a stream spreads
+    /// them over its whole-frame searches (``FaceTracker``), as together they cost about 0.3 s.
+    struct SearchPlan {
+        /// The turns the human search is made at (0: upright).
+        var tilts: [Double]
+        /// The cat searches by vote.
+        var catVotes: [CatVote]
+    }
+
+    func faces(in image: Image, plan: SearchPlan) throws(OcularError) -> [Face] {
         let search = try SearchImage(image, profile: profile)
-        var found = try wholeImageFaces(in: search)
-        if found.isEmpty, lookForCloseUps {
-            found = try closeUpCats(in: search)
+        var found = try wholeImageFaces(in: search, tilts: plan.tilts)
+        // Only when nothing else is found, as before this sweep. Searching for cats by vote anywhere
+        // (six copies up to 200 pixels, two borders: 19 of the sweep's 22 cats) made the studio tests
+        // crash in OpenCV, every run; see the README's "Faces".
+        if found.isEmpty, !plan.catVotes.isEmpty, catFace != nil {
+            let humans = found.filter { $0.species == .human }
+            var cats = found.filter { $0.species == .cat }.map(\.box)
+            for vote in plan.catVotes { cats += try votedCats(in: search, vote) }
+            // Cat faces do not nest: a box mostly inside a bigger one is a part of it (the cascade takes
+            // a close-up cat's nose and mouth for a small face).
+            let kept = cats.enumerated().filter { index, box in
+                !cats.enumerated().contains { other, bigger in
+                    other != index && (bigger.width * bigger.height > box.width * box.height || (bigger == box && other < index))
+                        && box.fractionInside(bigger) >= 0.7
+                }
+            }.map(\.element)
+            found = humans + kept.filter { cat in !humans.contains { $0.box.intersects(cat) } }.map { Candidate(species: .cat, box: $0) }
         }
-        return try found.map { (species, box) throws(OcularError) in
-            try face(species, at: box, in: search, of: image)
+        return try found.map { (candidate) throws(OcularError) in
+            try face(candidate.species, at: candidate.box, tilt: candidate.tilt, in: search, of: image)
         }
     }
 
@@ -71,8 +95,14 @@ public struct FaceDetector: Sendable {
         init(_ image: Image, profile: FaceDetectionProfile) throws(OcularError) {
             // Gray first: one channel to shrink instead of three, and YUV frames give their Y plane.
             let shortSide = Double(min(image.width, image.height))
-            let floor = min(1, Double(profile.minimumDetectionShortSide) / max(shortSide, 1))
-            let gray = try image.converted(to: .gray8).scaled(by: max(profile.detectionScale, floor))
+            let factor: Double
+            if let side = profile.detectionShortSide {
+                factor = min(1, Double(side) / max(shortSide, 1))
+            } else {
+                let floor = min(1, Double(profile.minimumDetectionShortSide) / max(shortSide, 1))
+                factor = max(profile.detectionScale, floor)
+            }
+            let gray = try image.converted(to: .gray8).scaled(by: factor, averaging: profile.detectionShortSide != nil)
             unequalized = gray
             self.gray = try gray.equalized(profile.equalization)
             scale = Double(gray.width) / Double(image.width)
@@ -87,89 +117,155 @@ public struct FaceDetector: Sendable {
         }
     }
 
+    /// A face the whole-image search found: its box in the search image, upright, and how far it was turned.
+    struct Candidate {
+        var species: Species
+        var box: PixelRectangle
+        /// The tilt of the search that found it best (degrees, clockwise on screen), 0 for upright.
+        var tilt = 0.0
+    }
+
     /// Human faces, then cat faces that touch no human face (the human cascade is the more reliable).
-    func wholeImageFaces(in search: SearchImage) throws(OcularError) -> [(Species, PixelRectangle)] {
+    func wholeImageFaces(in search: SearchImage, tilts: [Double]) throws(OcularError) -> [Candidate] {
         let shortSide = min(search.gray.width, search.gray.height)
-        let humans = try Self.boxes(humanFace, in: search.gray, search: profile.humanFaces, shortSide: shortSide)
-        var found = humans.map { (Species.human, $0) }
+        let margin = Int(profile.edgeMargin * Double(shortSide))
+        let padded = margin > 0 ? try search.gray.padded(left: margin, top: margin, right: margin, bottom: margin, value: 128) : search.gray
+        let humans = try Self.objects(humanFace, in: padded, margin: margin, tilts: tilts,
+                                      search: profile.humanFaces, shortSide: shortSide)
+        var found = humans.map { Candidate(species: .human, box: $0.box, tilt: $0.tilt) }
         if let catFace, let cats = profile.catFaces {
-            let catBoxes = try Self.boxes(catFace, in: search.gray, search: cats, shortSide: shortSide)
-            found += catBoxes.filter { cat in !humans.contains { $0.intersects(cat) } }.map { (Species.cat, $0) }
+            let catBoxes = try Self.objects(catFace, in: padded, margin: margin, tilts: [0], search: cats, shortSide: shortSide)
+            found += catBoxes.filter { cat in !humans.contains { $0.box.intersects(cat.box) } }.map { Candidate(species: .cat, box: $0.box) }
         }
         return found
     }
 
-    /// How close-up cats are sought: the gray frame shrunk to `shortSides`, each inside grey borders
-    /// of `borders` (fractions of the short side); the cat cascade, trained on whole heads, answers a
-    /// face whose ears are cut off only weakly and only at some sizes, so a face counts where at
-    /// least `votes` of the searches agree (IoU ≥ 0.5). Boxes from 0.6 to 1.25 of the short side.
-    /// Measured on the shared pictures: chelsea.png 4 votes (steps of 1.1 find nothing), the others
-    /// none; about 30 ms a picture, so streams run it only now and then (``FaceTracker``).
-    struct CloseUpSearch {
-        var shortSides = [48, 56, 64, 72]
-        var borders = [0.25, 0.5]
-        var votes = 3
-        var scaleStep = 1.05
+    /// The objects `cascade` finds in `padded` (the search image inside a border `margin` wide), also
+    /// turned by each of `tilts`; boxes of the searches that overlap (IoU ≥ 0.3) are one object,
+    /// kept when their neighbours add up to the search's minimum votes, with the box of the search
+    /// that had most. Boxes are upright, in the search image's coordinates, and may reach past its edges.
+    static func objects(_ cascade: Cascade, in padded: Image, margin: Int, tilts: [Double], search: FaceDetectionProfile.CascadeSearch,
+                        shortSide: Int) throws(OcularError) -> [(box: PixelRectangle, tilt: Double)] {
+        let smallest = max(cascade.windowWidth, Int(Double(shortSide) * search.minimumSize))
+        var detections: [(box: PixelRectangle, tilt: Double, neighbours: Int)] = []
+        for tilt in tilts {
+            let centre = Point(x: Double(padded.width) / 2, y: Double(padded.height) / 2)
+            let turned = tilt == 0 ? padded : try padded.warped(by: .rotation(by: tilt, about: centre), width: padded.width,
+                                                                height: padded.height, replicatingEdges: true)
+            let back = AffineMatrix.rotation(by: -tilt, about: centre)
+            for found in try cascade.detect(in: turned, scaleStep: search.scaleStep, minimumNeighbours: search.minimumNeighbours,
+                                            sizes: smallest...Int.max) {
+                let box = found.bounds
+                let middle = back.apply(to: Point(x: Double(box.x) + Double(box.width) / 2, y: Double(box.y) + Double(box.height) / 2))
+                let upright = PixelRectangle(x: Int((middle.x - Double(box.width) / 2).rounded()) - margin,
+                                             y: Int((middle.y - Double(box.height) / 2).rounded()) - margin,
+                                             width: box.width, height: box.height)
+                // The search turned the picture by `tilt`: the face it found leans the other way.
+                detections.append((upright, -tilt, found.neighbours))
+            }
+        }
+        // One search and no vote to count: the cascade's own grouping stands (the textbook's way).
+        if tilts.count == 1, search.minimumVotes <= 0 { return detections.map { ($0.box, $0.tilt) } }
+        var objects: [(box: PixelRectangle, tilt: Double)] = []
+        var remaining = detections.sorted { $0.neighbours > $1.neighbours }
+        while let strongest = remaining.first {
+            let agreeing = remaining.filter { $0.box.intersectionOverUnion(strongest.box) >= 0.3 }
+            remaining.removeAll { $0.box.intersectionOverUnion(strongest.box) >= 0.3 }
+            if agreeing.reduce(0, { $0 + $1.neighbours }) >= search.minimumVotes { objects.append((strongest.box, strongest.tilt)) }
+        }
+        return objects
     }
 
-    /// Cat faces that fill the frame (chelsea.png), found by shrinking the frame inside a grey border
-    /// so the cascade sees room where the ears would be. Boxes are in the search image's coordinates
-    /// and may reach past its edges; they are clipped when turned into frame coordinates.
-    func closeUpCats(in search: SearchImage, _ closeUp: CloseUpSearch = CloseUpSearch()) throws(OcularError) -> [(Species, PixelRectangle)] {
+    /// Cats sought by vote. The cat cascade, trained on whole heads, answers a face whose ears the
+    /// frame cuts off (or that fills it) only weakly and only at some sizes; so the gray frame is
+    /// shrunk to each of `shortSides`, put inside grey borders of each of `borders` (fractions of the
+    /// short side) that give room where ears would be, and searched with few neighbours; a box counts
+    /// where at least `votes` of the searches agree on it (IoU ≥ 0.5), averaged over them.
+    struct CatVote {
+        var shortSides: [Int]
+        var borders: [Double]
+        var votes: Int
+        var scaleStep = 1.05
+        /// The smallest box sought, as a fraction of the shrunk copy's short side (0: the cascade's window).
+        var smallest: Double
+
+        /// A cat filling the frame (0.6 to 1.25 of its short side), cheaply: what streams follow such a cat with.
+        static let fillingTheFrame = CatVote(shortSides: [48, 56, 64, 72], borders: [0.25, 0.5], votes: 3, smallest: 0.6)
+    }
+
+    /// The cats `vote` finds, in the search image's coordinates (boxes may reach past its edges;
+    /// they are clipped when turned into frame coordinates).
+    func votedCats(in search: SearchImage, _ vote: CatVote) throws(OcularError) -> [PixelRectangle] {
         guard let catFace, profile.catFaces != nil else { return [] }
         let gray = search.unequalized
         let shortSide = Double(min(gray.width, gray.height))
         var candidates: [PixelRectangle] = []
-        for side in closeUp.shortSides {
+        for side in vote.shortSides {
             let shrink = Double(side) / shortSide
             guard shrink < 1 else { continue }
             let small = try gray.scaled(by: shrink, averaging: true)
-            for border in closeUp.borders {
+            let sizes = max(catFace.windowWidth, Int(vote.smallest * Double(side)))...max(catFace.windowWidth, side * 5 / 4)
+            for border in vote.borders {
                 let pad = Int(border * Double(side))
                 let padded = try small.padded(left: pad, top: pad, right: pad, bottom: pad, value: 128)
-                let found = try catFace.detect(in: padded, scaleStep: closeUp.scaleStep, minimumNeighbours: 2,
-                                               sizes: max(catFace.windowWidth, side * 6 / 10)...max(catFace.windowWidth, side * 5 / 4))
+                let found = try catFace.detect(in: padded, scaleStep: vote.scaleStep, minimumNeighbours: 2, sizes: sizes)
                 candidates += found.map { $0.bounds.offsetBy(dx: -pad, dy: -pad).scaled(by: 1 / shrink) }
             }
         }
-        // The best-supported box, averaged over the searches that agree with it.
-        let supported = candidates.map { box in candidates.filter { $0.intersectionOverUnion(box) >= 0.5 } }
-        guard let agreeing = supported.max(by: { $0.count < $1.count }), agreeing.count >= closeUp.votes else { return [] }
-        func mean(_ value: (PixelRectangle) -> Int) -> Int { (agreeing.map(value).reduce(0, +) + agreeing.count / 2) / agreeing.count }
-        return [(.cat, PixelRectangle(x: mean(\.x), y: mean(\.y), width: mean(\.width), height: mean(\.height)))]
-    }
-
-    static func boxes(_ cascade: Cascade, in gray: Image, search: FaceDetectionProfile.CascadeSearch,
-                      shortSide: Int) throws(OcularError) -> [PixelRectangle] {
-        let smallest = max(cascade.windowWidth, Int(Double(shortSide) * search.minimumSize))
-        return try cascade.detect(in: gray, scaleStep: search.scaleStep, minimumNeighbours: search.minimumNeighbours,
-                                  sizes: smallest...Int.max).map(\.bounds)
+        // The best-supported box first, averaged over the searches that agree with it; then the next.
+        var cats: [PixelRectangle] = []
+        var remaining = candidates
+        while !remaining.isEmpty {
+            let supported = remaining.map { box in remaining.filter { $0.intersectionOverUnion(box) >= 0.5 } }
+            guard let agreeing = supported.max(by: { $0.count < $1.count }), agreeing.count >= vote.votes else { break }
+            func mean(_ value: (PixelRectangle) -> Int) -> Int { (agreeing.map(value).reduce(0, +) + agreeing.count / 2) / agreeing.count }
+            let cat = PixelRectangle(x: mean(\.x), y: mean(\.y), width: mean(\.width), height: mean(\.height))
+            cats.append(cat)
+            remaining.removeAll { agreeing.contains($0) || $0.intersectionOverUnion(cat) >= 0.3 }
+        }
+        return cats
     }
 
     // MARK: - Landmarks
 
     /// The face at `box` (search coordinates) with its landmarks, its pixels cut from `image`.
-    func face(_ species: Species, at box: PixelRectangle, in search: SearchImage, of image: Image) throws(OcularError) -> Face {
+    /// - Parameter tilt: How far the face leans (degrees clockwise), as the search that found it says.
+    func face(_ species: Species, at box: PixelRectangle, tilt: Double = 0, in search: SearchImage, of image: Image) throws(OcularError) -> Face {
         let bounds = search.inFrame(box)
-        guard species == .human, profile.landmarkFaceWidth == nil else { return try face(species, bounds: bounds, of: image) }
+        guard species == .human, profile.landmarkFaceWidth == nil else { return try face(species, bounds: bounds, tilt: tilt, of: image) }
         // The textbook's way: eyes sought in the detection copy itself.
         let searchBox = box.clipped(toWidth: search.gray.width, height: search.gray.height) ?? box
         return try humanFace(bounds: bounds, pixels: try image.cropped(to: bounds), gray: search.gray, grayBox: searchBox,
                              scale: search.scale)
     }
 
-    /// The face at `bounds` (frame pixels) with its landmarks searched in its own gray copy: at the
-    /// profile's landmark width, or else at its detection scale.
-    func face(_ species: Species, bounds: PixelRectangle, of image: Image) throws(OcularError) -> Face {
+    /// The face at `bounds` (frame pixels) with its landmarks searched in its own gray copy, turned
+    /// upright by `tilt`: at the profile's landmark width, or else at its detection scale.
+    func face(_ species: Species, bounds: PixelRectangle, tilt: Double = 0, of image: Image) throws(OcularError) -> Face {
         let pixels = try image.cropped(to: bounds)
         guard species == .human else { return Self.catFace(species, bounds: bounds, pixels: pixels) }
         let width = profile.landmarkFaceWidth ?? max(1, Int((Double(bounds.width) * profile.detectionScale).rounded()))
         let scale = Double(width) / Double(bounds.width)
-        let gray = try pixels.converted(to: .gray8)
-            .resized(width: width, height: max(1, Int((Double(bounds.height) * scale).rounded())))
-            .equalized(profile.equalization)
-        return try humanFace(bounds: bounds, pixels: pixels, gray: gray,
-                             grayBox: PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height), scale: scale)
+        let height = max(1, Int((Double(bounds.height) * scale).rounded()))
+        // Landmarks are found in an upright copy; equalised there, as the eyes fill much of it.
+        let landmarkEqualization = profile.equalization == .none ? .histogram : profile.equalization
+        let gray: Image
+        if tilt == 0 {
+            gray = try pixels.converted(to: .gray8).resized(width: width, height: height).equalized(landmarkEqualization)
+        } else {
+            // Frame → upright copy: about the face's centre, turned back by the tilt and scaled.
+            let centre = Point(x: Double(bounds.x) + Double(bounds.width) / 2, y: Double(bounds.y) + Double(bounds.height) / 2)
+            let turn = AffineMatrix.rotation(by: -tilt, about: centre).coefficients
+            let toCopy = try AffineMatrix(coefficients: [
+                turn[0] * scale, turn[1] * scale, (turn[2] - centre.x) * scale + Double(width) / 2,
+                turn[3] * scale, turn[4] * scale, (turn[5] - centre.y) * scale + Double(height) / 2,
+            ])
+            gray = try image.converted(to: .gray8).warped(by: toCopy, width: width, height: height, replicatingEdges: true)
+                .equalized(landmarkEqualization)
+        }
+        let upright = try humanFace(bounds: bounds, pixels: pixels, gray: gray,
+                                    grayBox: PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height), scale: scale)
+        return tilt == 0 ? upright : upright.landmarksTurned(by: tilt)
     }
 
     /// The cat cascade finds no eyes; a cat's face is laid out well enough by proportion.

@@ -8,16 +8,25 @@ public final class FaceTracker: Sendable {
     public let detector: FaceDetector
     private let state = Mutex(State())
 
+    /// A face being followed: where it was, and the turn of the search that suits it.
+    private struct Followed {
+        var species: Species
+        var bounds: PixelRectangle
+        var tilt: Double
+    }
+
     private struct State {
         var frameIndex = 0
         var lastWholeSearch: Int?
-        var followed: [(species: Species, bounds: PixelRectangle)] = []
+        var followed: [Followed] = []
         /// Whole searches since the last that looked for close-up cats.
-        var searchesSinceCloseUp: Int?
+        var searchesSinceCloseUp = 0
+        /// How many whole searches there have been: which tilt the next one searches at.
+        var wholeSearches = 0
     }
 
-    /// While no face is followed, every this many whole searches also look for a close-up cat
-    /// (about 30 ms): every 30 frames at the default's pace, so a stream does not stall every 5th.
+    /// Every this many whole searches also look for a cat by vote (about 40 ms): every 30 frames at
+    /// the default's pace while no face is followed, so a stream does not stall every 5th.
     static let closeUpEvery = 6
 
     public init(detector: FaceDetector) {
@@ -33,27 +42,43 @@ public final class FaceTracker: Sendable {
             if !state.followed.isEmpty, sinceWholeSearch < tracking.searchEveryWhileTracking {
                 var followed: [Face] = []
                 for face in state.followed {
-                    if let found = try follow(face.species, from: face.bounds, in: image, tracking: tracking) { followed.append(found) }
+                    if let found = try follow(face.species, from: face.bounds, tilt: face.tilt, in: image, tracking: tracking) {
+                        followed.append(found)
+                    }
                 }
                 if !followed.isEmpty {
-                    state.followed = followed.map { ($0.species, $0.bounds) }
+                    state.followed = followed.map(following)
                     return followed
                 }
                 // Every face lost at once: look everywhere now rather than wait.
             } else if state.followed.isEmpty, sinceWholeSearch < tracking.searchEveryWhileLost {
                 return []
             }
-            let closeUp = detector.profile.findsCloseUpCats && (state.searchesSinceCloseUp.map { $0 + 1 >= Self.closeUpEvery } ?? true)
-            let faces = try detector.faces(in: image, closeUpCats: closeUp)
-            state.searchesSinceCloseUp = closeUp ? 0 : (state.searchesSinceCloseUp ?? 0) + 1
+            // One turn per whole search, upright first: a tilted head is found within a few searches,
+            // and no frame pays for all of them (together with the cats' ~0.3 s, a visible stall).
+            let turns = [0] + detector.profile.tilts
+            let closeUp = detector.profile.findsCloseUpCats && (state.wholeSearches == 0 || state.searchesSinceCloseUp + 1 >= Self.closeUpEvery)
+            let plan = FaceDetector.SearchPlan(tilts: [turns[state.wholeSearches % turns.count]], catVotes: closeUp ? [.fillingTheFrame] : [])
+            let faces = try detector.faces(in: image, plan: plan)
+            state.searchesSinceCloseUp = closeUp ? 0 : state.searchesSinceCloseUp + 1
+            state.wholeSearches += 1
             state.lastWholeSearch = state.frameIndex
-            state.followed = faces.map { ($0.species, $0.bounds) }
+            state.followed = faces.map(following)
             return faces
         }
     }
 
+    /// How to follow `face`: at the search turn nearest its eye line's angle (a tilted head is lost
+    /// by an upright search around it).
+    private func following(_ face: Face) -> Followed {
+        let turns = [0] + detector.profile.tilts
+        let tilt = face.species == .human ? turns.min { abs($0 - face.angle) < abs($1 - face.angle) } ?? 0 : 0
+        return Followed(species: face.species, bounds: face.bounds, tilt: tilt)
+    }
+
     /// The face near `previous` in `image`, or nil when it has gone.
-    private func follow(_ species: Species, from previous: PixelRectangle, in image: Image,
+    /// - Parameter tilt: How far the face leaned (degrees clockwise): the search turns its surroundings upright.
+    private func follow(_ species: Species, from previous: PixelRectangle, tilt: Double, in image: Image,
                         tracking: FaceDetectionProfile.Tracking) throws(OcularError) -> Face? {
         let profile = detector.profile
         let cascade = species == .cat ? detector.catFace : detector.humanFace
@@ -62,7 +87,7 @@ public final class FaceTracker: Sendable {
             // A cat filling the frame is found only by the close-up search (the plain cascade misses it
             // around its box too): follow it with that, at its cost, for as long as it stays close.
             let search = try FaceDetector.SearchImage(image, profile: profile)
-            guard let (_, box) = try detector.closeUpCats(in: search).first else { return nil }
+            guard let box = try detector.votedCats(in: search, .fillingTheFrame).first else { return nil }
             return try detector.face(.cat, at: box, in: search, of: image)
         }
         let marginX = Int(Double(previous.width) * tracking.margin), marginY = Int(Double(previous.height) * tracking.margin)
@@ -72,7 +97,11 @@ public final class FaceTracker: Sendable {
         // Working size: the face `workingFaceSize` wide, but never below the cascade's window.
         let working = max(tracking.workingFaceSize, cascade.windowWidth)
         let shrink = min(1, Double(working) / Double(previous.width))
-        let gray = try image.cropped(to: region).converted(to: .gray8).scaled(by: shrink).equalized(profile.equalization)
+        var gray = try image.cropped(to: region).converted(to: .gray8).scaled(by: shrink).equalized(profile.equalization)
+        let middle = Point(x: Double(gray.width) / 2, y: Double(gray.height) / 2)
+        if tilt != 0 {
+            gray = try gray.warped(by: .rotation(by: -tilt, about: middle), width: gray.width, height: gray.height, replicatingEdges: true)
+        }
         let expected = Double(previous.width) * shrink
         let sizes = max(cascade.windowWidth, Int(expected * 0.75))...max(cascade.windowWidth, Int(expected * 1.33))
         let found = try cascade.detect(in: gray, scaleStep: tracking.scaleStep, minimumNeighbours: 3, sizes: sizes)
@@ -80,8 +109,16 @@ public final class FaceTracker: Sendable {
         guard let best = found.min(by: { abs(Double($0.bounds.width) - expected) < abs(Double($1.bounds.width) - expected) }) else {
             return nil
         }
-        let bounds = best.bounds.scaled(by: 1 / shrink).offsetBy(dx: region.x, dy: region.y)
+        // Its centre turned back to the frame's orientation (the box stays upright), then to frame pixels.
+        var box = best.bounds
+        if tilt != 0 {
+            let centre = AffineMatrix.rotation(by: tilt, about: middle)
+                .apply(to: Point(x: Double(box.x) + Double(box.width) / 2, y: Double(box.y) + Double(box.height) / 2))
+            box.x = Int((centre.x - Double(box.width) / 2).rounded())
+            box.y = Int((centre.y - Double(box.height) / 2).rounded())
+        }
+        let bounds = box.scaled(by: 1 / shrink).offsetBy(dx: region.x, dy: region.y)
         guard let inside = bounds.clipped(toWidth: image.width, height: image.height) else { return nil }
-        return try detector.face(species, bounds: inside, of: image)
+        return try detector.face(species, bounds: inside, tilt: tilt, of: image)
     }
 }

@@ -280,6 +280,11 @@ OCVStatus ocv_affine_from_triangles(const double *_Nonnull from, const double *_
 OCVStatus ocv_warp_affine(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                           const double *_Nonnull coefficients, bool replicateBorder, OCVError *_Nonnull error);
 
+/// cv::warpAffine onto what the destination already holds (BORDER_TRANSPARENT): where the map takes no source
+/// pixel, the destination's own pixels stay. Source and destination have the same type.
+OCVStatus ocv_warp_affine_over(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                               const double *_Nonnull coefficients, OCVError *_Nonnull error);
+
 /// cv::equalizeHist of an 8-bit gray image.
 OCVStatus ocv_equalize_histogram(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                                  OCVError *_Nonnull error);

@@ -11,7 +11,7 @@ struct FacesCommand: ParsableCommand {
             folder holding haarcascades/ and lbpcascades/. --profile textbook is SPEC §4 exactly; the default \
             finds smaller faces and, in videos, follows them from frame to frame.
             """,
-        subcommands: [FacesDetectCommand.self, FacesVideoCommand.self, FacesMergeCommand.self])
+        subcommands: [FacesDetectCommand.self, FacesVideoCommand.self, FacesMergeCommand.self, FacesEvaluateCommand.self, FacesSweepCommand.self])
 }
 
 /// The options every faces command shares.

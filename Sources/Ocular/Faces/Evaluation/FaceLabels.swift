@@ -1,0 +1,127 @@
+import Foundation
+
+/// A face someone marked in a picture: its species and box, spelt in JSON as `faces detect --json`
+/// prints a face: `{"species":"human","bounds":[x,y,width,height]}`.
+public struct LabelledFace: Sendable, Hashable, Codable {
+    public var species: Species
+    public var bounds: PixelRectangle
+
+    public init(species: Species, bounds: PixelRectangle) {
+        self.species = species
+        self.bounds = bounds
+    }
+
+    enum CodingKeys: String, CodingKey { case species, bounds }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        species = try container.decode(Species.self, forKey: .species)
+        let numbers = try container.decode([Int].self, forKey: .bounds)
+        guard numbers.count == 4, numbers[2] > 0, numbers[3] > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .bounds, in: container,
+                                                   debugDescription: "bounds are [x, y, width, height] with a positive width and height, got \(numbers)")
+        }
+        bounds = PixelRectangle(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(species, forKey: .species)
+        try container.encode([bounds.x, bounds.y, bounds.width, bounds.height], forKey: .bounds)
+    }
+}
+
+/// Pictures with the faces they hold, for `ocular faces evaluate`: a JSON list
+/// `[{"file":"a.jpg","faces":[{"species":"human","bounds":[x,y,w,h]}]}]` (files relative to the
+/// list's folder; a picture without faces checks for false boxes), or a folder holding `faces.json`.
+public struct FaceLabelList: Sendable {
+    public struct Entry: Sendable, Hashable, Codable {
+        public var file: String
+        public var faces: [LabelledFace]
+        /// What the picture stands for, when figures are wanted per group (the sweep's axes).
+        public var group: String?
+
+        public init(file: String, faces: [LabelledFace], group: String? = nil) {
+            self.file = file
+            self.faces = faces
+            self.group = group
+        }
+    }
+
+    /// The list's file name inside a labelled folder.
+    public static let fileName = "faces.json"
+    /// More entries than this is no list of pictures but an attempt to exhaust memory.
+    public static let maximumEntries = 100_000
+
+    public var entries: [Entry]
+    /// The folder the entries' relative paths start from.
+    public var folder: String
+
+    public init(entries: [Entry], folder: String) {
+        self.entries = entries
+        self.folder = folder
+    }
+
+    /// Reads a list file, or the `faces.json` of a folder.
+    /// - Throws: ``OcularError/badTrainingList(path:reason:)`` naming what is wrong with it.
+    public init(contentsOf path: String) throws(OcularError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .fileNotFound(path: path) }
+        let file = isFolder.boolValue ? (path as NSString).appendingPathComponent(Self.fileName) : path
+        if isFolder.boolValue, !FileManager.default.fileExists(atPath: file) {
+            throw .badTrainingList(path: path, reason: "the folder holds no \(Self.fileName) naming its pictures and their faces")
+        }
+        let data: Data
+        do {
+            _ = try FileAccess.regularFileSize(file)
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch let error as OcularError {
+            throw error
+        } catch {
+            throw .unreadableFile(path: file, reason: error.localizedDescription)
+        }
+        let entries: [Entry]
+        do {
+            entries = try JSONDecoder().decode([Entry].self, from: data)
+        } catch {
+            throw .badTrainingList(path: file, reason: "not a JSON list of {\"file\", \"faces\": [{\"species\", \"bounds\": [x, y, w, h]}]}: \(Self.describe(error))")
+        }
+        guard entries.count <= Self.maximumEntries else {
+            throw .badTrainingList(path: file, reason: "\(entries.count) pictures; at most \(Self.maximumEntries) are read")
+        }
+        if let empty = entries.first(where: { $0.file.isEmpty }) {
+            throw .badTrainingList(path: file, reason: "an entry names no file (\(empty.faces.count) faces)")
+        }
+        self.init(entries: entries, folder: (file as NSString).deletingLastPathComponent)
+    }
+
+    /// Where an entry's picture is.
+    public func path(of entry: Entry) -> String {
+        entry.file.hasPrefix("/") ? entry.file : (folder as NSString).appendingPathComponent(entry.file)
+    }
+
+    /// The list as JSON, one picture a line.
+    public func encoded() throws(OcularError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var lines: [String] = []
+        for entry in entries {
+            do {
+                lines.append(String(decoding: try encoder.encode(entry), as: UTF8.self))
+            } catch {
+                throw .invalidArgument("cannot encode the labels of \(entry.file): \(error)")
+            }
+        }
+        return Data(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .dataCorrupted(let context)?, .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .keyNotFound(_, let context)?:
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+}
