@@ -55,6 +55,27 @@ struct TrainingListFuzzTests {
         #expect(read > 0 && refused > 0, "read \(read), refused \(refused)")
     }
 
+    @Test("mutated face label lists (faces evaluate's input) read with every box positive and every file named, or are refused naming the file")
+    func faceLabelLists() throws {
+        var generator = SeededGenerator(seed: 30)
+        let folder = try TemporaryFolder()
+        let path = folder.file("faces.json")
+        let seed = try Data(contentsOf: URL(fileURLWithPath: SweepSources.folder + "/sweep-sources.json"))
+        var read = 0, refused = 0
+        for round in 0..<Self.rounds {
+            try Data(Self.mutated([UInt8](seed), round: round, using: &generator)).write(to: URL(fileURLWithPath: path))
+            do {
+                let list = try FaceLabelList(contentsOf: path)
+                #expect(list.entries.allSatisfy { !$0.file.isEmpty && $0.faces.allSatisfy { $0.bounds.width > 0 && $0.bounds.height > 0 } })
+                read += 1
+            } catch {
+                #expect(error.description.contains(path))
+                refused += 1
+            }
+        }
+        #expect(read > 0 && refused > 0, "read \(read), refused \(refused)")
+    }
+
     @Test("mutated model files load with every size right, or are refused")
     func models() throws {
         let folder = try TemporaryFolder()
