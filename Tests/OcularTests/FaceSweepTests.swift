@@ -137,7 +137,7 @@ struct FaceSweepTests {
         #expect(throws: OcularError.self) { try FaceLabelList(contentsOf: empty.path) }
     }
 
-    @Test("the default profile on the sweep: humans 0.1–0.8 of the frame tilted up to ±20° found at recall and precision ≥ 0.95; cats at precision ≥ 0.9 but recall 0.2 (the issue's 0.8 is not reached: see the README); the textbook profile finds under half")
+    @Test("the default profile on the sweep: humans 0.1–0.8 of the frame tilted up to ±20° found at recall and precision ≥ 0.95; cats at recall ≥ 0.8 and precision ≥ 0.9; the textbook profile finds under half")
     func defaultProfileOnTheSweep() throws {
         let sweep = try SweepSources.sweep.get()
         let detector = try FaceDetector()
@@ -153,7 +153,7 @@ struct FaceSweepTests {
         }
         let humans = inRange.tally(.human), cats = all.tally(.cat)
         #expect(humans.recall >= 0.95 && humans.precision >= 0.95, "humans \(humans), misses \(inRange.misses.map(\.picture))")
-        #expect(cats.recall >= 0.2 && cats.precision >= 0.9, "cats \(cats)")
+        #expect(cats.recall >= 0.8 && cats.precision >= 0.9, "cats \(cats)")
         // Faceless pictures: the one box allowed is the worn coin of coins.png whose head the cascade takes for a face.
         let faceless = all.groups["none"]?.values.reduce(0) { $0 + $1.found } ?? 0
         #expect(faceless <= 1, "\(all.falseBoxes.filter { $0.picture.hasPrefix("none-") })")

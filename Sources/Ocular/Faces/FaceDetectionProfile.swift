@@ -37,9 +37,11 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public var landmarkFaceWidth: Int?
     /// Searches the lower face for a mouth, and whether it smiles (one more cascade run per face).
     public var findsMouth: Bool
-    /// When a still finds no face at all, the cat cascade also searches a shrunken copy inside a grey
-    /// border: a cat whose face fills the frame has its ears cut off, and the cascade needs them.
-    public var findsCloseUpCats: Bool
+    /// The cat cascade also searches shrunken copies inside grey borders, and a box counts where
+    /// several agree: a cat whose face fills the frame, or whose ears the frame cuts off, or that
+    /// leans, gets few windows from the cascade (trained on whole upright heads) at any one size.
+    /// A still gets every such search; a stream looks for a cat filling the frame now and then.
+    public var findsCatsByVote: Bool
     /// Follows faces from frame to frame in a stream instead of searching every whole frame.
     public var tracking: Tracking?
 
@@ -120,7 +122,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         catFaces: CascadeSearch(scaleStep: 1.4, minimumNeighbours: 6, minimumSize: 0.2),
         landmarkFaceWidth: nil,
         findsMouth: false,
-        findsCloseUpCats: false,
+        findsCatsByVote: false,
         tracking: nil)
 
     /// Ocular's default, chosen on the robustness sweep (``FaceSweep``; figures in the README's
@@ -149,7 +151,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         catFaces: CascadeSearch(scaleStep: 1.1, minimumNeighbours: 3, minimumSize: 0.15, minimumVotes: 6),
         landmarkFaceWidth: 90,
         findsMouth: true,
-        findsCloseUpCats: true,
+        findsCatsByVote: true,
         tracking: Tracking(searchEveryWhileTracking: 30, searchEveryWhileLost: 5, margin: 0.5, workingFaceSize: 24, scaleStep: 1.1))
 
     /// The named profiles, as `--profile` and the stage's choice list them.

@@ -57,7 +57,7 @@ public final class FaceTracker: Sendable {
             // One turn per whole search, upright first: a tilted head is found within a few searches,
             // and no frame pays for all of them (together with the cats' ~0.3 s, a visible stall).
             let turns = [0] + detector.profile.tilts
-            let closeUp = detector.profile.findsCloseUpCats && (state.wholeSearches == 0 || state.searchesSinceCloseUp + 1 >= Self.closeUpEvery)
+            let closeUp = detector.profile.findsCatsByVote && (state.wholeSearches == 0 || state.searchesSinceCloseUp + 1 >= Self.closeUpEvery)
             let plan = FaceDetector.SearchPlan(tilts: [turns[state.wholeSearches % turns.count]], catVotes: closeUp ? [.fillingTheFrame] : [])
             let faces = try detector.faces(in: image, plan: plan)
             state.searchesSinceCloseUp = closeUp ? 0 : state.searchesSinceCloseUp + 1
@@ -83,7 +83,7 @@ public final class FaceTracker: Sendable {
         let profile = detector.profile
         let cascade = species == .cat ? detector.catFace : detector.humanFace
         guard let cascade, previous.width > 0 else { return nil }
-        if species == .cat, profile.findsCloseUpCats, Double(previous.height) >= 0.6 * Double(min(image.width, image.height)) {
+        if species == .cat, profile.findsCatsByVote, Double(previous.height) >= 0.6 * Double(min(image.width, image.height)) {
             // A cat filling the frame is found only by the close-up search (the plain cascade misses it
             // around its box too): follow it with that, at its cost, for as long as it stays close.
             let search = try FaceDetector.SearchImage(image, profile: profile)
