@@ -242,6 +242,25 @@ struct FaceTrackingTests {
         #expect(misses == 0 && wrong == 0, "hits \(hits), misses \(misses), wrong \(wrong)")
     }
 
+    @Test("a stream's whole searches look for faces under 0.12 of the frame only every fourth time: a face 0.10 of the frame, which a still finds, is found at the fourth whole search (frame 15 while none is followed)")
+    func smallFacesWaitForTheFourthSearch() throws {
+        let sweep = try SweepSources.sweep.get()
+        guard let index = sweep.names.firstIndex(where: { $0.name == "size-0.10-astronaut" }) else {
+            Issue.record("the sweep has no size-0.10-astronaut frame")
+            return
+        }
+        let frame = try sweep.frame(index)
+        let label = try #require(frame.faces.first?.bounds)
+        func found(_ faces: [Face]) -> Bool { faces.contains { $0.bounds.intersectionOverUnion(label) >= 0.5 } }
+        #expect(found(try FaceDetector().faces(in: frame.image)))
+        let tracker = FaceTracker(detector: try FaceDetector())
+        var first: Int?
+        for number in 0..<20 where first == nil {
+            if found(try tracker.faces(in: frame.image)) { first = number }
+        }
+        #expect(first == 15, "first found in frame \(first.map(String.init) ?? "none")")
+    }
+
     @Test("a close-up cat is followed from frame to frame: chelsea.png ten times over gives the cat every time")
     func trackedCloseUpCat() throws {
         let tracker = FaceTracker(detector: try FaceDetector())

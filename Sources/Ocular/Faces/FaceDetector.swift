@@ -41,18 +41,23 @@ public struct FaceDetector: Sendable {
         var tilts: [Double]
         /// The cat searches by vote.
         var catVotes: [CatVote]
+        /// The smallest human and cat faces sought (fractions of the short side); nil: the profile's.
+        var smallestHuman: Double? = nil
+        var smallestCat: Double? = nil
     }
 
     func faces(in image: Image, plan: SearchPlan) throws(OcularError) -> [Face] {
         let search = try SearchImage(image, profile: profile)
-        var found = try wholeImageFaces(in: search, tilts: plan.tilts)
+        var found = try wholeImageFaces(in: search, plan: plan)
         // The plain cascade misses most cats whose ears the frame cuts off or that lean (5 of the
         // sweep's 22): the votes find them (20 of 22, no false box). A cat box touching a human face
         // is the human's.
-        if !plan.catVotes.isEmpty, catFace != nil {
+        // A cat filling the frame leaves no room for another face: that search only runs in an empty one.
+        let votes = found.isEmpty ? plan.catVotes : plan.catVotes.filter { !$0.fillsTheFrame }
+        if !votes.isEmpty, catFace != nil {
             let humans = found.filter { $0.species == .human }
             var cats = found.filter { $0.species == .cat }.map(\.box)
-            for vote in plan.catVotes { cats += try votedCats(in: search, vote) }
+            for vote in votes { cats += try votedCats(in: search, vote) }
             // Cat faces do not nest: a box mostly inside a bigger one is a part of it (the cascade takes
             // a close-up cat's nose and mouth for a small face).
             let kept = cats.enumerated().filter { index, box in
@@ -126,14 +131,16 @@ public struct FaceDetector: Sendable {
     }
 
     /// Human faces, then cat faces that touch no human face (the human cascade is the more reliable).
-    func wholeImageFaces(in search: SearchImage, tilts: [Double]) throws(OcularError) -> [Candidate] {
+    func wholeImageFaces(in search: SearchImage, plan: SearchPlan) throws(OcularError) -> [Candidate] {
         let shortSide = min(search.gray.width, search.gray.height)
         let margin = Int(profile.edgeMargin * Double(shortSide))
         let padded = margin > 0 ? try search.gray.padded(left: margin, top: margin, right: margin, bottom: margin, value: 128) : search.gray
-        let humans = try Self.objects(humanFace, in: padded, margin: margin, tilts: tilts,
-                                      search: profile.humanFaces, shortSide: shortSide)
+        var humanSearch = profile.humanFaces
+        if let smallest = plan.smallestHuman { humanSearch.minimumSize = max(humanSearch.minimumSize, smallest) }
+        let humans = try Self.objects(humanFace, in: padded, margin: margin, tilts: plan.tilts, search: humanSearch, shortSide: shortSide)
         var found = humans.map { Candidate(species: .human, box: $0.box, tilt: $0.tilt) }
-        if let catFace, let cats = profile.catFaces {
+        if let catFace, var cats = profile.catFaces {
+            if let smallest = plan.smallestCat { cats.minimumSize = max(cats.minimumSize, smallest) }
             let catBoxes = try Self.objects(catFace, in: padded, margin: margin, tilts: [0], search: cats, shortSide: shortSide)
             found += catBoxes.filter { cat in !humans.contains { $0.box.intersects(cat.box) } }.map { Candidate(species: .cat, box: $0.box) }
         }
@@ -188,9 +195,11 @@ public struct FaceDetector: Sendable {
         var scaleStep = 1.05
         /// The smallest box sought, as a fraction of the shrunk copy's short side (0: the cascade's window).
         var smallest: Double
+        /// Looks for one cat filling the frame: run only when nothing else was found.
+        var fillsTheFrame = false
 
         /// A cat filling the frame (0.6 to 1.25 of its short side), cheaply: what streams follow such a cat with.
-        static let fillingTheFrame = CatVote(shortSides: [48, 56, 64, 72], borders: [0.25, 0.5], votes: 3, smallest: 0.6)
+        static let fillingTheFrame = CatVote(shortSides: [48, 56, 64, 72], borders: [0.25, 0.5], votes: 3, smallest: 0.6, fillsTheFrame: true)
         /// Cats of any size (about 0.2 s at 1280×720): chosen on the sweep's cat frames, where it finds
         /// 20 of 22 with no false box (with the Haar cat cascade; 19 with LBP's).
         static let anywhere = CatVote(shortSides: [64, 80, 100, 125, 160, 200], borders: [0.25, 0.5], votes: 4, smallest: 0)
