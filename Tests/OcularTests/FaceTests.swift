@@ -162,7 +162,7 @@ struct FaceDetectionTests {
         #expect(throws: Never.self) { try FaceDetector(profile: .textbook, cascades: files) }
     }
 
-    @Test("damaged cascade files (cut short at twelve places, or with bytes overwritten) either load and search or fail with an error naming the file: never a crash")
+    @Test("damaged cascade files (cut short at twelve places, bytes or digits overwritten, trees pointing outside themselves) either load and search or fail with an error naming the file and why: never a crash")
     func damagedCascades() throws {
         let folder = try TemporaryFolder()
         let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: FaceCascades.shipped().humanFace)))
@@ -172,6 +172,13 @@ struct FaceDetectionTests {
         for _ in 0..<12 {
             var damaged = original
             for _ in 0..<8 { damaged[Int(generator.next() % UInt64(damaged.count))] = UInt8(truncatingIfNeeded: generator.next()) }
+            variants.append(damaged)
+        }
+        // Numbers changed but the XML still valid: the trees and features then point anywhere.
+        let digits = original.indices.filter { original[$0] >= UInt8(ascii: "0") && original[$0] <= UInt8(ascii: "9") }
+        for _ in 0..<60 {
+            var damaged = original
+            for _ in 0..<8 { damaged[digits[Int(generator.next() % UInt64(digits.count))]] = UInt8(ascii: "0") + UInt8(generator.next() % 10) }
             variants.append(damaged)
         }
         var failed = 0
@@ -189,6 +196,33 @@ struct FaceDetectionTests {
         }
         // Every cut-short file is refused.
         #expect(failed >= 12)
+
+        // Trees that point outside themselves are refused by name before any search: OpenCV checks each
+        // feature's rectangles, not the trees, and its search then reads outside its buffers.
+        let text = String(decoding: original, as: UTF8.self)
+        let firstNode = "0 -1 0 4.0141958743333817e-03"
+        try #require(text.contains(firstNode))
+        for (damage, reason) in [("0 -1 99999 4.0141958743333817e-03", "stage 0, tree 0 names feature 99999 of "),
+                                 ("0 -9 0 4.0141958743333817e-03", "stage 0, tree 0 has a branch to -9, outside its 1 nodes and 2 leaves"),
+                                 ("1 -1 0 4.0141958743333817e-03", "stage 0, tree 0 has a branch to 1, outside its 1 nodes and 2 leaves")] {
+            let path = folder.file("tree-\(reason.count).xml")
+            try Data(text.replacingOccurrences(of: firstNode, with: damage, options: [], range: text.range(of: firstNode)).utf8)
+                .write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try Cascade.load(path, role: "human face")
+                Issue.record("'\(damage)' loaded")
+            } catch {
+                #expect(error.description.hasPrefix("cannot load the human face cascade '\(path)': its trees do not hold together: \(reason)"),
+                        "\(error)")
+            }
+        }
+        // Every cascade Debian ships in the current format passes the check and still searches.
+        for folder in ["haarcascades", "lbpcascades"] {
+            let root = "/usr/share/opencv4/\(folder)"
+            for name in try FileManager.default.contentsOfDirectory(atPath: root) where name.hasSuffix(".xml") {
+                _ = try Cascade.load("\(root)/\(name)", role: name)
+            }
+        }
     }
 
     @Test("faces in JSON: frame coordinates, points as [x, y], the mouth null when none")
