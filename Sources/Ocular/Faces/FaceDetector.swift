@@ -50,9 +50,9 @@ public struct FaceDetector: Sendable {
         let search = try SearchImage(image, profile: profile)
         var found = try wholeImageFaces(in: search, plan: plan)
         // The plain cascade misses most cats whose ears the frame cuts off or that lean (5 of the
-        // sweep's 22): the votes find them (20 of 22, no false box). A cat box touching a human face
-        // is the human's.
-        // A cat filling the frame leaves no room for another face: that search only runs in an empty one.
+        // sweep's 22): the votes find them (20 of 22, no false box). A cat filling the frame leaves no
+        // room for another face, so that vote runs only in an empty frame; a cat box touching a human
+        // face is the human's.
         let votes = found.isEmpty ? plan.catVotes : plan.catVotes.filter { !$0.fillsTheFrame }
         if !votes.isEmpty, catFace != nil {
             let humans = found.filter { $0.species == .human }
@@ -200,7 +200,7 @@ public struct FaceDetector: Sendable {
 
         /// A cat filling the frame (0.6 to 1.25 of its short side), cheaply: what streams follow such a cat with.
         static let fillingTheFrame = CatVote(shortSides: [48, 56, 64, 72], borders: [0.25, 0.5], votes: 3, smallest: 0.6, fillsTheFrame: true)
-        /// Cats of any size (about 0.2 s at 1280×720): chosen on the sweep's cat frames, where it finds
+        /// Cats of any size (about 0.24 s at 1280×720): chosen on the sweep's cat frames, where it finds
         /// 20 of 22 with no false box (with the Haar cat cascade; 19 with LBP's).
         static let anywhere = CatVote(shortSides: [64, 80, 100, 125, 160, 200], borders: [0.25, 0.5], votes: 4, smallest: 0)
     }
