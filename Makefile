@@ -8,12 +8,14 @@ PORT ?= 8080
 ## Install what is missing, build, and serve Ocular Studio (http://127.0.0.1:8080/ by default).
 run:
 	scripts/setup.sh run
+	scripts/touch-dependents.sh
 	$(SWIFT) build -c release --product ocular
 	.build/release/ocular studio --host $(HOST) --port $(PORT)
 
 ## Install what is missing and run the Swift tests, then the browser tests in headless Chromium.
 test:
 	scripts/setup.sh test
+	scripts/touch-dependents.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	.venv/bin/python -m pytest Tests/browser -q
@@ -21,6 +23,7 @@ test:
 ## Build the command line in release mode: .build/release/ocular
 build:
 	scripts/setup.sh run
+	scripts/touch-dependents.sh
 	$(SWIFT) build -c release --product ocular
 
 ## Benchmarks: the Swift API against the same OpenCV calls from C++ and from Python cv2.

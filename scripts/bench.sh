@@ -16,6 +16,7 @@ if ! "$venv/bin/python" -c "import numpy, cv2, PIL" 2>/dev/null; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check "opencv-contrib-python-headless<5" numpy pillow
 fi
 
+scripts/touch-dependents.sh
 swift build -c release --product ocular-bench
 swift build -c release --product ocular
 bin="$(swift build -c release --show-bin-path)"
