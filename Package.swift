@@ -54,6 +54,14 @@ let package = Package(
             cxxSettings: cxxSettings,
             linkerSettings: [.linkedLibrary("opencv_features2d")] + openCVLibraries
         ),
+        // Optical flow for following faces between a stream's searches: the video module, linked by
+        // this target alone.
+        .target(
+            name: "OpenCVMotion",
+            dependencies: ["OpenCVBridge"],
+            cxxSettings: cxxSettings,
+            linkerSettings: [.linkedLibrary("opencv_video")] + openCVLibraries
+        ),
         // zlib's CRC-32, the gallery's checksum of every saved file (zlib comes with OpenCV's PNG codec).
         .systemLibrary(
             name: "CZlib",
@@ -66,6 +74,7 @@ let package = Package(
                 "OpenCVBridge",
                 "OpenCVCascades",
                 "OpenCVFeatures",
+                "OpenCVMotion",
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

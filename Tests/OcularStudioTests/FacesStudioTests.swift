@@ -114,9 +114,11 @@ struct FacesStudioTests {
         #expect(items.first?.caption == "hybrid" && items.first?.source == "many masks")
         #expect(items.first.map { [$0.width, $0.height] } == [catBounds[2], catBounds[3]])
         // The saved merge is lossless: the PNG in the gallery is the merge itself.
+        // (The merge of the faces the stream followed: its first search, on a smaller copy than a
+        // still's, may place them a pixel apart from what `ocular faces detect` gives.)
         let stored = try Image(contentsOfFile: gallery.path(of: try #require(items.first)))
-        let expected = try FaceDetector().biggestFace(in: try Image(decoding: chelsea), named: "chelsea")
-            .merged(with: try FaceDetector().biggestFace(in: try Image(decoding: astronaut), named: "astronaut"))
+        let expected = try #require(session.booth.merged)
+        #expect(stored.width == expected.image.width && stored.height == expected.image.height)
         #expect(stored.bytes == expected.image.bytes)
     }
 

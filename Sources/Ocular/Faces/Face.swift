@@ -60,6 +60,24 @@ public struct Face: Sendable, FrameAnnotation {
                     nose: turn.apply(to: nose), mouth: mouth.map { turn.apply(to: $0) }, smile: smile)
     }
 
+    /// The same face after it moved in the frame: each landmark taken from frame coordinates by `motion`,
+    /// into a face now at `bounds` whose pixels are `image`.
+    func moved(by motion: (Point) -> Point, to bounds: PixelRectangle, image: Image) -> Face {
+        let origin = Point(x: Double(bounds.x), y: Double(bounds.y))
+        func move(_ point: Point) -> Point {
+            let moved = motion(inFrame(point))
+            return Point(x: moved.x - origin.x, y: moved.y - origin.y)
+        }
+        func move(_ box: PixelRectangle) -> PixelRectangle {
+            let topLeft = move(Point(x: Double(box.x), y: Double(box.y)))
+            let bottomRight = move(Point(x: Double(box.x + box.width), y: Double(box.y + box.height)))
+            return PixelRectangle(x: Int(topLeft.x.rounded()), y: Int(topLeft.y.rounded()),
+                                  width: Int((bottomRight.x - topLeft.x).rounded()), height: Int((bottomRight.y - topLeft.y).rounded()))
+        }
+        return Face(species: species, image: image, bounds: bounds, leftEye: move(leftEye), rightEye: move(rightEye), nose: move(nose),
+                    leftEyeBounds: leftEyeBounds.map(move), rightEyeBounds: rightEyeBounds.map(move), mouth: mouth.map(move), smile: smile)
+    }
+
     /// A point of the face in frame coordinates.
     public func inFrame(_ point: Point) -> Point {
         Point(x: point.x + Double(bounds.x), y: point.y + Double(bounds.y))

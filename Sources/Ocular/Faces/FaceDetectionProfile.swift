@@ -99,23 +99,49 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         /// except every `smallFacesEvery`-th, which goes down to the profile's own sizes: the smallest
         /// faces cost most of a search, and a stream can wait a few searches for them.
         public var largeFacesOnly: LargeFaces?
+        /// Between the cascade's looks at a followed face, it is moved by the optical flow of the
+        /// corners inside it (nil: the cascade looks every frame).
+        public var flow: Flow?
+
+        /// How faces are moved by optical flow between the cascade's looks.
+        public struct Flow: Sendable, Hashable {
+            /// The face's width in the gray copies the flow is measured in.
+            public var faceWidth: Int
+            /// The cascade looks for each followed face again every this many frames: the flow follows
+            /// what moves, the cascade says whether it is still a face and sets its size and landmarks.
+            public var checkEvery: Int
+            /// With fewer corners than this followed there and back, the cascade looks at once.
+            public var minimumPoints: Int
+
+            public init(faceWidth: Int, checkEvery: Int, minimumPoints: Int) {
+                self.faceWidth = faceWidth
+                self.checkEvery = checkEvery
+                self.minimumPoints = minimumPoints
+            }
+        }
 
         /// The sizes most whole searches of a stream keep to.
         public struct LargeFaces: Sendable, Hashable {
             public var smallestHuman: Double
             public var smallestCat: Double
             public var smallFacesEvery: Int
+            /// Those searches run on a copy this many pixels on its short side (nil: the profile's
+            /// ``FaceDetectionProfile/detectionShortSide``): the smallest face they seek needs fewer
+            /// pixels than the profile's smallest.
+            public var shortSide: Int?
 
-            public init(smallestHuman: Double, smallestCat: Double, smallFacesEvery: Int) {
+            public init(smallestHuman: Double, smallestCat: Double, smallFacesEvery: Int, shortSide: Int? = nil) {
                 self.smallestHuman = smallestHuman
                 self.smallestCat = smallestCat
                 self.smallFacesEvery = smallFacesEvery
+                self.shortSide = shortSide
             }
         }
 
         public init(searchEveryWhileTracking: Int, searchEveryWhileLost: Int, margin: Double, workingFaceSize: Int, scaleStep: Double,
-                    largeFacesOnly: LargeFaces? = nil) {
+                    largeFacesOnly: LargeFaces? = nil, flow: Flow? = nil) {
             self.largeFacesOnly = largeFacesOnly
+            self.flow = flow
             self.searchEveryWhileTracking = searchEveryWhileTracking
             self.searchEveryWhileLost = searchEveryWhileLost
             self.margin = margin
@@ -154,7 +180,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     /// must gather 6 neighbours between the searches; eyes searched in a 90-pixel-wide upright copy
     /// of each face, in its rows 0.15…0.55 and no wider than 0.3 of it; mouth and smile; cats by
     /// vote; and, in streams, tracking (the whole frame searched again every 30 frames, three times
-    /// in four for faces from 0.12 only), which pays for the finer search.
+    /// in four for faces from 0.12 only on a 240-pixel copy; faces moved by optical flow, the cascade
+    /// looking for each again every 5th frame where it is 48 pixels wide), which pays for the finer search.
     public static let standard = FaceDetectionProfile(
         name: "default",
         detectionScale: 0.5,
@@ -172,8 +199,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         landmarkFaceWidth: 90,
         findsMouth: true,
         findsCatsByVote: true,
-        tracking: Tracking(searchEveryWhileTracking: 30, searchEveryWhileLost: 5, margin: 0.5, workingFaceSize: 24, scaleStep: 1.1,
-                           largeFacesOnly: .init(smallestHuman: 0.12, smallestCat: 0.3, smallFacesEvery: 4)))
+        tracking: Tracking(searchEveryWhileTracking: 30, searchEveryWhileLost: 5, margin: 0.5, workingFaceSize: 48, scaleStep: 1.1,
+                           largeFacesOnly: .init(smallestHuman: 0.12, smallestCat: 0.3, smallFacesEvery: 4, shortSide: 240),
+                           flow: .init(faceWidth: 48, checkEvery: 5, minimumPoints: 8)))
 
     /// The named profiles, as `--profile` and the stage's choice list them.
     public static let all: [FaceDetectionProfile] = [standard, textbook]

@@ -44,10 +44,12 @@ public struct FaceDetector: Sendable {
         /// The smallest human and cat faces sought (fractions of the short side); nil: the profile's.
         var smallestHuman: Double? = nil
         var smallestCat: Double? = nil
+        /// The search image's short side in pixels; nil: the profile's.
+        var shortSide: Int? = nil
     }
 
     func faces(in image: Image, plan: SearchPlan) throws(OcularError) -> [Face] {
-        let search = try SearchImage(image, profile: profile)
+        let search = try SearchImage(image, profile: profile, shortSide: plan.shortSide)
         var found = try wholeImageFaces(in: search, plan: plan)
         // The plain cascade misses most cats whose ears the frame cuts off or that lean (5 of the
         // sweep's 22): the votes find them (20 of 22, no false box). A cat filling the frame leaves no
@@ -57,7 +59,10 @@ public struct FaceDetector: Sendable {
         if !votes.isEmpty, catFace != nil {
             let humans = found.filter { $0.species == .human }
             var cats = found.filter { $0.species == .cat }.map(\.box)
-            for vote in votes { cats += try votedCats(in: search, vote) }
+            // The votes shrink the profile's own search image: from a stream's smaller copy for large
+            // faces, a cat filling the frame gathered too few votes (none from Chromium's JPEG of chelsea.png).
+            let voting = plan.shortSide == nil ? search : try SearchImage(image, profile: profile)
+            for vote in votes { cats += try votedCats(in: voting, vote).map { $0.scaled(by: search.scale / voting.scale) } }
             // Cat faces do not nest: a box mostly inside a bigger one is a part of it (the cascade takes
             // a close-up cat's nose and mouth for a small face).
             let kept = cats.enumerated().filter { index, box in
@@ -97,17 +102,18 @@ public struct FaceDetector: Sendable {
         let frameWidth: Int
         let frameHeight: Int
 
-        init(_ image: Image, profile: FaceDetectionProfile) throws(OcularError) {
+        /// - Parameter shortSide: The copy's short side in pixels, instead of the profile's.
+        init(_ image: Image, profile: FaceDetectionProfile, shortSide wanted: Int? = nil) throws(OcularError) {
             // Gray first: one channel to shrink instead of three, and YUV frames give their Y plane.
             let shortSide = Double(min(image.width, image.height))
             let factor: Double
-            if let side = profile.detectionShortSide {
+            if let side = wanted ?? profile.detectionShortSide {
                 factor = min(1, Double(side) / max(shortSide, 1))
             } else {
                 let floor = min(1, Double(profile.minimumDetectionShortSide) / max(shortSide, 1))
                 factor = max(profile.detectionScale, floor)
             }
-            let gray = try image.converted(to: .gray8).scaled(by: factor, averaging: profile.detectionShortSide != nil)
+            let gray = try image.converted(to: .gray8).scaled(by: factor, averaging: (wanted ?? profile.detectionShortSide) != nil)
             unequalized = gray
             self.gray = try gray.equalized(profile.equalization)
             scale = Double(gray.width) / Double(image.width)

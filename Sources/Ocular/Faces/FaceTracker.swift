@@ -1,18 +1,63 @@
+import Foundation
 import Synchronization
 
-/// Follows faces through a stream. Between whole-frame searches, each face is looked for only around
-/// where it was, in a small copy where it is a few dozen pixels wide; the whole frame is searched
-/// again every few frames for faces that arrive, more often while none is followed. Without the
-/// profile's ``FaceDetectionProfile/tracking`` every frame is searched whole.
+/// Follows faces through a stream. Between whole-frame searches, each face is moved by the optical
+/// flow of the corners inside it, and every few frames the cascade looks for it again around where
+/// it was (in a small copy where it is a few dozen pixels wide), which drops it when it has gone and
+/// sets its size and landmarks afresh; the whole frame is searched again every few frames for faces
+/// that arrive, more often while none is followed. Without the profile's
+/// ``FaceDetectionProfile/tracking`` every frame is searched whole.
 public final class FaceTracker: Sendable {
     public let detector: FaceDetector
     private let state = Mutex(State())
 
-    /// A face being followed: where it was, and the turn of the search that suits it.
+    /// A face being followed: as last seen, the turn of the search that suits it, and what the
+    /// optical flow needs to move it in the next frame.
     private struct Followed {
-        var species: Species
-        var bounds: PixelRectangle
+        var face: Face
         var tilt: Double
+        /// Frames since the cascade last found it.
+        var sinceChecked = 0
+        /// The last frame's gray copy around it, to measure the flow from.
+        var copy: FlowCopy?
+
+        var species: Species { face.species }
+        var bounds: PixelRectangle { face.bounds }
+    }
+
+    /// A gray copy of a frame's region around a face, shrunk so the face is the flow's face width wide.
+    private struct FlowCopy {
+        var gray: Image
+        /// The region copied, in frame pixels.
+        var region: PixelRectangle
+        /// Copy pixels per frame pixel.
+        var shrink: Double
+        /// The size of the frame it was copied from.
+        var frameWidth: Int
+        var frameHeight: Int
+
+        /// The region of `image` around `face` (half its size again on every side), copied.
+        init(of image: Image, around face: PixelRectangle, faceWidth: Int) throws(OcularError) {
+            let around = PixelRectangle(x: face.x - face.width / 2, y: face.y - face.height / 2, width: 2 * face.width, height: 2 * face.height)
+            let region = around.clipped(toWidth: image.width, height: image.height) ?? PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)
+            try self.init(of: image, region: region, shrink: min(1, Double(faceWidth) / Double(max(face.width, 1))))
+        }
+
+        /// The same region of `image` at the same scale: a copy the flow can be measured against.
+        init(of image: Image, region: PixelRectangle, shrink: Double) throws(OcularError) {
+            // Shrunk before it is made gray (fewer pixels to convert), bilinearly: averaging would cost four
+            // times as much at these ratios, and the flow's window smooths what the shrink aliases.
+            gray = try image.cropped(to: region).scaled(by: shrink).converted(to: .gray8)
+            self.region = region
+            self.shrink = shrink
+            frameWidth = image.width
+            frameHeight = image.height
+        }
+
+        /// A frame box in copy pixels.
+        func inCopy(_ box: PixelRectangle) -> PixelRectangle {
+            box.offsetBy(dx: -region.x, dy: -region.y).scaled(by: shrink)
+        }
     }
 
     private struct State {
@@ -40,15 +85,17 @@ public final class FaceTracker: Sendable {
             defer { state.frameIndex += 1 }
             let sinceWholeSearch = state.lastWholeSearch.map { state.frameIndex - $0 } ?? Int.max
             if !state.followed.isEmpty, sinceWholeSearch < tracking.searchEveryWhileTracking {
-                var followed: [Face] = []
+                var followed: [Followed] = []
                 for face in state.followed {
-                    if let found = try follow(face.species, from: face.bounds, tilt: face.tilt, in: image, tracking: tracking) {
-                        followed.append(found)
+                    if let flow = tracking.flow, face.sinceChecked + 1 < flow.checkEvery, let moved = try glide(face, in: image, flow: flow) {
+                        followed.append(moved)
+                    } else if let found = try follow(face.species, from: face.bounds, tilt: face.tilt, in: image, tracking: tracking) {
+                        followed.append(try following(found, in: image, tracking: tracking))
                     }
                 }
                 if !followed.isEmpty {
-                    state.followed = followed.map(following)
-                    return followed
+                    state.followed = followed
+                    return followed.map(\.face)
                 }
                 // Every face lost at once: look everywhere now rather than wait.
             } else if state.followed.isEmpty, sinceWholeSearch < tracking.searchEveryWhileLost {
@@ -65,22 +112,88 @@ public final class FaceTracker: Sendable {
             if let large = tracking.largeFacesOnly, state.wholeSearches % large.smallFacesEvery != large.smallFacesEvery - 1 {
                 plan.smallestHuman = large.smallestHuman
                 plan.smallestCat = large.smallestCat
+                plan.shortSide = large.shortSide
             }
             let faces = try detector.faces(in: image, plan: plan)
             state.searchesSinceCloseUp = closeUp ? 0 : state.searchesSinceCloseUp + 1
             state.wholeSearches += 1
             state.lastWholeSearch = state.frameIndex
-            state.followed = faces.map(following)
+            state.followed = try faces.map { (face) throws(OcularError) in try following(face, in: image, tracking: tracking) }
             return faces
         }
     }
 
-    /// How to follow `face`: at the search turn nearest its eye line's angle (a tilted head is lost
-    /// by an upright search around it).
-    private func following(_ face: Face) -> Followed {
+    /// How to follow `face`, just found by the cascade in `image`: at the search turn nearest its eye
+    /// line's angle (a tilted head is lost by an upright search around it), and by the flow from here.
+    private func following(_ face: Face, in image: Image, tracking: FaceDetectionProfile.Tracking) throws(OcularError) -> Followed {
         let turns = [0] + detector.profile.tilts
         let tilt = face.species == .human ? turns.min { abs($0 - face.angle) < abs($1 - face.angle) } ?? 0 : 0
-        return Followed(species: face.species, bounds: face.bounds, tilt: tilt)
+        let copy = try tracking.flow.map { (flow) throws(OcularError) in try FlowCopy(of: image, around: face.bounds, faceWidth: flow.faceWidth) }
+        return Followed(face: face, tilt: tilt, copy: copy)
+    }
+
+    /// `followed` moved to where the optical flow of the corners inside it says it went in `image`,
+    /// or nil when too few corners could be followed (then the cascade looks).
+    ///
+    /// The corners' median shift moves the box, and the median ratio of their distances from one
+    /// another scales it (a face coming nearer or going away); medians, so that the few corners on
+    /// the background or a hand passing by do not drag it. About a fifth of what a cascade search
+    /// around the face costs, landmarks included, which are moved with it rather than sought again.
+    private func glide(_ followed: Followed, in image: Image, flow: FaceDetectionProfile.Tracking.Flow) throws(OcularError) -> Followed? {
+        // A frame of another size (the source changed): nothing to measure the flow against.
+        guard let copy = followed.copy, copy.frameWidth == image.width, copy.frameHeight == image.height else { return nil }
+        let current = try FlowCopy(of: image, region: copy.region, shrink: copy.shrink)
+        let box = copy.inCopy(followed.bounds)
+        let corners = try OpticalFlow.corners(in: copy.gray, within: box, maximum: Self.flowCorners, minimumDistance: 3)
+        let pairs = zip(corners, try OpticalFlow.follow(corners, from: copy.gray, to: current.gray, window: 9)).compactMap { start, end in
+            end.map { (start: start, end: $0) }
+        }
+        guard pairs.count >= flow.minimumPoints else { return nil }
+        let shift = Point(x: Self.median(pairs.map { $0.end.x - $0.start.x }), y: Self.median(pairs.map { $0.end.y - $0.start.y }))
+        var ratios: [Double] = []
+        for first in pairs.indices {
+            for second in pairs.indices where second > first {
+                let before = hypot(pairs[first].start.x - pairs[second].start.x, pairs[first].start.y - pairs[second].start.y)
+                let after = hypot(pairs[first].end.x - pairs[second].end.x, pairs[first].end.y - pairs[second].end.y)
+                // Corners too close together give ratios that a pixel's error throws far off.
+                if before >= 4 { ratios.append(after / before) }
+            }
+        }
+        let scale = ratios.isEmpty ? 1 : Self.median(ratios)
+        // Frame coordinates: about the box's old centre, scaled, then shifted.
+        let old = followed.bounds
+        let centre = Point(x: Double(old.x) + Double(old.width) / 2, y: Double(old.y) + Double(old.height) / 2)
+        let motion = { (point: Point) in
+            Point(x: centre.x + (point.x - centre.x) * scale + shift.x / copy.shrink, y: centre.y + (point.y - centre.y) * scale + shift.y / copy.shrink)
+        }
+        let width = Double(old.width) * scale, height = Double(old.height) * scale
+        let middle = motion(centre)
+        let moved = PixelRectangle(x: Int((middle.x - width / 2).rounded()), y: Int((middle.y - height / 2).rounded()),
+                                   width: Int(width.rounded()), height: Int(height.rounded()))
+        // A face leaving the frame: the cascade decides whether what is left of it is still a face.
+        guard moved.width > 0, moved.height > 0, let inside = moved.clipped(toWidth: image.width, height: image.height),
+              inside.fractionInside(moved) >= 0.75 else { return nil }
+        let face = followed.face.moved(by: motion, to: inside, image: try image.cropped(to: inside))
+        // The next frame's flow is measured from this one: in the same copy while the face stays well
+        // inside it at about the flow's width (no second copy), else in a new copy around it.
+        let margin = PixelRectangle(x: inside.x - inside.width / 4, y: inside.y - inside.height / 4,
+                                    width: inside.width * 3 / 2, height: inside.height * 3 / 2)
+        let widthInCopy = Double(inside.width) * copy.shrink
+        let keepsCopy = margin.fractionInside(copy.region) >= 1 || copy.region == PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)
+        let next = keepsCopy && abs(widthInCopy / Double(flow.faceWidth) - 1) < 0.2
+            ? current : try FlowCopy(of: image, around: inside, faceWidth: flow.faceWidth)
+        return Followed(face: face, tilt: followed.tilt, sinceChecked: followed.sinceChecked + 1, copy: next)
+    }
+
+    /// At most this many corners of a face are followed: enough for steady medians, and the distance
+    /// ratios between them (n² / 2) stay cheap.
+    static let flowCorners = 30
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let half = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2
     }
 
     /// The face near `previous` in `image`, or nil when it has gone.
@@ -129,3 +242,5 @@ public final class FaceTracker: Sendable {
         return try detector.face(species, bounds: inside, tilt: tilt, of: image)
     }
 }
+
+
