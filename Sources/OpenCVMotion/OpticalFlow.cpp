@@ -43,13 +43,25 @@ OCVStatus ocv_follow_points(const OCVImage *previous, const OCVImage *next, cons
             setMessage(error, "points are followed between two 8-bit gray images of the same size");
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        if (count < 0 || window < 3 || levels < 0 || levels > 8 || !(maximumRoundTrip > 0)) {
-            setMessage(error, "optical flow needs a window of at least 3 pixels, 0 to 8 pyramid levels and a positive round-trip bound");
+        if (count < 0 || window < 3 || window > 255 || levels < 0 || levels > 8 || !(maximumRoundTrip > 0)) {
+            setMessage(error, "optical flow needs a window of 3 to 255 pixels, 0 to 8 pyramid levels and a positive round-trip bound");
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        if (count == 0) return OCV_STATUS_OK;
-        const std::vector<cv::Point2f> start(reinterpret_cast<const cv::Point2f *>(points),
-                                             reinterpret_cast<const cv::Point2f *>(points) + count);
+        for (int32_t index = 0; index < count; ++index) found[index] = 0;
+        // Only points inside the image are followed: OpenCV rounds a coordinate to an int, and a NaN or
+        // a huge one has no meaningful rounding.
+        std::vector<cv::Point2f> start;
+        std::vector<int32_t> indices;
+        for (int32_t index = 0; index < count; ++index) {
+            const float x = points[2 * index], y = points[2 * index + 1];
+            moved[2 * index] = x;
+            moved[2 * index + 1] = y;
+            if (std::isfinite(x) && std::isfinite(y) && x >= 0 && y >= 0 && x < previous->columns && y < previous->rows) {
+                start.emplace_back(x, y);
+                indices.push_back(index);
+            }
+        }
+        if (start.empty()) return OCV_STATUS_OK;
         std::vector<cv::Point2f> forward, backward;
         std::vector<uchar> forwardFound, backwardFound;
         std::vector<float> forwardError, backwardError;
@@ -59,13 +71,14 @@ OCVStatus ocv_follow_points(const OCVImage *previous, const OCVImage *next, cons
         // Followed back from where it landed, a point that was followed well returns to its start;
         // one that slid along an edge or onto something else does not (Kalal et al.'s forward-backward error).
         cv::calcOpticalFlowPyrLK(after, before, forward, backward, backwardFound, backwardError, size, levels);
-        for (int32_t index = 0; index < count; ++index) {
-            const cv::Point2f roundTrip = backward[index] - start[index];
-            const bool followed = forwardFound[index] && backwardFound[index] &&
+        for (size_t kept = 0; kept < start.size(); ++kept) {
+            const int32_t index = indices[kept];
+            const cv::Point2f roundTrip = backward[kept] - start[kept];
+            const bool followed = forwardFound[kept] && backwardFound[kept] &&
                                   std::hypot(roundTrip.x, roundTrip.y) <= maximumRoundTrip;
             found[index] = followed ? 1 : 0;
-            moved[2 * index] = forward[index].x;
-            moved[2 * index + 1] = forward[index].y;
+            moved[2 * index] = forward[kept].x;
+            moved[2 * index + 1] = forward[kept].y;
         }
         return OCV_STATUS_OK;
     });

@@ -44,6 +44,14 @@ struct FaceMotionTests {
         #expect(throws: OcularError.self) { try OpticalFlow.follow(upper, from: before, to: before.resized(width: 80, height: 80)) }
         #expect(throws: OcularError.self) { try OpticalFlow.corners(in: colour, maximum: 5) }
         #expect(try OpticalFlow.follow([], from: before, to: after).isEmpty)
+        // Points outside the picture, or not numbers at all, are lost rather than followed; nonsense sizes are refused.
+        let odd = [Point(x: .nan, y: 5), Point(x: 5, y: .infinity), Point(x: -3, y: 5), Point(x: 1e30, y: 1e30), Point(x: 160, y: 20)]
+        #expect(try OpticalFlow.follow(odd, from: before, to: after).allSatisfy { $0 == nil })
+        #expect(throws: OcularError.self) { try OpticalFlow.follow(upper, from: before, to: after, window: 100_000) }
+        #expect(throws: OcularError.self) { try OpticalFlow.follow(upper, from: before, to: after, levels: -1) }
+        #expect(try OpticalFlow.corners(in: before, maximum: Int.max).count > 0)
+        #expect(try OpticalFlow.corners(in: before, within: PixelRectangle(x: 500, y: 500, width: 10, height: 10), maximum: 5).isEmpty)
+        #expect(try OpticalFlow.corners(in: before, within: PixelRectangle(x: 0, y: 0, width: Int.max, height: Int.max), maximum: 5).count == 5)
     }
 
     @Test("when the stream's frames change size (another source), the followed face is looked for again instead of moved: no error, and the new picture's face is found")

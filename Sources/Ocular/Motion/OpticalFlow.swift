@@ -10,15 +10,18 @@ public enum OpticalFlow {
     public static func corners(in gray: Image, within region: PixelRectangle? = nil, maximum: Int, quality: Double = 0.01,
                                minimumDistance: Double = 3) throws(OcularError) -> [Point] {
         guard gray.format == .gray8 else { throw .invalidArgument("corners are sought in gray images, not \(gray.format)") }
-        guard maximum > 0 else { return [] }
         let area = region ?? PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height)
-        var coordinates = [Float](repeating: 0, count: 2 * maximum)
+        // No more corners than pixels: a huge `maximum` must not become a huge buffer.
+        let (pixels, overflow) = max(0, area.width).multipliedReportingOverflow(by: max(0, area.height))
+        let capacity = min(maximum, overflow ? Int.max : pixels, gray.width * gray.height)
+        guard capacity > 0 else { return [] }
+        var coordinates = [Float](repeating: 0, count: 2 * capacity)
         var count: Int32 = 0
         try gray.withMatrix { (view) throws(OcularError) in
             try coordinates.withUnsafeMutableBufferPointer { (points) throws(OcularError) in
                 try OpenCV.call("corners(\(gray))") {
                     ocv_good_features(view, Int32(clamping: area.x), Int32(clamping: area.y), Int32(clamping: area.width),
-                                      Int32(clamping: area.height), Int32(clamping: maximum), quality, minimumDistance,
+                                      Int32(clamping: area.height), Int32(clamping: capacity), quality, minimumDistance,
                                       points.baseAddress!, &count, $0)
                 }
             }

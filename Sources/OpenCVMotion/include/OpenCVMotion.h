@@ -21,8 +21,9 @@ OCVStatus ocv_good_features(const OCVImage *_Nonnull gray, int32_t x, int32_t y,
 /// Follows `count` points (x, y pairs) from `previous` to `next` (8-bit gray, the same size) by
 /// pyramidal Lucas–Kanade (cv::calcOpticalFlowPyrLK: a `window` × `window` window, `levels` pyramid
 /// levels above the image), then back again: `found[i]` is 1 when point i was followed both ways and
-/// came back within `maximumRoundTrip` pixels of where it started, and 0 otherwise. Where it moved
-/// to is written to `moved` (2 × count floats).
+/// came back within `maximumRoundTrip` pixels of where it started, and 0 otherwise (always 0 for a
+/// point outside `previous` or not finite). Where it moved to is written to `moved` (2 × count
+/// floats; a point not followed keeps its start there).
 OCVStatus ocv_follow_points(const OCVImage *_Nonnull previous, const OCVImage *_Nonnull next, const float *_Nonnull points,
                             int32_t count, int32_t window, int32_t levels, double maximumRoundTrip,
                             float *_Nonnull moved, uint8_t *_Nonnull found, OCVError *_Nonnull error);
