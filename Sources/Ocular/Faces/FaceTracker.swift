@@ -160,6 +160,9 @@ public final class FaceTracker: Sendable {
             }
         }
         let scale = ratios.isEmpty ? 1 : Self.median(ratios)
+        // No face grows or shrinks by a quarter between two frames: corners that say so have slid
+        // onto something else, and the cascade looks instead.
+        guard (0.8...1.25).contains(scale) else { return nil }
         // Frame coordinates: about the box's old centre, scaled, then shifted.
         let old = followed.bounds
         let centre = Point(x: Double(old.x) + Double(old.width) / 2, y: Double(old.y) + Double(old.height) / 2)
