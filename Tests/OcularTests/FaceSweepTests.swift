@@ -176,7 +176,7 @@ struct FaceSweepTests {
             let humans = frame.faces.filter { $0.species == .human }.map(\.bounds)
             guard !humans.isEmpty, humans.allSatisfy({ Double(max($0.width, $0.height)) >= 0.12 * shortSide }) else { continue }
             var searched: [PixelRectangle] = []
-            for turn in [0] + detector.profile.tilts {
+            for turn in detector.profile.turns {
                 let plan = FaceDetector.SearchPlan(tilts: [turn], catVotes: [], smallestHuman: large.smallestHuman, smallestCat: large.smallestCat,
                                                    shortSide: large.shortSide)
                 searched += try detector.faces(in: frame.image, plan: plan).filter { $0.species == .human }.map(\.bounds)

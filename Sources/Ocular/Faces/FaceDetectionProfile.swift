@@ -203,6 +203,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
                            largeFacesOnly: .init(smallestHuman: 0.12, smallestCat: 0.3, smallFacesEvery: 4, shortSide: 240),
                            flow: .init(faceWidth: 48, checkEvery: 5, minimumPoints: 8)))
 
+    /// Every turn a human search is made at: upright first, then each of ``tilts``.
+    var turns: [Double] { [0] + tilts }
+
     /// The named profiles, as `--profile` and the stage's choice list them.
     public static let all: [FaceDetectionProfile] = [standard, textbook]
 

@@ -31,7 +31,7 @@ public struct FaceDetector: Sendable {
 
     /// Every face in `image`, humans first, each kind in the cascade's order.
     public func faces(in image: Image) throws(OcularError) -> [Face] {
-        try faces(in: image, plan: SearchPlan(tilts: [0] + profile.tilts, catVotes: profile.findsCatsByVote ? [.fillingTheFrame, .anywhere] : []))
+        try faces(in: image, plan: SearchPlan(tilts: profile.turns, catVotes: profile.findsCatsByVote ? [.fillingTheFrame, .anywhere] : []))
     }
 
     /// Which searches one look at a whole picture makes: a still gets them all; a stream spreads

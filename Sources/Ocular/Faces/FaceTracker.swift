@@ -103,7 +103,7 @@ public final class FaceTracker: Sendable {
             }
             // One turn per whole search, upright first: a tilted head is found within a few searches,
             // and no frame pays for all of them (together with the cats' ~0.3 s, a visible stall).
-            let turns = [0] + detector.profile.tilts
+            let turns = detector.profile.turns
             let closeUp = detector.profile.findsCatsByVote && (state.wholeSearches == 0 || state.searchesSinceCloseUp + 1 >= Self.closeUpEvery)
             var plan = FaceDetector.SearchPlan(tilts: [turns[state.wholeSearches % turns.count]], catVotes: closeUp ? [.fillingTheFrame] : [])
             // Most whole searches skip the smallest faces, which cost most (measured with cv2 at
@@ -126,7 +126,7 @@ public final class FaceTracker: Sendable {
     /// How to follow `face`, just found by the cascade in `image`: at the search turn nearest its eye
     /// line's angle (a tilted head is lost by an upright search around it), and by the flow from here.
     private func following(_ face: Face, in image: Image, tracking: FaceDetectionProfile.Tracking) throws(OcularError) -> Followed {
-        let turns = [0] + detector.profile.tilts
+        let turns = detector.profile.turns
         let tilt = face.species == .human ? turns.min { abs($0 - face.angle) < abs($1 - face.angle) } ?? 0 : 0
         let copy = try tracking.flow.map { (flow) throws(OcularError) in try FlowCopy(of: image, around: face.bounds, faceWidth: flow.faceWidth) }
         return Followed(face: face, tilt: tilt, copy: copy)
@@ -245,5 +245,3 @@ public final class FaceTracker: Sendable {
         return try detector.face(species, bounds: inside, tilt: tilt, of: image)
     }
 }
-
-
