@@ -48,8 +48,7 @@ public enum Studio {
         let studioGallery = gallery.map(StudioGallery.init) ?? StudioGallery(folder: configuration.galleryFolder)
         let pictures = StudioPictures(uploads: sources, gallery: studioGallery,
                                       readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels))
-        let beans = BeanCounter(trainingList: configuration.trainingList ?? publicFolder + "/demo/beans/labels.json",
-                                modelInCache: configuration.trainingList == nil)
+        let beans = BeanCounter(trainingList: configuration.trainingList ?? publicFolder + "/demo/beans/labels.json")
         let stream = StreamController(configuration: configuration, registry: registry, images: pictures, gallery: studioGallery,
                                       beans: beans)
         HealthController().addRoutes(to: router)

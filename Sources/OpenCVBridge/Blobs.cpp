@@ -5,10 +5,109 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <queue>
 #include <memory>
 #include <vector>
 
 using namespace ocular_bridge;
+
+// MARK: - Separating detection: a lit table, touching objects
+
+namespace {
+
+// The background's colour as a smooth surface: per channel, a quadratic in x and y (in [-1, 1]
+// across the frame) fitted to the pixels that look like background. Light falling across a table
+// is smooth; objects are not, and are left out of the fit as outliers.
+struct BackgroundSurface {
+    cv::Vec<double, 6> coefficients[3];
+
+    static void terms(double x, double y, double *out) {
+        out[0] = 1; out[1] = x; out[2] = y; out[3] = x * x; out[4] = x * y; out[5] = y * y;
+    }
+
+    double value(int channel, double x, double y) const {
+        double t[6];
+        terms(x, y, t);
+        double sum = 0;
+        for (int i = 0; i < 6; ++i) sum += coefficients[channel][i] * t[i];
+        return sum;
+    }
+
+    // Fits the surface to a small copy of the frame, dropping pixels that stand out from the
+    // previous fit: objects are outliers of the background, whatever colour they are.
+    static BackgroundSurface fit(const cv::Mat &small, double floor) {
+        const int n = small.rows * small.cols;
+        cv::Mat design(n, 6, CV_64F), values(n, 3, CV_64F);
+        for (int y = 0; y < small.rows; ++y) {
+            for (int x = 0; x < small.cols; ++x) {
+                const int row = y * small.cols + x;
+                terms(2.0 * (x + 0.5) / small.cols - 1, 2.0 * (y + 0.5) / small.rows - 1, design.ptr<double>(row));
+                const cv::Vec3b pixel = small.at<cv::Vec3b>(y, x);
+                for (int c = 0; c < 3; ++c) values.at<double>(row, c) = pixel[c];
+            }
+        }
+        // The first fit is to the brighter half by each pixel's sum: tables are usually lighter than
+        // what lies on them, and a start inside the background converges in a few rounds.
+        std::vector<double> sums(n);
+        for (int row = 0; row < n; ++row) sums[row] = values.at<double>(row, 0) + values.at<double>(row, 1) + values.at<double>(row, 2);
+        std::vector<double> sorted = sums;
+        std::nth_element(sorted.begin(), sorted.begin() + n / 2, sorted.end());
+        const double median = sorted[n / 2];
+        std::vector<uint8_t> inlier(n);
+        for (int row = 0; row < n; ++row) inlier[row] = sums[row] >= median;
+        BackgroundSurface surface{};
+        for (int round = 0; round < 5; ++round) {
+            int count = 0;
+            for (int row = 0; row < n; ++row) count += inlier[row];
+            if (count < 12) break;
+            cv::Mat a(count, 6, CV_64F), b(count, 3, CV_64F);
+            for (int row = 0, k = 0; row < n; ++row) {
+                if (!inlier[row]) continue;
+                design.row(row).copyTo(a.row(k));
+                values.row(row).copyTo(b.row(k));
+                ++k;
+            }
+            cv::Mat solution;
+            cv::solve(a, b, solution, cv::DECOMP_SVD);
+            for (int c = 0; c < 3; ++c)
+                for (int i = 0; i < 6; ++i) surface.coefficients[c][i] = solution.at<double>(i, c);
+            // Residuals relative to the background's brightness; a pixel stays in when it is within
+            // 2.5 median residuals (and at least `floor`) of the surface.
+            std::vector<double> residuals(n);
+            for (int row = 0; row < n; ++row) {
+                const double *t = design.ptr<double>(row);
+                double worst = 0;
+                for (int c = 0; c < 3; ++c) {
+                    double model = 0;
+                    for (int i = 0; i < 6; ++i) model += surface.coefficients[c][i] * t[i];
+                    worst = std::max(worst, std::abs(values.at<double>(row, c) - model) / std::max(model, 8.0));
+                }
+                residuals[row] = worst;
+            }
+            std::vector<double> inside;
+            for (int row = 0; row < n; ++row) if (inlier[row]) inside.push_back(residuals[row]);
+            std::nth_element(inside.begin(), inside.begin() + inside.size() / 2, inside.end());
+            const double limit = std::max(floor, 2.5 * inside[inside.size() / 2]);
+            for (int row = 0; row < n; ++row) inlier[row] = residuals[row] <= limit;
+        }
+        return surface;
+    }
+};
+
+} // namespace
+
+struct OCVBlobSeparation {
+    cv::Mat bgr;          // the frame as 8-bit BGR, when it came otherwise
+    cv::Mat working;      // the frame shrunk to the working size (never a view of the frame)
+    cv::Mat small;        // shrunk further, for fitting the background
+    cv::Mat objects;      // 255 where an object is, at the working size
+    cv::Mat distance;     // distance of each object pixel to the background
+    cv::Mat labels;       // 1… per separated object, 0 for background
+    BackgroundSurface background;
+    double scale = 1;     // working size / frame size
+    std::vector<int> rectangleLabels;
+};
 
 struct OCVBlobFinder {
     cv::Mat resized;
@@ -16,6 +115,8 @@ struct OCVBlobFinder {
     cv::Mat edges;
     std::vector<std::vector<cv::Point>> contours;
     std::vector<cv::Rect> rectangles;
+    // The separating detection's buffers, made on its first use.
+    std::unique_ptr<OCVBlobSeparation> separation;
 };
 
 OCVStatus ocv_blob_finder_create(OCVBlobFinder **finder, OCVError *error) {
@@ -87,4 +188,348 @@ void ocv_blob_finder_rectangles(const OCVBlobFinder *finder, OCVRectangle *recta
 OCVImage ocv_blob_finder_mask(const OCVBlobFinder *finder) {
     const cv::Mat &mask = finder->mask;
     return OCVImage{mask.data, mask.cols, mask.rows, static_cast<int64_t>(mask.step), OCV_8UC1};
+}
+
+// MARK: - Separating detection: the rest
+
+namespace {
+
+// One seed per object: the peaks of the distance map that stand clear of the peak they join.
+// Pixels are taken from the highest distance down, joining the regions they touch (union-find);
+// when two regions meet at level L, the lower peak P is an object of its own if P − L is at least
+// `persistence` × P (and a pixel and a half): two coins touching meet near 0, a bean's bumpy ridge
+// meets just below its top.
+std::vector<int> distancePeaks(const cv::Mat &distance, double persistence) {
+    const int columns = distance.cols, count = distance.rows * distance.cols;
+    std::vector<int> order;
+    order.reserve(count);
+    const float *d = distance.ptr<float>(0);
+    for (int index = 0; index < count; ++index) if (d[index] > 0) order.push_back(index);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return d[a] != d[b] ? d[a] > d[b] : a < b; });
+    std::vector<int> parent(count, -1), peak(count, -1);
+    const auto root = [&](int i) {
+        while (parent[i] != i) { parent[i] = parent[parent[i]]; i = parent[i]; }
+        return i;
+    };
+    std::vector<int> seeds;
+    for (int index : order) {
+        parent[index] = index;
+        peak[index] = index;
+        const int x = index % columns, y = index / columns;
+        for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+                const int nx = x + dx, ny = y + dy;
+                if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= columns || ny >= distance.rows) continue;
+                const int neighbour = ny * columns + nx;
+                if (parent[neighbour] < 0) continue;
+                int a = root(index), b = root(neighbour);
+                if (a == b) continue;
+                if (d[peak[a]] > d[peak[b]] || (d[peak[a]] == d[peak[b]] && peak[a] < peak[b])) std::swap(a, b);
+                // a holds the lower peak.
+                const double height = d[peak[a]], level = d[index];
+                if (height - level >= std::max(1.5, persistence * height)) seeds.push_back(peak[a]);
+                parent[a] = b;
+            }
+        }
+    }
+    for (int index : order) if (parent[index] == index) seeds.push_back(peak[index]);
+    return seeds;
+}
+
+// Watershed by flooding on the distance map: each object pixel goes to the seed whose region
+// reaches it first, taking pixels from the highest distance down, so objects part where their
+// outlines pinch.
+void flood(const cv::Mat &distance, const std::vector<int> &seeds, cv::Mat &labels) {
+    labels = cv::Mat::zeros(distance.size(), CV_32S);
+    const int columns = distance.cols;
+    const float *d = distance.ptr<float>(0);
+    int32_t *label = labels.ptr<int32_t>(0);
+    using Entry = std::pair<float, int>;
+    std::priority_queue<Entry> queue;
+    for (size_t i = 0; i < seeds.size(); ++i) {
+        label[seeds[i]] = static_cast<int32_t>(i + 1);
+        queue.push({d[seeds[i]], seeds[i]});
+    }
+    while (!queue.empty()) {
+        const int index = queue.top().second;
+        queue.pop();
+        const int x = index % columns, y = index / columns;
+        const int offsets[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+        for (const auto &offset : offsets) {
+            const int nx = x + offset[0], ny = y + offset[1];
+            if (nx < 0 || ny < 0 || nx >= columns || ny >= distance.rows) continue;
+            const int neighbour = ny * columns + nx;
+            if (label[neighbour] != 0 || d[neighbour] <= 0) continue;
+            label[neighbour] = label[index];
+            queue.push({d[neighbour], neighbour});
+        }
+    }
+}
+
+} // namespace
+
+OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image, const OCVBlobSeparationSettings *settings,
+                                   int32_t *count, OCVError *error) {
+    *count = 0;
+    return fenced(error, [&] {
+        if (settings->workingShortSide < 16) {
+            setMessage(error, "the working size must be at least 16 pixels, got %d", settings->workingShortSide);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        if (!finder->separation) finder->separation = std::make_unique<OCVBlobSeparation>();
+        OCVBlobSeparation &s = *finder->separation;
+        const cv::Mat frame = matrix(image);
+        if (frame.type() != CV_8UC3) {
+            setMessage(error, "separating blobs needs 8-bit BGR, got type %d", frame.type());
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const int shortSide = std::min(frame.cols, frame.rows);
+        finder->rectangles.clear();
+        s.rectangleLabels.clear();
+        // Too small a frame has too few pixels to tell a table from what lies on it.
+        if (shortSide < 16) {
+            finder->mask = cv::Mat(frame.size(), CV_8U, cv::Scalar(255));
+            return OCV_STATUS_OK;
+        }
+        s.scale = std::min(1.0, static_cast<double>(settings->workingShortSide) / shortSide);
+        // `working` may be the caller's frame itself, which must never be kept: `s.working` only ever
+        // holds memory of its own, or a later resize would write into a frame long gone.
+        cv::Mat working = frame;
+        if (s.scale < 1) {
+            cv::resize(frame, s.working, cv::Size(std::max(1, cvRound(frame.cols * s.scale)), std::max(1, cvRound(frame.rows * s.scale))),
+                       0, 0, cv::INTER_AREA);
+            working = s.working;
+        }
+        // The background surface, fitted on a copy about 48 pixels across its short side.
+        const double fitScale = std::min(1.0, 48.0 / std::min(working.cols, working.rows));
+        cv::resize(working, s.small, cv::Size(std::max(2, cvRound(working.cols * fitScale)), std::max(2, cvRound(working.rows * fitScale))),
+                   0, 0, cv::INTER_AREA);
+        s.background = BackgroundSurface::fit(s.small, settings->tint / 2);
+        // Each pixel against the background under it: its brightness as a fraction of the
+        // background's (light divided out), and how far its colour leans from the background's
+        // once brightness is set aside. A shadow is darker by a fraction but keeps the table's colour.
+        s.objects.create(working.size(), CV_8U);
+        for (int y = 0; y < working.rows; ++y) {
+            const cv::Vec3b *row = working.ptr<cv::Vec3b>(y);
+            uint8_t *out = s.objects.ptr<uint8_t>(y);
+            const double fy = 2.0 * (y + 0.5) / working.rows - 1;
+            for (int x = 0; x < working.cols; ++x) {
+                const double fx = 2.0 * (x + 0.5) / working.cols - 1;
+                double ratio[3], brightness = 0;
+                for (int c = 0; c < 3; ++c) {
+                    ratio[c] = (row[x][c] + 1.0) / (std::max(s.background.value(c, fx, fy), 0.0) + 1.0);
+                    brightness += ratio[c] / 3;
+                }
+                double lean = 0;
+                for (int c = 0; c < 3; ++c) lean = std::max(lean, std::abs(ratio[c] / brightness - 1));
+                const bool object = brightness < settings->darker || brightness > settings->brighter || lean > settings->tint;
+                out[x] = object ? 255 : 0;
+            }
+        }
+        // Specks go, holes (a coin's shine) fill, and what is smaller than the smallest blob goes.
+        const cv::Mat square = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+        cv::morphologyEx(s.objects, s.objects, cv::MORPH_OPEN, square);
+        cv::morphologyEx(s.objects, s.objects, cv::MORPH_CLOSE, square);
+        finder->contours.clear();
+        cv::findContours(s.objects, finder->contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        s.objects.setTo(0);
+        const double smallestSide = shortSide * settings->minimumFraction * s.scale;
+        for (size_t index = 0; index < finder->contours.size(); ++index) {
+            const cv::Rect bounds = cv::boundingRect(finder->contours[index]);
+            if (bounds.width < smallestSide && bounds.height < smallestSide) continue;
+            cv::drawContours(s.objects, finder->contours, static_cast<int>(index), cv::Scalar(255), cv::FILLED);
+        }
+        cv::distanceTransform(s.objects, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
+        flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
+        // Each object's rectangle, back at the frame's size.
+        std::vector<cv::Rect> found;
+        std::vector<int> bounds;  // per label: minX, minY, maxX, maxY
+        for (int y = 0; y < s.labels.rows; ++y) {
+            const int32_t *row = s.labels.ptr<int32_t>(y);
+            for (int x = 0; x < s.labels.cols; ++x) {
+                const int label = row[x];
+                if (label == 0) continue;
+                if (static_cast<int>(bounds.size()) < label * 4) bounds.resize(label * 4, -1);
+                int *b = &bounds[(label - 1) * 4];
+                if (b[0] < 0) { b[0] = b[2] = x; b[1] = b[3] = y; continue; }
+                b[0] = std::min(b[0], x); b[1] = std::min(b[1], y); b[2] = std::max(b[2], x); b[3] = std::max(b[3], y);
+            }
+        }
+        const cv::Rect whole(0, 0, frame.cols, frame.rows);
+        const int smallest = static_cast<int>(shortSide * settings->minimumFraction);
+        for (size_t label = 1; label * 4 <= bounds.size(); ++label) {
+            const int *b = &bounds[(label - 1) * 4];
+            if (b[0] < 0) continue;
+            const int x0 = static_cast<int>(std::floor(b[0] / s.scale)), y0 = static_cast<int>(std::floor(b[1] / s.scale));
+            const int x1 = static_cast<int>(std::ceil((b[2] + 1) / s.scale)), y1 = static_cast<int>(std::ceil((b[3] + 1) / s.scale));
+            const cv::Rect full = cv::Rect(x0, y0, x1 - x0, y1 - y0) & whole;
+            if (full.width < smallest && full.height < smallest) continue;
+            finder->rectangles.push_back(full);
+            s.rectangleLabels.push_back(static_cast<int>(label));
+        }
+        // The mask shown by the Image/Mask toggle: 255 for background, as the textbook's.
+        cv::compare(s.labels, 0, finder->mask, cv::CMP_EQ);
+        *count = static_cast<int32_t>(finder->rectangles.size());
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_blob_finder_isolate(const OCVBlobFinder *finder, const OCVImage *image, int32_t index, const OCVImage *output,
+                                  const OCVImage *mask, double *tableBrightness, OCVError *error) {
+    return fenced(error, [&] {
+        if (!finder->separation || index < 0 || static_cast<size_t>(index) >= finder->separation->rectangleLabels.size()) {
+            setMessage(error, "no separated blob %d", index);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const OCVBlobSeparation &s = *finder->separation;
+        const cv::Mat frame = matrix(image);
+        const cv::Rect bounds = finder->rectangles[index];
+        cv::Mat out = matrix(output), own = matrix(mask);
+        if (frame.type() != CV_8UC3 || out.type() != CV_8UC3 || out.cols != bounds.width || out.rows != bounds.height ||
+            own.type() != CV_8UC1 || own.size() != out.size() || bounds.x + bounds.width > frame.cols ||
+            bounds.y + bounds.height > frame.rows) {
+            setMessage(error, "the blob's picture must be 8-bit BGR and its mask 8-bit gray, both of its rectangle's size");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        // The table's brightness under the blob's centre, by which its light can be divided out.
+        {
+            const double fx = 2.0 * (bounds.x + bounds.width / 2.0) / frame.cols - 1, fy = 2.0 * (bounds.y + bounds.height / 2.0) / frame.rows - 1;
+            *tableBrightness = (s.background.value(0, fx, fy) + s.background.value(1, fx, fy) + s.background.value(2, fx, fy)) / 3;
+        }
+        const int ownLabel = s.rectangleLabels[index];
+        // A neighbour's pixels become the table under them, so that one object's description holds
+        // none of another's colour or texture.
+        for (int y = 0; y < bounds.height; ++y) {
+            const int frameY = bounds.y + y;
+            const int labelY = std::min(s.labels.rows - 1, static_cast<int>(frameY * s.scale));
+            const double fy = 2.0 * (frameY + 0.5) / frame.rows - 1;
+            const cv::Vec3b *source = frame.ptr<cv::Vec3b>(frameY);
+            cv::Vec3b *target = out.ptr<cv::Vec3b>(y);
+            uint8_t *mine = own.ptr<uint8_t>(y);
+            const int32_t *labels = s.labels.ptr<int32_t>(labelY);
+            for (int x = 0; x < bounds.width; ++x) {
+                const int frameX = bounds.x + x;
+                const int label = labels[std::min(s.labels.cols - 1, static_cast<int>(frameX * s.scale))];
+                mine[x] = label == ownLabel ? 255 : 0;
+                if (label == 0 || label == ownLabel) {
+                    target[x] = source[frameX];
+                    continue;
+                }
+                const double fx = 2.0 * (frameX + 0.5) / frame.cols - 1;
+                for (int c = 0; c < 3; ++c) target[x][c] = cv::saturate_cast<uint8_t>(s.background.value(c, fx, fy));
+            }
+        }
+        return OCV_STATUS_OK;
+    });
+}
+
+// MARK: - One object on a backdrop (training pictures), and scenes made of them
+
+OCVStatus ocv_object_alpha(const OCVImage *image, const OCVImage *alpha, double *backdropBrightness, OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Mat picture = matrix(image);
+        cv::Mat out = matrix(alpha);
+        if (picture.type() != CV_8UC3 || out.type() != CV_8UC1 || out.size() != picture.size() || picture.rows < 8 || picture.cols < 8) {
+            setMessage(error, "an object's alpha needs an 8-bit BGR picture of at least 8×8 and a gray image of its size");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        // The backdrop's colour is the median of the picture's border; the object is what differs
+        // from it in Lab by more than Otsu's threshold, its largest part with holes filled.
+        cv::Mat lab;
+        cv::cvtColor(picture, lab, cv::COLOR_BGR2Lab);
+        std::vector<uint8_t> border[3];
+        for (int y = 0; y < lab.rows; ++y) {
+            for (int x = 0; x < lab.cols; ++x) {
+                if (y > 1 && y < lab.rows - 2 && x > 1 && x < lab.cols - 2) continue;
+                const cv::Vec3b pixel = lab.at<cv::Vec3b>(y, x);
+                for (int c = 0; c < 3; ++c) border[c].push_back(pixel[c]);
+            }
+        }
+        cv::Vec3d backdrop;
+        for (int c = 0; c < 3; ++c) {
+            std::nth_element(border[c].begin(), border[c].begin() + border[c].size() / 2, border[c].end());
+            backdrop[c] = border[c][border[c].size() / 2];
+        }
+        {
+            // The backdrop's brightness as the mean of its median B, G and R.
+            std::vector<uint8_t> channels[3];
+            for (int y = 0; y < picture.rows; ++y) {
+                for (int x = 0; x < picture.cols; ++x) {
+                    if (y > 1 && y < picture.rows - 2 && x > 1 && x < picture.cols - 2) continue;
+                    const cv::Vec3b pixel = picture.at<cv::Vec3b>(y, x);
+                    for (int c = 0; c < 3; ++c) channels[c].push_back(pixel[c]);
+                }
+            }
+            double sum = 0;
+            for (auto &values : channels) {
+                std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+                sum += values[values.size() / 2];
+            }
+            *backdropBrightness = sum / 3;
+        }
+        cv::Mat difference(lab.size(), CV_8U);
+        for (int y = 0; y < lab.rows; ++y) {
+            for (int x = 0; x < lab.cols; ++x) {
+                const cv::Vec3b pixel = lab.at<cv::Vec3b>(y, x);
+                const double dl = pixel[0] - backdrop[0], da = pixel[1] - backdrop[1], db = pixel[2] - backdrop[2];
+                difference.at<uint8_t>(y, x) = cv::saturate_cast<uint8_t>(std::sqrt(dl * dl + 2 * da * da + 2 * db * db));
+            }
+        }
+        cv::GaussianBlur(difference, difference, cv::Size(5, 5), 0);
+        cv::Mat object;
+        cv::threshold(difference, object, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        cv::morphologyEx(object, object, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(5, 5)));
+        std::vector<std::vector<cv::Point>> contours;
+        cv::findContours(object, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+        out.setTo(0);
+        if (contours.empty()) return OCV_STATUS_OK;
+        size_t largest = 0;
+        for (size_t index = 1; index < contours.size(); ++index)
+            if (cv::contourArea(contours[index]) > cv::contourArea(contours[largest])) largest = index;
+        cv::drawContours(out, contours, static_cast<int>(largest), cv::Scalar(255), cv::FILLED, cv::LINE_AA);
+        return checkWrittenInPlace(out, alpha, error);
+    });
+}
+
+OCVStatus ocv_composite_object(const OCVImage *object, const OCVImage *alpha, const double *coefficients, const OCVImage *canvas,
+                               double shadowX, double shadowY, double shadowSigma, double shadowStrength,
+                               OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Mat picture = matrix(object), opacity = matrix(alpha);
+        cv::Mat target = matrix(canvas);
+        if (picture.type() != CV_8UC3 || opacity.type() != CV_8UC1 || opacity.size() != picture.size() || target.type() != CV_8UC3) {
+            setMessage(error, "compositing needs an 8-bit BGR object, its gray alpha and a BGR canvas");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const cv::Mat map(2, 3, CV_64F, const_cast<double *>(coefficients));
+        cv::Mat placed, placedAlpha;
+        cv::warpAffine(picture, placed, map, target.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+        cv::warpAffine(opacity, placedAlpha, map, target.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+        // A soft shadow: the alpha moved away from the light, blurred, darkening the table.
+        if (shadowStrength > 0) {
+            cv::Mat shadow;
+            const cv::Mat shift = (cv::Mat_<double>(2, 3) << 1, 0, shadowX, 0, 1, shadowY);
+            cv::warpAffine(placedAlpha, shadow, shift, target.size());
+            if (shadowSigma > 0) cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), shadowSigma);
+            for (int y = 0; y < target.rows; ++y) {
+                cv::Vec3b *row = target.ptr<cv::Vec3b>(y);
+                const uint8_t *dark = shadow.ptr<uint8_t>(y);
+                for (int x = 0; x < target.cols; ++x) {
+                    const double keep = 1 - shadowStrength * dark[x] / 255.0;
+                    for (int c = 0; c < 3; ++c) row[x][c] = cv::saturate_cast<uint8_t>(row[x][c] * keep);
+                }
+            }
+        }
+        for (int y = 0; y < target.rows; ++y) {
+            cv::Vec3b *row = target.ptr<cv::Vec3b>(y);
+            const cv::Vec3b *over = placed.ptr<cv::Vec3b>(y);
+            const uint8_t *a = placedAlpha.ptr<uint8_t>(y);
+            for (int x = 0; x < target.cols; ++x) {
+                if (a[x] == 0) continue;
+                const double weight = a[x] / 255.0;
+                for (int c = 0; c < 3; ++c) row[x][c] = cv::saturate_cast<uint8_t>(over[x][c] * weight + row[x][c] * (1 - weight));
+            }
+        }
+        return OCV_STATUS_OK;
+    });
 }

@@ -17,43 +17,62 @@ namespace {
 constexpr int descriptorSize = 32;
 
 /// calcHist into a float matrix over the caller's buffer, then divided by the pixel count.
-OCVStatus histogram(const cv::Mat &image, const std::vector<int> &channels, const std::vector<int> &sizes,
+/// The optional mask as a matrix, checked against the image: empty for none.
+bool maskOf(const OCVImage *mask, const cv::Mat &image, cv::Mat &out, OCVError *error) {
+    if (!mask) return true;
+    out = matrix(mask);
+    if (out.type() != CV_8UC1 || out.size() != image.size()) {
+        setMessage(error, "a mask must be 8-bit gray of the image's size");
+        return false;
+    }
+    return true;
+}
+
+/// calcHist into a float matrix over the caller's buffer, then divided by the pixel count (the
+/// mask's, when there is one).
+OCVStatus histogram(const cv::Mat &image, const cv::Mat &mask, const std::vector<int> &channels, const std::vector<int> &sizes,
                     const std::vector<float> &ranges, float *output, OCVError *error) {
     if (image.empty()) {
         setMessage(error, "an empty image has no histogram");
         return OCV_STATUS_BAD_ARGUMENT;
     }
     cv::Mat bins(static_cast<int>(sizes.size()), sizes.data(), CV_32F, output);
-    cv::calcHist(std::vector<cv::Mat>{image}, channels, cv::noArray(), bins, sizes, ranges);
+    // An empty Mat is OpenCV's "no mask".
+    cv::calcHist(std::vector<cv::Mat>{image}, channels, mask, bins, sizes, ranges);
     if (bins.data != reinterpret_cast<uchar *>(output)) {
         setMessage(error, "calcHist reallocated the histogram");
         return OCV_STATUS_REALLOCATED;
     }
-    bins *= 1.0 / static_cast<double>(image.total());
+    const double counted = mask.empty() ? static_cast<double>(image.total()) : static_cast<double>(cv::countNonZero(mask));
+    bins *= counted > 0 ? 1.0 / counted : 0.0;
     return OCV_STATUS_OK;
 }
 }  // namespace
 
-OCVStatus ocv_colour_histogram(const OCVImage *image, int32_t bins, float *output, OCVError *error) {
+OCVStatus ocv_colour_histogram(const OCVImage *image, const OCVImage *mask, int32_t bins, float *output, OCVError *error) {
     return fenced(error, [&] {
         if (image->type != OCV_8UC3 || bins < 1 || bins > 256) {
             setMessage(error, "a colour histogram takes a 3-channel image and 1 to 256 bins");
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        return histogram(matrix(image), {0, 1, 2}, {bins, bins, bins}, {0, 256, 0, 256, 0, 256}, output, error);
+        const cv::Mat picture = matrix(image);
+        cv::Mat within;
+        if (!maskOf(mask, picture, within, error)) return OCV_STATUS_BAD_ARGUMENT;
+        return histogram(picture, within, {0, 1, 2}, {bins, bins, bins}, {0, 256, 0, 256, 0, 256}, output, error);
     });
 }
 
-OCVStatus ocv_hue_saturation_histogram(const OCVImage *bgr, int32_t hueBins, int32_t saturationBins, float *output,
-                                       OCVError *error) {
+OCVStatus ocv_hue_saturation_histogram(const OCVImage *bgr, const OCVImage *mask, int32_t hueBins, int32_t saturationBins,
+                                       float *output, OCVError *error) {
     return fenced(error, [&] {
         if (bgr->type != OCV_8UC3 || hueBins < 1 || hueBins > 180 || saturationBins < 1 || saturationBins > 256) {
             setMessage(error, "a hue-saturation histogram takes a BGR image, 1 to 180 hue bins and 1 to 256 saturation bins");
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        cv::Mat hsv;
+        cv::Mat hsv, within;
         cv::cvtColor(matrix(bgr), hsv, cv::COLOR_BGR2HSV);
-        return histogram(hsv, {0, 1}, {hueBins, saturationBins}, {0, 180, 0, 256}, output, error);
+        if (!maskOf(mask, hsv, within, error)) return OCV_STATUS_BAD_ARGUMENT;
+        return histogram(hsv, within, {0, 1}, {hueBins, saturationBins}, {0, 180, 0, 256}, output, error);
     });
 }
 
@@ -78,16 +97,19 @@ OCVStatus ocv_orb_create(int32_t features, OCVOrb **orb, OCVError *error) {
 
 void ocv_orb_release(OCVOrb *orb) { delete orb; }
 
-OCVStatus ocv_orb_describe(OCVOrb *orb, const OCVImage *gray, int32_t *count, OCVError *error) {
+OCVStatus ocv_orb_describe(OCVOrb *orb, const OCVImage *gray, const OCVImage *mask, int32_t *count, OCVError *error) {
     *count = 0;
     return fenced(error, [&] {
         if (gray->type != OCV_8UC1) {
             setMessage(error, "ORB describes 8-bit gray images, got type %d", static_cast<int>(gray->type));
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        orb->clahe->apply(matrix(gray), orb->equalized);
+        const cv::Mat picture = matrix(gray);
+        cv::Mat within;
+        if (!maskOf(mask, picture, within, error)) return OCV_STATUS_BAD_ARGUMENT;
+        orb->clahe->apply(picture, orb->equalized);
         orb->keypoints.clear();
-        orb->orb->detectAndCompute(orb->equalized, cv::noArray(), orb->keypoints, orb->descriptors);
+        orb->orb->detectAndCompute(orb->equalized, within, orb->keypoints, orb->descriptors);
         *count = orb->descriptors.empty() ? 0 : orb->descriptors.rows;
         return OCV_STATUS_OK;
     });

@@ -92,7 +92,9 @@ struct BeansStudioTests {
             }
             #expect(state == "ready")
         }
-        #expect(FileManager.default.fileExists(atPath: folder + "/beans/labels.default.blobmodel"))
+        // The model is a cache: in the user's cache folder, not beside the list.
+        #expect(FileManager.default.fileExists(atPath: try BlobModel.modelPath(forList: folder + "/beans/labels.json", profile: .standard)))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/beans/labels.default.blobmodel"))
 
         let broken = BeanCounter(trainingList: folder + "/none.json")
         await broken.waitUntilPrepared()

@@ -24,32 +24,62 @@ struct BlobTests {
         return try Image(width: width, height: height, format: .bgr8, bytes: bytes)
     }
 
-    @Test("a dark square on plain gray is one blob with the square's bounds, to the half-scale pixel")
-    func square() throws {
+    @Test("a dark square on plain gray is one blob with the square's bounds, to the working scale's pixel",
+          arguments: [BlobProfile.standard, .textbook])
+    func square(profile: BlobProfile) throws {
         let square = PixelRectangle(x: 100, y: 80, width: 80, height: 60)
-        let detection = try BlobDetector().detect(in: try Self.plain(width: 400, height: 300, squares: [square]))
+        let detection = try BlobDetector(profile: profile).detect(in: try Self.plain(width: 400, height: 300, squares: [square]))
         #expect(detection.blobs.count == 1)
-        let bounds = try #require(detection.blobs.first).bounds
+        let blob = try #require(detection.blobs.first)
+        let bounds = blob.bounds
         #expect(abs(bounds.x - square.x) <= 2 && abs(bounds.y - square.y) <= 2)
         #expect(abs(bounds.width - square.width) <= 4 && abs(bounds.height - square.height) <= 4)
         // The blob is a copy of the frame there: the square's colour inside.
-        #expect(detection.blobs[0].image.pixel(x: bounds.width / 2, y: bounds.height / 2) == [30, 50, 70])
-        // The mask is at half scale, background white, the square black.
-        #expect(detection.mask.width == 200 && detection.mask.height == 150)
-        #expect(detection.mask.pixel(x: 10, y: 10) == [255] && detection.mask.pixel(x: 70, y: 55) == [0])
+        #expect(blob.image.pixel(x: bounds.width / 2, y: bounds.height / 2) == [30, 50, 70])
+        if profile == .textbook {
+            // SPEC §5's mask is at half scale, background white, the square black; it has no blob masks.
+            #expect(detection.mask.width == 200 && detection.mask.height == 150)
+            #expect(detection.mask.pixel(x: 10, y: 10) == [255] && detection.mask.pixel(x: 70, y: 55) == [0])
+            #expect(blob.mask == nil && blob.tableBrightness == nil)
+        } else {
+            // A 300-pixel short side is under the working size: the mask is at full scale. The blob
+            // knows its own pixels and the table's brightness under it (200).
+            #expect(detection.mask.width == 400 && detection.mask.height == 300)
+            #expect(detection.mask.pixel(x: 10, y: 10) == [255] && detection.mask.pixel(x: 140, y: 110) == [0])
+            let mask = try #require(blob.mask)
+            #expect(mask.width == bounds.width && mask.pixel(x: bounds.width / 2, y: bounds.height / 2) == [255])
+            #expect(abs((blob.tableBrightness ?? 0) - 200) < 1)
+        }
     }
 
-    @Test("blobs narrower or shorter than 0.05 of the short side are dropped")
+    @Test("the textbook drops blobs narrower or shorter than 0.05 of the short side; the default those narrower and shorter than 0.04")
     func smallest() throws {
-        // 0.05 × 300 = 15 pixels: 12 is too narrow, 24 × 24 stays.
+        // 0.05 × 300 = 15 pixels: 12 is too narrow for the textbook; 0.04 × 300 = 12, so the default
+        // keeps the 12 × 60 bar and drops a 10 × 10 speck.
         let image = try Self.plain(width: 400, height: 300, squares: [PixelRectangle(x: 40, y: 40, width: 12, height: 60),
-                                                                      PixelRectangle(x: 200, y: 200, width: 24, height: 24)])
-        let blobs = try BlobDetector().detect(in: image).blobs
-        #expect(blobs.count == 1)
-        #expect(blobs.first.map { abs($0.bounds.x - 200) <= 2 } == true)
+                                                                      PixelRectangle(x: 200, y: 200, width: 24, height: 24),
+                                                                      PixelRectangle(x: 300, y: 60, width: 10, height: 10)])
+        let textbook = try BlobDetector(profile: .textbook).detect(in: image).blobs
+        #expect(textbook.count == 1)
+        #expect(textbook.first.map { abs($0.bounds.x - 200) <= 2 } == true)
+        let standard = try BlobDetector().detect(in: image).blobs
+        #expect(standard.map(\.bounds.x).sorted().map { ($0 + 2) / 10 } == [4, 20])
         // A picture with nothing on it has no blobs (and a 1 × 1 picture no error).
-        #expect(try BlobDetector().detect(in: try Self.plain(width: 64, height: 48, squares: [])).blobs.isEmpty)
-        #expect(try BlobDetector().detect(in: try Image(width: 1, height: 1, format: .gray8, bytes: [9])).blobs.isEmpty)
+        for profile in BlobProfile.all {
+            #expect(try BlobDetector(profile: profile).detect(in: try Self.plain(width: 64, height: 48, squares: [])).blobs.isEmpty)
+            #expect(try BlobDetector(profile: profile).detect(in: try Image(width: 1, height: 1, format: .gray8, bytes: [9])).blobs.isEmpty)
+        }
+    }
+
+    @Test("one detector gives the same blobs for a frame whatever frames it saw before (its buffers are its own)")
+    func reuse() throws {
+        let detector = try BlobDetector()
+        let scene = try Self.scene()
+        let first = try detector.detect(in: scene).blobs.map(\.bounds)
+        // A frame at the working size (kept as it is) and then one twice as large (shrunk into the buffer).
+        _ = try detector.detect(in: try Self.plain(width: 640, height: 480, squares: [PixelRectangle(x: 10, y: 10, width: 50, height: 50)]))
+        _ = try detector.detect(in: try Self.plain(width: 1280, height: 960, squares: [PixelRectangle(x: 100, y: 100, width: 90, height: 90)]))
+        #expect(try detector.detect(in: scene).blobs.map(\.bounds) == first)
     }
 
     @Test("the demo scene's seven objects are seven blobs, one round each object, biggest first")
@@ -90,11 +120,11 @@ struct BlobTests {
         let (classifier, problems) = try BlobClassifier.train(list, profile: profile)
         #expect(problems.isEmpty)
         #expect(classifier.references.count == 7)
-        let blobs = try BlobDetector().detect(in: try Self.scene()).blobs
+        let blobs = try BlobDetector(profile: profile).detect(in: try Self.scene()).blobs
         var right = 0
         for object in Self.sceneObjects {
             let blob = try #require(blobs.first { $0.bounds.contains(PixelRectangle(x: object.x, y: object.y, width: 1, height: 1)) })
-            let answer = try classifier.classify(blob.image)
+            let answer = try classifier.classify(blob)
             if answer.label == object.label { right += 1 }
             if profile == .standard { #expect(answer.distance.map { $0 > 0 && $0 < 0.33 } == true) }
         }
@@ -185,22 +215,28 @@ struct BlobTests {
         return folder.file("labels.json")
     }
 
-    @Test("the model is stored beside the list, loaded next time, and retrained when a picture changes or the file is damaged")
+    @Test("the model is stored in the cache folder, never beside the list, loaded next time, and retrained when a picture changes or the file is damaged")
     func storedModel() throws {
         let folder = try TemporaryFolder()
         let list = try Self.copiedTrainingSet(into: folder)
         var seen: [String] = []
         let first = try BlobModel.classifier(forList: list, profile: .standard) { _, _, name in seen.append(name) }
         #expect(!first.report.loaded && first.report.problems.isEmpty && first.report.notes.isEmpty)
-        #expect(first.report.modelPath == folder.file("labels.default.blobmodel"))
+        #expect(first.report.modelPath.hasPrefix(BlobModel.cacheFolder + "/") && first.report.modelPath.hasSuffix("-labels.default.blobmodel"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".blobmodel") })
         #expect(seen.filter { !$0.isEmpty }.count == 7)
         let second = try BlobModel.classifier(forList: list, profile: .standard) { _, _, _ in Issue.record("retrained") }
         #expect(second.report.loaded)
         #expect(second.classifier.references == first.classifier.references)
         #expect(second.classifier.labelDescriptions == first.classifier.labelDescriptions)
         // The textbook profile keeps its own file.
-        #expect(try !BlobModel.classifier(forList: list, profile: .textbook).report.loaded)
-        #expect(FileManager.default.fileExists(atPath: folder.file("labels.textbook.blobmodel")))
+        let textbook = try BlobModel.classifier(forList: list, profile: .textbook)
+        #expect(!textbook.report.loaded && textbook.report.modelPath != first.report.modelPath)
+        #expect(FileManager.default.fileExists(atPath: textbook.report.modelPath))
+        // A file the caller names is used instead.
+        let named = try BlobModel.classifier(forList: list, profile: .standard, modelFile: folder.file("mine.blobmodel"))
+        #expect(!named.report.loaded && named.report.modelPath == folder.file("mine.blobmodel"))
+        #expect(try BlobModel.classifier(forList: list, profile: .standard, modelFile: folder.file("mine.blobmodel")).report.loaded)
 
         // A picture replaced by another: retrained, and told why.
         try FileManager.default.removeItem(atPath: folder.file("PintoBean_000.png"))
@@ -230,13 +266,14 @@ struct BlobTests {
         #expect(again.report.loaded && again.report.problems == report.problems)
     }
 
-    @Test("a read-only list keeps its model in the cache folder")
-    func readOnlyList() throws {
-        let path = BlobModel.modelPath(forList: Self.trainingList, profile: .standard)
-        var status = stat()
-        if stat(TestData.path("beancounter"), &status) == 0, status.st_mode & 0o222 == 0 {
-            #expect(path.contains("/.cache/ocular/") && path.hasSuffix("-labels.default.blobmodel"))
-        }
-        #expect(path != BlobModel.modelPath(forList: Self.trainingList, profile: .textbook))
+    @Test("the model's name in the cache folder follows the list's bytes and folder, and the profile")
+    func cachedModelName() throws {
+        let path = try BlobModel.modelPath(forList: Self.trainingList, profile: .standard)
+        #expect(path.hasPrefix(BlobModel.cacheFolder + "/") && path.hasSuffix("-labels.default.blobmodel"))
+        #expect(path != (try BlobModel.modelPath(forList: Self.trainingList, profile: .textbook)))
+        let folder = try TemporaryFolder()
+        let copy = try Self.copiedTrainingSet(into: folder)
+        #expect(path != (try BlobModel.modelPath(forList: copy, profile: .standard)))
+        #expect(throws: OcularError.self) { try BlobModel.modelPath(forList: folder.file("none.json"), profile: .standard) }
     }
 }

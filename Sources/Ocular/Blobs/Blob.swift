@@ -1,3 +1,5 @@
+import OpenCVBridge
+
 /// One object found on a plain background (SPEC §5): its own copy of the frame's pixels inside its
 /// rectangle, and a label once classified (0: unclassified, or "unidentified" when nothing matched).
 public struct Blob: Sendable, FrameAnnotation {
@@ -7,12 +9,21 @@ public struct Blob: Sendable, FrameAnnotation {
     public let image: Image
     /// Where the blob is in the frame.
     public let bounds: PixelRectangle
+    /// 255 on the object's own pixels inside ``bounds``, 0 on the table and on neighbours; nil when
+    /// the detection does not say (SPEC §5's textbook detection boxes only).
+    public let mask: Image?
+    /// The table's brightness under the blob (0–255), by which its light is divided out before it is
+    /// described; nil when the detection does not know it.
+    public let tableBrightness: Double?
     /// The classifier's answer, nil until classified.
     public var classification: BlobClassification?
 
-    public init(image: Image, bounds: PixelRectangle, classification: BlobClassification? = nil) {
+    public init(image: Image, bounds: PixelRectangle, mask: Image? = nil, tableBrightness: Double? = nil,
+                classification: BlobClassification? = nil) {
         self.image = image
         self.bounds = bounds
+        self.mask = mask
+        self.tableBrightness = tableBrightness
         self.classification = classification
     }
 
@@ -24,6 +35,22 @@ public struct Blob: Sendable, FrameAnnotation {
         blobs.enumerated().max { a, b in
             a.element.bounds.area != b.element.bounds.area ? a.element.bounds.area < b.element.bounds.area : a.offset > b.offset
         }?.element
+    }
+
+    /// The one object of a picture that shows one object on a plain backdrop (a training picture):
+    /// the picture, with a mask of the largest part differing from the border's colour (holes
+    /// filled), and the backdrop's brightness.
+    public static func alone(in picture: Image) throws(OcularError) -> Blob {
+        let image = picture.format == .bgr8 ? picture : try picture.converted(to: .bgr8)
+        let bounds = PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)
+        guard image.width >= 8, image.height >= 8 else { return Blob(image: image, bounds: bounds) }
+        var backdrop = 0.0
+        let mask = try Image.filledByOpenCV(width: image.width, height: image.height, format: .gray8) { (output) throws(OcularError) in
+            try image.withMatrix { (input) throws(OcularError) in
+                try OpenCV.call("the object of \(image)") { ocv_object_alpha(input, output, &backdrop, $0) }
+            }
+        }
+        return Blob(image: image, bounds: bounds, mask: mask, tableBrightness: backdrop)
     }
 
     private enum CodingKeys: String, CodingKey {

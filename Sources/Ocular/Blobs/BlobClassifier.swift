@@ -87,7 +87,7 @@ public final class BlobClassifier: Sendable {
             }
             do {
                 references.append(BlobReference(imageFilename: entry.imageFilename, label: entry.label,
-                                                 descriptor: try describer.describe(image)))
+                                                 descriptor: try describer.describe(picture: image)))
             } catch {
                 problems.append(TrainingProblem(imageFilename: entry.imageFilename, reason: Self.reason(error)))
             }
@@ -118,9 +118,18 @@ public final class BlobClassifier: Sendable {
         labelDescriptions.indices.contains(label) ? labelDescriptions[label] : "label \(label)"
     }
 
-    /// The label of the nearest reference; 0 with no references or past the threshold.
+    /// The label of a picture of one object, described as a training picture is.
     public func classify(_ image: Image) throws(OcularError) -> BlobClassification {
-        let descriptor = try describer.describe(image)
+        try classify(describer.describe(picture: image))
+    }
+
+    /// The label of a blob found in a frame.
+    public func classify(_ blob: Blob) throws(OcularError) -> BlobClassification {
+        try classify(describer.describe(blob))
+    }
+
+    /// The label of the nearest reference; 0 with no references or past the threshold.
+    func classify(_ descriptor: BlobDescriptor) throws(OcularError) -> BlobClassification {
         var nearest: (label: Int, distance: Double)?
         for reference in references {
             let distance = try describer.distance(from: descriptor, to: reference.descriptor)
@@ -137,7 +146,7 @@ public final class BlobClassifier: Sendable {
     /// The blob with its classification.
     public func classified(_ blob: Blob) throws(OcularError) -> Blob {
         var blob = blob
-        blob.classification = try classify(blob.image)
+        blob.classification = try classify(blob)
         return blob
     }
 

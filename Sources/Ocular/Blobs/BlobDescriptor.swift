@@ -56,25 +56,61 @@ public final class BlobDescriber: Sendable {
         orb.withLock { ocv_orb_release($0) }
     }
 
-    /// The description of a blob's pixels (any format).
-    public func describe(_ image: Image) throws(OcularError) -> BlobDescriptor {
+    /// The description of a whole picture of one object (a training picture): for a profile that
+    /// separates, of the object's own pixels (``Blob/alone(in:)``) with the backdrop's light divided
+    /// out, as the blobs of a live frame are described; otherwise of all of it.
+    public func describe(picture: Image) throws(OcularError) -> BlobDescriptor {
+        try describe(profile.separates ? Blob.alone(in: picture) : Blob(image: picture, bounds: PixelRectangle(x: 0, y: 0, width: picture.width, height: picture.height)))
+    }
+
+    /// The table brightness blobs are brought to before they are described: about that of the
+    /// training pictures' white backdrops.
+    static let referenceTableBrightness = 200.0
+
+    /// The description of a blob: its own pixels only when the detection says which they are, its
+    /// light divided out when the table's brightness under it is known, at the profile's size.
+    public func describe(_ blob: Blob) throws(OcularError) -> BlobDescriptor {
+        var image = blob.image.format == .bgr8 ? blob.image : try blob.image.converted(to: .bgr8)
+        var mask = blob.mask
+        if let brightness = blob.tableBrightness, brightness >= 1 {
+            let gain = min(4, max(0.25, Self.referenceTableBrightness / brightness))
+            image = try image.multiplyingChannels(by: [gain, gain, gain, 1])
+        }
+        if let side = profile.describedSide, max(image.width, image.height) != side {
+            let factor = Double(side) / Double(max(image.width, image.height))
+            let width = max(1, Int((Double(image.width) * factor).rounded())), height = max(1, Int((Double(image.height) * factor).rounded()))
+            image = try image.resized(width: width, height: height, averaging: factor < 1)
+            mask = try mask?.resized(width: width, height: height)
+        }
+        return try describe(image, mask: mask)
+    }
+
+    /// The description of a blob's pixels (any format); with a mask, of the pixels where it is not 0.
+    public func describe(_ image: Image, mask: Image? = nil) throws(OcularError) -> BlobDescriptor {
         let bgr = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
         let gray = try image.converted(to: .gray8)
+        if let mask, mask.format != .gray8 || mask.width != image.width || mask.height != image.height {
+            throw .invalidArgument("a blob's mask must be gray and of its picture's size, got \(mask) for \(image)")
+        }
         let bins = profile.colourBins
         var colour = [Float](repeating: 0, count: bins * bins * bins)
         try bgr.withMatrix { (view) throws(OcularError) in
-            try colour.withUnsafeMutableBufferPointer { (histogram) throws(OcularError) in
-                try OpenCV.call("colour histogram(\(bgr))") { ocv_colour_histogram(view, Int32(bins), histogram.baseAddress!, $0) }
+            try Self.withOptionalMatrix(mask) { (within) throws(OcularError) in
+                try colour.withUnsafeMutableBufferPointer { (histogram) throws(OcularError) in
+                    try OpenCV.call("colour histogram(\(bgr))") { ocv_colour_histogram(view, within, Int32(bins), histogram.baseAddress!, $0) }
+                }
             }
         }
         var hueSaturation: [Float] = []
         if profile.hueSaturation {
             hueSaturation = [Float](repeating: 0, count: BlobProfile.hueBins * BlobProfile.saturationBins)
             try bgr.withMatrix { (view) throws(OcularError) in
-                try hueSaturation.withUnsafeMutableBufferPointer { (histogram) throws(OcularError) in
-                    try OpenCV.call("hue-saturation histogram(\(bgr))") {
-                        ocv_hue_saturation_histogram(view, Int32(BlobProfile.hueBins), Int32(BlobProfile.saturationBins),
-                                                     histogram.baseAddress!, $0)
+                try Self.withOptionalMatrix(mask) { (within) throws(OcularError) in
+                    try hueSaturation.withUnsafeMutableBufferPointer { (histogram) throws(OcularError) in
+                        try OpenCV.call("hue-saturation histogram(\(bgr))") {
+                            ocv_hue_saturation_histogram(view, within, Int32(BlobProfile.hueBins), Int32(BlobProfile.saturationBins),
+                                                         histogram.baseAddress!, $0)
+                        }
                     }
                 }
             }
@@ -82,13 +118,21 @@ public final class BlobDescriber: Sendable {
         let keypoints = try orb.withLock { (orb) throws(OcularError) -> [UInt8] in
             var count: Int32 = 0
             try gray.withMatrix { (view) throws(OcularError) in
-                try OpenCV.call("ORB(\(gray))") { ocv_orb_describe(orb, view, &count, $0) }
+                try Self.withOptionalMatrix(mask) { (within) throws(OcularError) in
+                    try OpenCV.call("ORB(\(gray))") { ocv_orb_describe(orb, view, within, &count, $0) }
+                }
             }
             var bytes = [UInt8](repeating: 0, count: Int(count) * BlobDescriptor.keypointBytes)
             bytes.withUnsafeMutableBufferPointer { ocv_orb_descriptors(orb, $0.baseAddress!, count) }
             return bytes
         }
         return BlobDescriptor(colour: colour, hueSaturation: hueSaturation, keypoints: keypoints)
+    }
+
+    /// The mask's matrix view, or nil for none.
+    private static func withOptionalMatrix<R>(_ image: Image?, _ body: (UnsafePointer<OCVImage>?) throws(OcularError) -> R) throws(OcularError) -> R {
+        guard let image else { return try body(nil) }
+        return try image.withMatrix { (view) throws(OcularError) in try body(view) }
     }
 
     /// How far `blob` is from `reference` under the profile's distance: 0 for the same picture.

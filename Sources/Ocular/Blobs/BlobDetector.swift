@@ -1,8 +1,17 @@
 import OpenCVBridge
 import Synchronization
 
-/// Finds objects on a plain background (SPEC §5): everything that is not within one standard
-/// deviation of the frame's mean colour, eroded so an object's parts join, outlined, boxed.
+/// Finds objects lying on a table.
+///
+/// Two ways, one per ``BlobProfile``:
+/// - ``Method/textbook(_:)``: SPEC §5's. Everything not within one standard deviation of the frame's
+///   mean colour, eroded so an object's parts join, outlined, boxed. It needs an evenly lit plain
+///   background and objects apart: touching objects are one box, a shadow is an object.
+/// - ``Method/separating(_:)``: Ocular's default. The table's colour is fitted as a smooth surface
+///   (light falling across it is smooth) and divided out; a pixel is an object when it is much darker
+///   or brighter than the table under it or leans to another colour (a shadow only darkens, by less);
+///   holes fill; touching objects are split by a watershed on the distance transform, one seed per
+///   peak that stands clear of the peak it joins.
 ///
 /// The finder keeps its buffers from frame to frame, so detections take turns: one detector per
 /// stream.
@@ -24,14 +33,50 @@ public final class BlobDetector: Sendable {
         public init() {}
     }
 
-    public let settings: Settings
+    /// The separating detection's constants, chosen on ``BlobScenes`` (the README has the sweep).
+    public struct Separation: Sendable, Hashable {
+        /// The frame is shrunk until its short side is at most this many pixels.
+        public var workingShortSide = 480
+        /// An object is darker than this fraction of the table under it (a soft shadow is not) …
+        public var darker = 0.6
+        /// … or brighter than this multiple of it …
+        public var brighter = 1.3
+        /// … or its colour leans from the table's by more than this fraction in some channel.
+        public var tint = 0.12
+        /// A peak of the distance map is an object of its own when it stands this fraction of its
+        /// height above where it joins a higher one: two coins side by side join near 0, two laid
+        /// 30 % over each other about 0.8 of the way up; a bean's ridge has no dip.
+        public var persistence = 0.1
+        /// Blobs narrower and shorter than this fraction of the frame's short side are dropped.
+        public var minimumFraction = 0.04
+
+        public init() {}
+    }
+
+    /// How blobs are found.
+    public enum Method: Sendable, Hashable {
+        case textbook(Settings)
+        case separating(Separation)
+    }
+
+    public let method: Method
     private let finder: Mutex<OpaquePointer>
 
-    public init(settings: Settings = Settings()) throws(OcularError) {
+    /// SPEC §5's detection with these settings.
+    public convenience init(settings: Settings) throws(OcularError) {
+        try self.init(method: .textbook(settings))
+    }
+
+    /// The detection of a profile: separating for the default, SPEC §5's for the textbook's.
+    public convenience init(profile: BlobProfile = .standard) throws(OcularError) {
+        try self.init(method: profile.separates ? .separating(Separation()) : .textbook(Settings()))
+    }
+
+    public init(method: Method) throws(OcularError) {
         var made: OpaquePointer?
         try OpenCV.call("blob finder") { ocv_blob_finder_create(&made, $0) }
         guard let made else { throw .openCV(operation: "blob finder", message: "not created") }
-        self.settings = settings
+        self.method = method
         self.finder = Mutex(made)
     }
 
@@ -42,16 +87,22 @@ public final class BlobDetector: Sendable {
     /// What one frame holds: its blobs, biggest first, and the background mask the search made.
     public struct Detection: Sendable {
         public var blobs: [Blob]
-        /// 255 where the background is, at the working scale (half the frame's size by default).
+        /// 255 where the background is, at the working scale (smaller than the frame).
         public var mask: Image
     }
 
     /// The blobs of `image` and its mask.
-    ///
+    public func detect(in image: Image) throws(OcularError) -> Detection {
+        switch method {
+        case .textbook(let settings): try detectTextbook(in: image, settings: settings)
+        case .separating(let separation): try detectSeparating(in: image, separation: separation)
+        }
+    }
+
     /// SPEC §5's contour tree holds each outline twice (the outside and the inside of the edge line)
     /// and the outlines of holes inside an object: every rectangle lying inside another is that
     /// object again, so only the outermost rectangles are kept, one blob per object.
-    public func detect(in image: Image) throws(OcularError) -> Detection {
+    private func detectTextbook(in image: Image, settings: Settings) throws(OcularError) -> Detection {
         let frame = image.format.isYUV || image.format.channels == 2 ? try image.converted(to: .bgr8) : image
         var constants = OCVBlobSettings(
             scale: settings.scale, deviations: settings.deviations, erosionFraction: settings.erosionFraction,
@@ -62,17 +113,51 @@ public final class BlobDetector: Sendable {
             try frame.withMatrix { (view) throws(OcularError) in
                 try OpenCV.call("blob detection(\(frame))") { ocv_blob_finder_find(finder, view, &constants, &count, $0) }
             }
-            var found = [OCVRectangle](repeating: OCVRectangle(), count: Int(count))
-            found.withUnsafeMutableBufferPointer { ocv_blob_finder_rectangles(finder, $0.baseAddress!, count) }
-            let mask = try Image(copying: ocv_blob_finder_mask(finder), format: .gray8)
-            return (found.map { PixelRectangle(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }, mask)
+            return (Self.rectangles(of: finder, count: count), try Image(copying: ocv_blob_finder_mask(finder), format: .gray8))
         }
-        let outermost = Self.outermost(rectangles)
         var blobs: [Blob] = []
-        for bounds in outermost {
+        for bounds in Self.outermost(rectangles) {
             blobs.append(Blob(image: try frame.cropped(to: bounds), bounds: bounds))
         }
         return Detection(blobs: blobs, mask: mask)
+    }
+
+    /// Each blob's picture is its rectangle with the pixels of the objects it touches replaced by the
+    /// table under them, so a neighbour's colour does not enter its description.
+    private func detectSeparating(in image: Image, separation: Separation) throws(OcularError) -> Detection {
+        let frame = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
+        var constants = OCVBlobSeparationSettings(
+            workingShortSide: Int32(clamping: separation.workingShortSide), darker: separation.darker, brighter: separation.brighter,
+            tint: separation.tint, persistence: separation.persistence, minimumFraction: separation.minimumFraction)
+        return try finder.withLock { (finder) throws(OcularError) -> Detection in
+            var count: Int32 = 0
+            try frame.withMatrix { (view) throws(OcularError) in
+                try OpenCV.call("blob separation(\(frame))") { ocv_blob_finder_separate(finder, view, &constants, &count, $0) }
+            }
+            let rectangles = Self.rectangles(of: finder, count: count)
+            var blobs: [Blob] = []
+            for (index, bounds) in rectangles.enumerated() {
+                var mask = try Image(width: bounds.width, height: bounds.height, format: .gray8, filledWith: [0])
+                var brightness = 0.0
+                let picture = try Image.filledByOpenCV(width: bounds.width, height: bounds.height, format: .bgr8) { (output) throws(OcularError) in
+                    try frame.withMatrix { (input) throws(OcularError) in
+                        try mask.withMutableMatrix { (own) throws(OcularError) in
+                            try OpenCV.call("isolating blob \(index)") { ocv_blob_finder_isolate(finder, input, Int32(index), output, own, &brightness, $0) }
+                        }
+                    }
+                }
+                blobs.append(Blob(image: picture, bounds: bounds, mask: mask, tableBrightness: brightness))
+            }
+            blobs.sort { $0.bounds.area != $1.bounds.area ? $0.bounds.area > $1.bounds.area : ($0.bounds.y, $0.bounds.x) < ($1.bounds.y, $1.bounds.x) }
+            return Detection(blobs: blobs, mask: try Image(copying: ocv_blob_finder_mask(finder), format: .gray8))
+        }
+    }
+
+    private static func rectangles(of finder: OpaquePointer, count: Int32) -> [PixelRectangle] {
+        guard count > 0 else { return [] }
+        var found = [OCVRectangle](repeating: OCVRectangle(), count: Int(count))
+        found.withUnsafeMutableBufferPointer { ocv_blob_finder_rectangles(finder, $0.baseAddress!, count) }
+        return found.map { PixelRectangle(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
     }
 
     /// The rectangles not inside another, biggest first (equal ones once).

@@ -33,7 +33,7 @@ public struct BlobEvaluation: Sendable {
                 continue
             }
             let blob = Blob.biggest(of: try detector.detect(in: image).blobs)
-            let answer = try blob.map { (blob) throws(OcularError) in try classifier.classify(blob.image).label } ?? 0
+            let answer = try blob.map { (blob) throws(OcularError) in try classifier.classify(blob).label } ?? 0
             evaluation.confusion[entry.label][min(answer, labels - 1)] += 1
         }
         progress(pictures.entries.count, pictures.entries.count, "")

@@ -2,8 +2,9 @@ import Foundation
 
 /// A trained classifier kept on disk so that start-up does not retrain (SPEC §5, "go beyond").
 ///
-/// The file sits beside the training list (`labels.json` → `labels.default.blobmodel`), or in the
-/// user's cache folder when the list's folder cannot be written (a shared, read-only data set). It
+/// The model is a cache: it sits in the user's cache folder (`$XDG_CACHE_HOME/ocular`, else
+/// `~/.cache/ocular`), named by a checksum of the list's bytes and the profile, never beside the list
+/// (which may be a read-only or version-controlled data folder), unless the caller names a file. It
 /// records a fingerprint of its inputs: the profile, the list's bytes and every picture's bytes
 /// (CRC-32s). A file whose fingerprint differs, or that is damaged, is retrained and replaced.
 public enum BlobModel {
@@ -20,7 +21,7 @@ public enum BlobModel {
     }
 
     /// The version of the file's layout; a different one is retrained.
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     /// The classifier of a training list: loaded from its model file when that matches the list and
     /// pictures as they are now, trained (and the file written) otherwise.
@@ -28,15 +29,15 @@ public enum BlobModel {
     ///   - listPath: The training list (JSON or property list).
     ///   - threshold: nil for the profile's default.
     ///   - retrain: Train even when the stored model matches.
+    ///   - modelFile: Where to keep the model; nil for the user's cache folder.
     ///   - progress: Called before each picture trained, with its index, the count and its name.
-    ///   - inCache: Keep the model in the user's cache folder even when the list's folder can be
-    ///     written (the studio's demo list lies in the folder it serves, where nothing may be written).
     public static func classifier(forList listPath: String, profile: BlobProfile, threshold: Double? = nil,
-                                  retrain: Bool = false, inCache: Bool = false, progress: (Int, Int, String) -> Void = { _, _, _ in })
+                                  retrain: Bool = false, modelFile: String? = nil, progress: (Int, Int, String) -> Void = { _, _, _ in })
         throws(OcularError) -> (classifier: BlobClassifier, report: Report) {
         let list = try TrainingList(contentsOfFile: listPath)
         let fingerprint = try Self.fingerprint(listPath: listPath, list: list, profile: profile)
-        let modelPath = Self.modelPath(forList: listPath, profile: profile, inCache: inCache)
+        let modelPath: String
+        if let modelFile { modelPath = modelFile } else { modelPath = try Self.modelPath(forList: listPath, profile: profile) }
         var notes: [String] = []
         if !retrain, FileManager.default.fileExists(atPath: modelPath) {
             do {
@@ -62,23 +63,23 @@ public enum BlobModel {
         return (classifier, Report(modelPath: modelPath, loaded: false, problems: problems, notes: notes))
     }
 
-    /// Beside the list when its folder can be written, else in the user's cache folder under a name
-    /// that includes a checksum of the list's full path (two lists never share a file).
-    public static func modelPath(forList listPath: String, profile: BlobProfile, inCache: Bool = false) -> String {
+    /// In the user's cache folder, named by a checksum of the list's bytes (two lists with the same
+    /// bytes in different folders name their pictures relative to themselves, so the checksum also
+    /// covers the list's folder) and the profile: `…/ocular/1a2b3c4d-labels.default.blobmodel`.
+    public static func modelPath(forList listPath: String, profile: BlobProfile) throws(OcularError) -> String {
         let absolute = URL(fileURLWithPath: listPath).standardizedFileURL.path
         let folder = (absolute as NSString).deletingLastPathComponent
         let base = ((absolute as NSString).lastPathComponent as NSString).deletingPathExtension
-        let name = "\(base).\(profile.name).blobmodel"
-        // A folder nobody may write to is meant to stay as it is, even for root (whom access() lets through).
-        var status = stat()
-        if !inCache, access(folder, W_OK) == 0, stat(folder, &status) == 0, status.st_mode & 0o222 != 0 {
-            return (folder as NSString).appendingPathComponent(name)
-        }
+        let checksum = String(Checksum.of(Array(try FileAccess.read(listPath)) + Array(folder.utf8)), radix: 16)
+        return (cacheFolder as NSString).appendingPathComponent("\(checksum)-\(base).\(profile.name).blobmodel")
+    }
+
+    /// `$XDG_CACHE_HOME/ocular`, else `~/.cache/ocular`.
+    public static var cacheFolder: String {
         let environment = ProcessInfo.processInfo.environment
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSTemporaryDirectory()) as NSString).appendingPathComponent(".cache")
-        let checksum = String(Checksum.of(Array(absolute.utf8)), radix: 16)
-        return ((cache as NSString).appendingPathComponent("ocular") as NSString).appendingPathComponent("\(checksum)-\(name)")
+        return (cache as NSString).appendingPathComponent("ocular")
     }
 
     /// What the model depends on, in one string: the profile and the CRC-32 of the list and of each

@@ -1,11 +1,12 @@
 /// How blobs are described and compared (SPEC §5).
 ///
-/// - `textbook`: the book's baseline, kept by name for comparison. A 32³ BGR histogram of the whole
+/// - `textbook`: the book's baseline, kept by name for comparison. SPEC §5's detection; a 32³ BGR histogram of the whole
 ///   rectangle divided by its pixel count, and ORB descriptors of the CLAHE-equalised gray blob;
 ///   distance 0.98 × alternative chi-square + 0.02 × the sum of the nearest Hamming distances. With
 ///   about 500 keypoints the Hamming sum (~40 000 before weighting) outweighs the histogram (at most
 ///   4) by two hundred times, and grows with the keypoint count, so it cannot be given a threshold.
-/// - `default`: Ocular's. Both parts scaled to [0, 1] so that their weights mean what they say: the
+/// - `default`: Ocular's. Blobs found on a lit table with touching objects split
+///   (``BlobDetector/Method/separating(_:)``). Both parts scaled to [0, 1] so that their weights mean what they say: the
 ///   colour term averages the BGR histogram's chi-square and that of a 30 × 32 hue-saturation
 ///   histogram (lighting changes brightness more than hue), each divided by its maximum of 4; the
 ///   texture term is the mean nearest Hamming distance divided by 256 bits. Distance = 0.2 × colour
@@ -30,6 +31,13 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     public let distance: Distance
     /// ORB's keypoint budget.
     public let keypoints: Int
+    /// Whether blobs are found by ``BlobDetector/Method/separating(_:)`` (a lit table, touching
+    /// objects split) rather than SPEC §5's mean-and-deviation mask.
+    public let separates: Bool
+    /// Blobs are resized so their long side is this many pixels before they are described (ORB
+    /// finds next to nothing in a 60-pixel coin, and training pictures are 400–700 pixels); nil: as
+    /// they are.
+    public let describedSide: Int?
     /// The distance above which a blob is "unidentified" unless told otherwise; nil: never.
     public let defaultThreshold: Double?
 
@@ -39,11 +47,11 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     static let hueBins = 30, saturationBins = 32
 
     public static let textbook = BlobProfile(name: "textbook", colourBins: 32, hueSaturation: false, distance: .textbook,
-                                             keypoints: 500, defaultThreshold: nil)
+                                             keypoints: 500, separates: false, describedSide: nil, defaultThreshold: nil)
     /// Ocular's default. The threshold sits between the farthest correct answer on the held-apart
     /// crops (0.31) and the nearest picture of something else (0.35 for a coffee cup).
     public static let standard = BlobProfile(name: "default", colourBins: 32, hueSaturation: true, distance: .normalised,
-                                             keypoints: 500, defaultThreshold: 0.33)
+                                             keypoints: 500, separates: true, describedSide: 256, defaultThreshold: 0.33)
 
     public static let all = [standard, textbook]
 

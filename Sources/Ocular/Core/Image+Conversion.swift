@@ -87,3 +87,20 @@ extension Image {
         }
     }
 }
+
+extension Image {
+    /// Each channel multiplied by its factor (cv::multiply, saturating): `factors` holds four values in
+    /// the image's channel order, the ones past its channels unused. Packed formats only.
+    public func multiplyingChannels(by factors: [Double]) throws(OcularError) -> Image {
+        guard !format.isYUV, factors.count == 4, factors.allSatisfy(\.isFinite) else {
+            throw .invalidArgument("multiplying channels needs a packed image and four finite factors, got \(self) and \(factors)")
+        }
+        return try Image.filledByOpenCV(width: width, height: height, format: format) { (output) throws(OcularError) in
+            try withMatrix { (input) throws(OcularError) in
+                try OpenCV.call("multiply channels of \(self)") { error in
+                    factors.withUnsafeBufferPointer { ocv_multiply_channels(input, output, $0.baseAddress!, error) }
+                }
+            }
+        }
+    }
+}

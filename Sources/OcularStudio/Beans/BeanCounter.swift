@@ -19,20 +19,16 @@ final class BeanCounter: Sendable {
     let profile: BlobProfile
     private let state = Mutex<State?>(nil)
 
-    /// Whether the model goes to the user's cache folder rather than beside the list.
-    private let modelInCache: Bool
-
-    /// - Parameter modelInCache: True for a list inside the folder the studio serves (the demo set),
-    ///   where nothing may be written.
-    init(trainingList: String, profile: BlobProfile = .standard, modelInCache: Bool = false) {
+    /// The model goes to the user's cache folder (``BlobModel``), never beside the list, which may lie
+    /// in the folder the studio serves.
+    init(trainingList: String, profile: BlobProfile = .standard) {
         self.trainingList = trainingList
         self.profile = profile
-        self.modelInCache = modelInCache
     }
 
     private func prepare() {
         do {
-            let (classifier, report) = try BlobModel.classifier(forList: trainingList, profile: profile, inCache: modelInCache) { done, total, _ in
+            let (classifier, report) = try BlobModel.classifier(forList: trainingList, profile: profile) { done, total, _ in
                 self.state.withLock { $0 = .training(done: done, total: total) }
             }
             state.withLock { $0 = .ready(classifier, report) }

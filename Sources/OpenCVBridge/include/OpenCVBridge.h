@@ -343,6 +343,45 @@ void ocv_blob_finder_rectangles(const OCVBlobFinder *_Nonnull finder, OCVRectang
 /// The last find's background mask at the working scale (255 = background), valid until the next find.
 OCVImage ocv_blob_finder_mask(const OCVBlobFinder *_Nonnull finder);
 
+/// The constants of the separating detection (a lit table, touching objects).
+typedef struct OCVBlobSeparationSettings {
+    int32_t workingShortSide;   ///< the frame is shrunk (INTER_AREA) until its short side is at most this
+    double darker;              ///< an object: brightness below this fraction of the background's under it
+    double brighter;            ///< an object: brightness above this multiple of the background's
+    double tint;                ///< an object: colour leaning from the background's by more than this fraction
+    double persistence;         ///< a distance peak is an object of its own when it stands this fraction of its height above where it joins a higher one
+    double minimumFraction;     ///< blobs narrower and shorter than this fraction of the frame's short side are dropped
+} OCVBlobSeparationSettings;
+
+/// Fits the background as a smooth surface per channel, marks what differs from it by brightness or
+/// colour (a shadow only darkens), fills holes, and splits touching objects by a watershed on the
+/// distance transform from one seed per persistent peak. `image` must be 8-bit BGR. Read the
+/// rectangles with ocv_blob_finder_rectangles and the mask with ocv_blob_finder_mask.
+OCVStatus ocv_blob_finder_separate(OCVBlobFinder *_Nonnull finder, const OCVImage *_Nonnull image,
+                                   const OCVBlobSeparationSettings *_Nonnull settings, int32_t *_Nonnull count,
+                                   OCVError *_Nonnull error);
+/// Copies the separated blob `index` of the last separate call out of `image` (the same frame) into
+/// `output` (8-bit BGR, the rectangle's size), its neighbours' pixels replaced by the background;
+/// `mask` (8-bit gray, the same size) gets 255 on the blob's own pixels, and `tableBrightness` the
+/// mean of the fitted background's channels under the rectangle's centre.
+OCVStatus ocv_blob_finder_isolate(const OCVBlobFinder *_Nonnull finder, const OCVImage *_Nonnull image, int32_t index,
+                                  const OCVImage *_Nonnull output, const OCVImage *_Nonnull mask,
+                                  double *_Nonnull tableBrightness, OCVError *_Nonnull error);
+
+/// The opacity of the object in a picture of one object on a plain backdrop (a training crop): 255
+/// inside its outline (its largest part differing from the border's colour, holes filled), 0 outside,
+/// anti-aliased. `alpha` is 8-bit gray of the picture's size; `backdropBrightness` gets the mean of the
+/// border's median B, G and R.
+OCVStatus ocv_object_alpha(const OCVImage *_Nonnull image, const OCVImage *_Nonnull alpha, double *_Nonnull backdropBrightness,
+                           OCVError *_Nonnull error);
+
+/// Lays `object` (8-bit BGR, opacity `alpha`) onto `canvas` in place, moved by the 2×3 map: first its
+/// soft shadow (the placed alpha shifted by (shadowX, shadowY), blurred by shadowSigma, darkening by
+/// up to shadowStrength), then the object.
+OCVStatus ocv_composite_object(const OCVImage *_Nonnull object, const OCVImage *_Nonnull alpha, const double *_Nonnull coefficients,
+                               const OCVImage *_Nonnull canvas, double shadowX, double shadowY, double shadowSigma,
+                               double shadowStrength, OCVError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif

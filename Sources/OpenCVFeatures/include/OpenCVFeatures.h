@@ -11,13 +11,14 @@ extern "C" {
 #endif
 
 /// The 3-D histogram of an 8-bit 3-channel image, `bins` per channel over [0, 256), divided by the
-/// pixel count: bins³ floats, the first channel's index varying slowest.
-OCVStatus ocv_colour_histogram(const OCVImage *_Nonnull image, int32_t bins, float *_Nonnull histogram,
+/// pixel count: bins³ floats, the first channel's index varying slowest. With a mask (8-bit gray of
+/// the image's size), only the pixels where it is not 0 count.
+OCVStatus ocv_colour_histogram(const OCVImage *_Nonnull image, const OCVImage *_Nullable mask, int32_t bins, float *_Nonnull histogram,
                                OCVError *_Nonnull error);
 
 /// The 2-D hue × saturation histogram of an 8-bit BGR image (OpenCV's HSV: hue over [0, 180)),
-/// divided by the pixel count: hueBins × saturationBins floats.
-OCVStatus ocv_hue_saturation_histogram(const OCVImage *_Nonnull bgr, int32_t hueBins, int32_t saturationBins,
+/// divided by the pixel count: hueBins × saturationBins floats; with a mask, of its pixels only.
+OCVStatus ocv_hue_saturation_histogram(const OCVImage *_Nonnull bgr, const OCVImage *_Nullable mask, int32_t hueBins, int32_t saturationBins,
                                        float *_Nonnull histogram, OCVError *_Nonnull error);
 
 /// ORB with its own keypoints; keeps the last descriptors. Not safe to use from two threads at once.
@@ -26,8 +27,8 @@ OCVStatus ocv_orb_create(int32_t features, OCVOrb *_Nullable *_Nonnull orb, OCVE
 void ocv_orb_release(OCVOrb *_Nullable orb);
 
 /// CLAHE (clip limit 40, 8×8 tiles: OpenCV's defaults) on an 8-bit gray image, then ORB keypoints and
-/// their descriptors; read them with ocv_orb_descriptors.
-OCVStatus ocv_orb_describe(OCVOrb *_Nonnull orb, const OCVImage *_Nonnull gray, int32_t *_Nonnull count,
+/// their descriptors (keypoints inside the mask only, when one is given); read them with ocv_orb_descriptors.
+OCVStatus ocv_orb_describe(OCVOrb *_Nonnull orb, const OCVImage *_Nonnull gray, const OCVImage *_Nullable mask, int32_t *_Nonnull count,
                            OCVError *_Nonnull error);
 /// The size of one descriptor in bytes (32).
 int32_t ocv_orb_descriptor_size(void);

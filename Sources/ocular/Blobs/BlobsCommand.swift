@@ -9,10 +9,11 @@ struct BlobsCommand: ParsableCommand {
         discussion: """
             A training list names pictures of known objects: JSON or the textbook's property list, with \
             "labelDescriptions" (index 0 is "unidentified") and "blobs": [{"imageFilename", "label"}]. The trained \
-            model is kept beside the list (or in ~/.cache/ocular when that folder is read-only) and retrained when \
-            the list or a picture changes.
+            model is a cache, kept in ~/.cache/ocular ($XDG_CACHE_HOME/ocular) under a checksum of the list, or in the \
+            file --model names, and retrained when the list or a picture changes.
             """,
-        subcommands: [BlobsDetectCommand.self, BlobsClassifyCommand.self, BlobsTrainCommand.self, BlobsEvaluateCommand.self])
+        subcommands: [BlobsDetectCommand.self, BlobsClassifyCommand.self, BlobsTrainCommand.self, BlobsEvaluateCommand.self,
+                      BlobsScenesCommand.self])
 
     /// Sorted keys: the same blobs always print the same text.
     static func json(_ value: some Encodable) throws -> String {
@@ -38,6 +39,9 @@ struct ClassifierOptions: ParsableArguments {
     @Flag(name: .customLong("no-threshold"), help: "The nearest reference always wins.")
     var noThreshold = false
 
+    @Option(help: ArgumentHelp("Keep the trained model in this file instead of the user's cache folder.", valueName: "file"))
+    var model: String?
+
     func validate() throws {
         guard BlobProfile.named(profile) != nil else {
             throw ValidationError("--profile must be one of \(BlobProfile.all.map(\.name).joined(separator: ", ")), got '\(profile)'")
@@ -53,7 +57,8 @@ struct ClassifierOptions: ParsableArguments {
         let chosen = BlobProfile.named(profile) ?? .standard
         var progress: ProgressDisplay?
         let (classifier, report) = try BlobModel.classifier(forList: training, profile: chosen,
-                                                            threshold: noThreshold ? .infinity : threshold, retrain: retrain) { index, total, _ in
+                                                            threshold: noThreshold ? .infinity : threshold, retrain: retrain,
+                                                            modelFile: model) { index, total, _ in
             if progress == nil { progress = ProgressDisplay(title: "training", total: total, unit: "pictures") }
             if index > 0 { progress?.advance() }
         }
@@ -151,7 +156,7 @@ struct BlobsClassifyCommand: ParsableCommand {
 struct BlobsTrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Train the classifier on a list and keep the model beside it.",
+        abstract: "Train the classifier on a list and keep the model in the user's cache folder (or --model).",
         discussion: "Pictures that are missing or unreadable are named and left out; the rest train.")
 
     @OptionGroup var classifierOptions: ClassifierOptions
@@ -175,7 +180,10 @@ struct BlobsEvaluateCommand: ParsableCommand {
         discussion: """
             --labelled names a list (JSON or property list, as for training), a folder holding labels.json, or a \
             folder of subfolders named by label number or description ("7" or "pinto bean"). Each picture's \
-            biggest blob is classified; a picture without a blob counts as answered 0.
+            biggest blob is classified; a picture without a blob counts as answered 0. Or it names a scene list of \
+            several objects a picture, as `ocular blobs scenes` writes ({"scenes": [{"image", "blobs": [{"label", \
+            "bounds": [x, y, w, h]}]}]}): then every blob is found and named, and detection recall and precision \
+            (IoU ≥ 0.5), labelling accuracy and exact tallies are printed.
             """)
 
     @Option(help: ArgumentHelp("The labelled pictures: a list, or a folder.", valueName: "folder|file"))
@@ -188,6 +196,10 @@ struct BlobsEvaluateCommand: ParsableCommand {
 
     func run() throws {
         let (classifier, _) = try classifierOptions.classifier()
+        if BlobSceneList.isSceneList(labelled) {
+            try evaluateScenes(classifier: classifier)
+            return
+        }
         var isFolder: ObjCBool = false
         let pictures = FileManager.default.fileExists(atPath: labelled, isDirectory: &isFolder) && isFolder.boolValue
             ? try TrainingList(labelledFolder: labelled, labelDescriptions: classifier.labelDescriptions)
@@ -214,6 +226,52 @@ struct BlobsEvaluateCommand: ParsableCommand {
         print(Self.report(evaluation, profile: classifier.profile))
     }
 
+    /// Several objects a picture: detection, naming and tallies.
+    func evaluateScenes(classifier: BlobClassifier) throws {
+        let list = try BlobSceneList(contentsOfFile: labelled)
+        let progress = ProgressDisplay(title: "evaluating", total: list.scenes.count, unit: "scenes")
+        let evaluation: BlobSceneEvaluation
+        do {
+            let folder = (labelled as NSString).deletingLastPathComponent
+            evaluation = try list.evaluate(folder: folder.isEmpty ? "." : folder, detector: try BlobDetector(profile: classifier.profile),
+                                           classifier: classifier) { index, _, _ in
+                if index > 0 { progress.advance() }
+            }
+            progress.finish()
+        } catch {
+            progress.finish(succeeded: false)
+            throw error
+        }
+        for problem in evaluation.problems { classifierOptions.warn("not evaluated: \(problem)") }
+        if json {
+            struct Report: Encodable {
+                var profile: String; var scenes: Int; var objects: Int; var found: Int; var matched: Int; var named: Int
+                var recall: Double; var precision: Double; var labellingAccuracy: Double; var exactTallies: Double
+                var tallyErrorPerObject: Double; var perScene: [BlobSceneEvaluation.SceneResult]
+            }
+            print(try BlobsCommand.json(Report(profile: classifier.profile.name, scenes: evaluation.scenes.count, objects: evaluation.objects,
+                                               found: evaluation.found, matched: evaluation.matched, named: evaluation.named,
+                                               recall: evaluation.recall, precision: evaluation.precision,
+                                               labellingAccuracy: evaluation.labellingAccuracy, exactTallies: evaluation.exactTallies,
+                                               tallyErrorPerObject: evaluation.tallyErrorPerObject, perScene: evaluation.scenes)))
+            return
+        }
+        print(Self.report(evaluation, profile: classifier.profile))
+    }
+
+    static func report(_ evaluation: BlobSceneEvaluation, profile: BlobProfile) -> String {
+        func percent(_ value: Double) -> String { "\(ParameterValue.number((value * 1000).rounded() / 10)) %" }
+        let exact = evaluation.scenes.filter(\.exactTally).count
+        return """
+            \(profile) profile, \(evaluation.scenes.count) scenes, \(evaluation.objects) objects
+            detection recall (IoU ≥ 0.5): \(evaluation.matched) of \(evaluation.objects), \(percent(evaluation.recall))
+            detection precision: \(evaluation.matched) of \(evaluation.found) blobs, \(percent(evaluation.precision))
+            labelling accuracy of matched: \(evaluation.named) of \(evaluation.matched), \(percent(evaluation.labellingAccuracy))
+            exact tallies: \(exact) of \(evaluation.scenes.count) scenes, \(percent(evaluation.exactTallies)); \
+            tally error \(ParameterValue.number((evaluation.tallyErrorPerObject * 1000).rounded() / 1000)) per object
+            """
+    }
+
     /// The accuracy, then the confusion matrix: one row per true label, one column per answer.
     static func report(_ evaluation: BlobEvaluation, profile: BlobProfile) -> String {
         let percent = (evaluation.accuracy * 1000).rounded() / 10
@@ -228,5 +286,48 @@ struct BlobsEvaluateCommand: ParsableCommand {
                          + "   " + evaluation.labelDescriptions[truth])
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+struct BlobsScenesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenes",
+        abstract: "Write a labelled set of table scenes made from a training list's pictures.",
+        discussion: """
+            Each scene lays several of the list's objects on a plain table at random turns and real relative sizes, \
+            some touching, under uneven light with soft shadows, blur, noise or JPEG; 640×480 and 1280×960 in turn. \
+            Writes scene-NNN-WxH.png and scenes.json (labels and boxes), which `ocular blobs evaluate --labelled` reads.
+            """)
+
+    @Argument(help: "The folder to write into (made when missing).")
+    var output: String
+
+    @Option(help: ArgumentHelp("The training list whose pictures are laid.", valueName: "file"))
+    var training: String
+
+    @Option(help: "How many scenes.")
+    var count = 48
+
+    func validate() throws {
+        guard (1...1000).contains(count) else { throw ValidationError("--count must be 1 to 1000, got \(count)") }
+    }
+
+    func run() throws {
+        let scenes = try BlobScenes(list: try TrainingList(contentsOfFile: training), count: count)
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let progress = ProgressDisplay(title: "drawing", total: count, unit: "scenes")
+        var entries: [BlobSceneList.Entry] = []
+        for index in 0..<count {
+            let scene = try scenes.scene(index)
+            try scene.image.write(toFile: (output as NSString).appendingPathComponent(scene.name + ".png"))
+            entries.append(BlobSceneList.Entry(image: scene.name + ".png", blobs: scene.blobs, conditions: scene.conditions))
+            progress.advance()
+        }
+        progress.finish()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let list = (output as NSString).appendingPathComponent("scenes.json")
+        try encoder.encode(BlobSceneList(scenes: entries)).write(to: URL(fileURLWithPath: list), options: .atomic)
+        print("\(list): \(count) scenes, \(entries.reduce(0) { $0 + $1.blobs.count }) objects")
     }
 }

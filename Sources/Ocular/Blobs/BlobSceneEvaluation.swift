@@ -1,0 +1,143 @@
+import Foundation
+
+/// How well blobs are found, named and counted on scenes of several objects with known labels and
+/// boxes: detection recall and precision (a blob matches an object when their boxes' intersection
+/// over union is at least 0.5, each at most once, best overlaps first), the labelling accuracy of
+/// matched blobs, and whether each scene's tally (count per label) came out exact.
+public struct BlobSceneEvaluation: Sendable {
+    /// One scene's figures.
+    public struct SceneResult: Sendable, Hashable, Codable {
+        public var name: String
+        /// Objects in the scene.
+        public var objects: Int
+        /// Blobs found.
+        public var found: Int
+        /// Blobs matched to an object.
+        public var matched: Int
+        /// Matched blobs given the object's label.
+        public var named: Int
+        /// The sum over labels of |count found − count there|.
+        public var tallyError: Int
+
+        public var exactTally: Bool { tallyError == 0 }
+    }
+
+    public private(set) var scenes: [SceneResult] = []
+    /// Scenes that could not be read, and why.
+    public var problems: [TrainingProblem] = []
+
+    public init() {}
+
+    public var objects: Int { scenes.reduce(0) { $0 + $1.objects } }
+    public var found: Int { scenes.reduce(0) { $0 + $1.found } }
+    public var matched: Int { scenes.reduce(0) { $0 + $1.matched } }
+    public var named: Int { scenes.reduce(0) { $0 + $1.named } }
+    /// Matched objects over objects (1 with none).
+    public var recall: Double { objects == 0 ? 1 : Double(matched) / Double(objects) }
+    /// Matched blobs over blobs found (1 with none).
+    public var precision: Double { found == 0 ? 1 : Double(matched) / Double(found) }
+    /// Correctly named over matched (1 with none).
+    public var labellingAccuracy: Double { matched == 0 ? 1 : Double(named) / Double(matched) }
+    /// The fraction of scenes whose tally is exact (1 with none).
+    public var exactTallies: Double { scenes.isEmpty ? 1 : Double(scenes.filter(\.exactTally).count) / Double(scenes.count) }
+    /// The mean tally error per object.
+    public var tallyErrorPerObject: Double { objects == 0 ? 0 : Double(scenes.reduce(0) { $0 + $1.tallyError }) / Double(objects) }
+
+    /// Scores one scene: its objects against the blobs found (classified or not).
+    public mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [Blob]) {
+        var pairs: [(iou: Double, object: Int, blob: Int)] = []
+        for (objectIndex, object) in objects.enumerated() {
+            for (blobIndex, blob) in found.enumerated() {
+                let iou = object.bounds.intersectionOverUnion(blob.bounds)
+                if iou >= 0.5 { pairs.append((iou, objectIndex, blobIndex)) }
+            }
+        }
+        pairs.sort { $0.iou != $1.iou ? $0.iou > $1.iou : ($0.object, $0.blob) < ($1.object, $1.blob) }
+        var objectTaken = Set<Int>(), blobTaken = Set<Int>()
+        var named = 0
+        for pair in pairs where !objectTaken.contains(pair.object) && !blobTaken.contains(pair.blob) {
+            objectTaken.insert(pair.object)
+            blobTaken.insert(pair.blob)
+            if found[pair.blob].label == objects[pair.object].label { named += 1 }
+        }
+        var difference: [Int: Int] = [:]
+        for object in objects { difference[object.label, default: 0] += 1 }
+        for blob in found { difference[blob.label, default: 0] -= 1 }
+        scenes.append(SceneResult(name: name, objects: objects.count, found: found.count, matched: objectTaken.count, named: named,
+                                  tallyError: difference.values.reduce(0) { $0 + abs($1) }))
+    }
+}
+
+/// Pictures of several objects with their labels and boxes, as `ocular blobs scenes` writes them:
+/// `{"scenes": [{"image": "scene-000.png", "blobs": [{"label": 7, "bounds": [x, y, w, h]}]}]}`.
+public struct BlobSceneList: Sendable, Codable {
+    public struct Entry: Sendable, Codable {
+        /// Relative to the list's folder unless absolute.
+        public var image: String
+        public var blobs: [BlobScenes.LabelledBlob]
+        /// What the scene shows (light, shadows, touching), for people reading the file.
+        public var conditions: String?
+
+        public init(image: String, blobs: [BlobScenes.LabelledBlob], conditions: String? = nil) {
+            self.image = image
+            self.blobs = blobs
+            self.conditions = conditions
+        }
+    }
+
+    public var scenes: [Entry]
+
+    public init(scenes: [Entry]) {
+        self.scenes = scenes
+    }
+
+    /// The largest scene list read (a list of 100 000 scenes is 10 MB).
+    public static let maximumBytes = 16 << 20
+
+    /// Reads a list, naming what is wrong with it.
+    public init(contentsOfFile path: String) throws(OcularError) {
+        let size = try FileAccess.regularFileSize(path)
+        guard size <= Self.maximumBytes else {
+            throw .badTrainingList(path: path, reason: "it holds \(size) bytes, more than a scene list's \(Self.maximumBytes)")
+        }
+        do {
+            self = try JSONDecoder().decode(BlobSceneList.self, from: try FileAccess.read(path))
+        } catch let error as OcularError {
+            throw error
+        } catch let error as DecodingError {
+            throw .badTrainingList(path: path, reason: Recipe.explain(error))
+        } catch {
+            throw .badTrainingList(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Whether the file looks like a scene list (it has "scenes" where a training list has "blobs").
+    public static func isSceneList(_ path: String) -> Bool {
+        guard let data = try? FileAccess.read(path), data.count <= maximumBytes,
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return object["scenes"] != nil
+    }
+
+    /// Finds, names and scores every scene; a scene that cannot be read is a problem, not fatal.
+    /// - Parameter progress: Called before each scene with its index, the count and its name.
+    public func evaluate(folder: String, detector: BlobDetector, classifier: BlobClassifier?,
+                         progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError) -> BlobSceneEvaluation {
+        var evaluation = BlobSceneEvaluation()
+        for (index, entry) in scenes.enumerated() {
+            progress(index, scenes.count, entry.image)
+            let path = entry.image.hasPrefix("/") ? entry.image : (folder as NSString).appendingPathComponent(entry.image)
+            let image: Image
+            do {
+                image = try Image(contentsOfFile: path)
+            } catch {
+                evaluation.problems.append(TrainingProblem(imageFilename: entry.image, reason: error.description))
+                continue
+            }
+            var blobs = try detector.detect(in: image).blobs
+            if let classifier { blobs = try blobs.map { (blob) throws(OcularError) in try classifier.classified(blob) } }
+            evaluation.score(scene: entry.image, objects: entry.blobs, found: blobs)
+        }
+        progress(scenes.count, scenes.count, "")
+        return evaluation
+    }
+}
