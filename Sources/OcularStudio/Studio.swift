@@ -46,9 +46,9 @@ public enum Studio {
                                               searchForIndexHtml: true, logger: logger))
         let sources = UploadedSources(capacity: configuration.maxSources, byteLimit: configuration.maxSourcePixelBytes)
         let studioGallery = gallery.map(StudioGallery.init) ?? StudioGallery(folder: configuration.galleryFolder)
-        let pictures = StudioPictures(uploads: sources, gallery: studioGallery,
-                                      readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels))
         let beans = BeanCounter(trainingList: configuration.trainingList ?? publicFolder + "/demo/beans/labels.json")
+        let pictures = StudioPictures(uploads: sources, gallery: studioGallery,
+                                      readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels), beans: beans)
         let stream = StreamController(configuration: configuration, registry: registry, images: pictures, gallery: studioGallery,
                                       beans: beans)
         HealthController().addRoutes(to: router)

@@ -292,3 +292,29 @@ OCVStatus ocv_draw_circle(const OCVImage *image, double x, double y, int32_t rad
         return OCV_STATUS_OK;
     });
 }
+
+OCVStatus ocv_draw_label(const OCVImage *image, const char *text, int32_t x, int32_t y, double height, const double *colour,
+                         const double *ink, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat canvas = matrix(image);
+        if (!(height >= 4 && height <= 400)) {
+            setMessage(error, "a label's height must be 4 to 400 pixels, got %g", height);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        // Hershey's simplex at the scale that makes capitals `height` pixels tall, on a filled tag so
+        // it reads over any picture; the tag stays inside the picture.
+        const int font = cv::FONT_HERSHEY_SIMPLEX;
+        const double scale = height / 22.0;
+        const int thickness = std::max(1, static_cast<int>(std::lround(height / 12)));
+        int baseline = 0;
+        const cv::Size size = cv::getTextSize(text, font, scale, thickness, &baseline);
+        const int pad = std::max(2, static_cast<int>(height / 5));
+        const int width = size.width + 2 * pad, tall = size.height + baseline + 2 * pad;
+        const int left = std::clamp(x, 0, std::max(0, canvas.cols - width));
+        const int top = std::clamp(y, 0, std::max(0, canvas.rows - tall));
+        const cv::Scalar fill(colour[0], colour[1], colour[2], colour[3]), letters(ink[0], ink[1], ink[2], ink[3]);
+        cv::rectangle(canvas, cv::Rect(left, top, width, tall), fill, cv::FILLED, cv::LINE_8);
+        cv::putText(canvas, text, cv::Point(left + pad, top + pad + size.height), font, scale, letters, thickness, cv::LINE_AA);
+        return OCV_STATUS_OK;
+    });
+}

@@ -35,6 +35,27 @@ struct BlobsCLITests {
         #expect(plain.output.split(separator: "\n").filter { $0.hasPrefix("blob ") }.count == 7)
     }
 
+    @Test("count: the tally of the demo scene with the shipped list's money, as text and JSON, drawn with names")
+    func count() throws {
+        let folder = try Folder()
+        let list = URL(fileURLWithPath: Self.scene).deletingLastPathComponent().appendingPathComponent("beans/labels.json").path
+        let run = try ocular("blobs", "count", Self.scene, "--training", list, "--draw", folder.file("named.png"))
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "1 Canadian nickel, 1 Canadian dime, 1 Canadian quarter, 1 loonie, 1 toonie, 1 pinto bean, 1 romano bean: $3.40")
+        #expect(lines.contains("  1 × toonie, Canadian two-dollar (label 6) at $2.00"))
+        #expect(try Image(contentsOfFile: folder.file("named.png")).width == 1280)
+        let json = try Self.object(try ocular("blobs", "count", Self.scene, "--training", list, "--json").output)
+        let tally = try #require(json["tally"] as? [String: Any])
+        #expect(tally["count"] as? Int == 7 && (tally["totals"] as? [String: Double]) == ["CAD": 3.4])
+        #expect((json["blobs"] as? [[String: Any]])?.count == 7)
+        // A list without values counts without money.
+        let shared = try ocular("blobs", "count", Self.scene, "--training", try Self.trainingSet(in: folder))
+        #expect(shared.output.hasPrefix("1 Canadian nickel,") && !shared.output.contains("$"))
+        let missing = try ocular("blobs", "count", folder.file("none.png"), "--training", list)
+        #expect(missing.status != 0 && missing.errors.contains("none.png"))
+    }
+
     @Test("classify: the biggest blob by default, every blob with --all, in the issue's JSON format")
     func classify() throws {
         let folder = try Folder()

@@ -37,19 +37,51 @@ struct TrainingListFuzzTests {
     func lists() throws {
         var generator = SeededGenerator(seed: 18)
         var read = 0, refused = 0
-        for name in ["labels.json", "BlobClassifierTraining.plist"] {
-            let seed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestData.path("beancounter/" + name))))
+        // The shared list, the textbook's property list, and the shipped list with coins' values.
+        for (name, path) in [("labels.json", TestData.path("beancounter/labels.json")),
+                             ("BlobClassifierTraining.plist", TestData.path("beancounter/BlobClassifierTraining.plist")),
+                             ("shipped labels.json", TestData.demo("beans/labels.json"))] {
+            let seed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             for round in 0..<Self.rounds {
                 let bytes = Self.mutated(seed, round: round, using: &generator)
                 do {
                     let list = try TrainingList.decode(Data(bytes), folder: "/nowhere", path: name)
                     #expect(list.labelDescriptions.count >= 2)
                     #expect(list.entries.allSatisfy { (1..<list.labelDescriptions.count).contains($0.label) && !$0.imageFilename.isEmpty })
+                    #expect(list.values.allSatisfy { label, worth in
+                        worth.label == label && (1..<list.labelDescriptions.count).contains(label) && worth.value.isFinite
+                            && worth.value >= 0 && worth.currency.count == 3
+                    })
                     read += 1
                 } catch {
                     #expect(error.description.contains(name))
                     refused += 1
                 }
+            }
+        }
+        #expect(read > 0 && refused > 0, "read \(read), refused \(refused)")
+    }
+
+    @Test("mutated scene lists (blobs evaluate's input) read with every box positive and every image named, or are refused naming the file")
+    func sceneLists() throws {
+        var generator = SeededGenerator(seed: 31)
+        let scenes = BlobSceneList(scenes: [
+            .init(image: "scene-000.png", blobs: [.init(label: 7, bounds: PixelRectangle(x: 10, y: 20, width: 30, height: 40)),
+                                                  .init(label: 3, bounds: PixelRectangle(x: 200, y: 220, width: 38, height: 38))],
+                  conditions: "light 0.3, shadows"),
+            .init(image: "scene-001.png", blobs: [.init(label: 8, bounds: PixelRectangle(x: 5, y: 6, width: 7, height: 8))]),
+        ])
+        let seed = [UInt8](try JSONEncoder().encode(scenes))
+        var read = 0, refused = 0
+        for round in 0..<Self.rounds {
+            let bytes = Self.mutated(seed, round: round, using: &generator)
+            do {
+                let list = try BlobSceneList.decode(Data(bytes), path: "scenes.json")
+                #expect(list.scenes.allSatisfy { !$0.image.isEmpty && $0.blobs.allSatisfy { $0.bounds.width > 0 && $0.bounds.height > 0 } })
+                read += 1
+            } catch {
+                #expect(error.description.contains("scenes.json"))
+                refused += 1
             }
         }
         #expect(read > 0 && refused > 0, "read \(read), refused \(refused)")

@@ -58,6 +58,18 @@ def test_count_classify_review_save_and_share_the_biggest_coin(studio, beans_pag
     wait_until(page, "window.ocularStudio.stats().blobs.length === 7")
     assert page.inner_text("#seen").startswith("7 objects in view")
     wait_until(page, "!document.getElementById('classify').disabled")
+    # Once the classifier is ready the recipe names the studio's list: every object is named and
+    # counted, the tally steadied over frames, the money added up from the list's values.
+    wait_until(page, "window.ocularStudio.stats().recipe.stages[0].training === 'default'")
+    wait_until(page, "(window.ocularStudio.stats().tally || {}).count === 7", 10000)
+    tally = stats(page)["tally"]
+    assert {line["label"]: line["count"] for line in tally["lines"]} == {label: 1 for label in range(2, 9)}
+    assert tally["totals"] == {"CAD": 3.4}
+    assert tally["text"] == ("1 Canadian nickel, 1 Canadian dime, 1 Canadian quarter, 1 loonie, 1 toonie, "
+                             "1 pinto bean, 1 romano bean: $3.40")
+    assert page.inner_text("#tally-text") == tally["text"]
+    assert sorted(blob["label"] for blob in stats(page)["blobs"]) == list(range(2, 9))
+    assert all(blob["description"] and blob["distance"] < 0.33 for blob in stats(page)["blobs"])
     screenshot(page, "beans.png")
 
     # The mask: black objects on white, and back to the picture.

@@ -116,7 +116,8 @@ def test_controls_are_built_from_the_registry(studio, cameraless_page):
     assert page.eval_on_selector_all("li.stage-card", "(cards) => cards.map((card) => card.dataset.stage)") == names
     for stage in listed["stages"]:
         numbers = [p["name"] for p in stage["parameters"] if p["kind"] == "number"]
-        flags = [p["name"] for p in stage["parameters"] if p["kind"] == "flag"]
+        # A training list is a checkbox too: the studio's own list, on or off.
+        flags = [p["name"] for p in stage["parameters"] if p["kind"] in ("flag", "trainingList")]
         sliders = page.eval_on_selector_all(
             f"input[type=range][data-stage={stage['name']}]", "(inputs) => inputs.map((input) => input.dataset.parameter)")
         toggles = page.eval_on_selector_all(

@@ -43,16 +43,19 @@ public final class BlobClassifier: Sendable {
     /// What each label means; index 0 is "unidentified".
     public let labelDescriptions: [String]
     public let references: [BlobReference]
+    /// What objects of each label are worth, from the training list (coins).
+    public let values: [Int: TrainingList.Worth]
     /// Distances above this give label 0, "unidentified"; nil: the nearest always wins.
     public let threshold: Double?
     private let describer: BlobDescriber
 
     /// - Parameter threshold: nil takes the profile's default; pass `.infinity` for none.
     public init(profile: BlobProfile, labelDescriptions: [String], references: [BlobReference],
-                threshold: Double? = nil) throws(OcularError) {
+                threshold: Double? = nil, values: [Int: TrainingList.Worth] = [:]) throws(OcularError) {
         self.profile = profile
         self.labelDescriptions = labelDescriptions.isEmpty ? ["unidentified"] : labelDescriptions
         self.references = references
+        self.values = values
         let chosen = threshold ?? profile.defaultThreshold
         self.threshold = chosen.flatMap { $0.isFinite ? $0 : nil }
         self.describer = try BlobDescriber(profile: profile)
@@ -94,7 +97,7 @@ public final class BlobClassifier: Sendable {
         }
         progress(list.entries.count, list.entries.count, "")
         return (try BlobClassifier(profile: profile, labelDescriptions: list.labelDescriptions, references: references,
-                                   threshold: threshold), problems)
+                                   threshold: threshold, values: list.values), problems)
     }
 
     /// The file error without the path, which the problem names already.
@@ -110,7 +113,7 @@ public final class BlobClassifier: Sendable {
 
     /// The same references with another threshold (nil: the profile's default).
     public func with(threshold: Double?) throws(OcularError) -> BlobClassifier {
-        try BlobClassifier(profile: profile, labelDescriptions: labelDescriptions, references: references, threshold: threshold)
+        try BlobClassifier(profile: profile, labelDescriptions: labelDescriptions, references: references, threshold: threshold, values: values)
     }
 
     /// What the label means, "label N" past the list.

@@ -43,6 +43,9 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// What people read.
+    public var title: String { separates ? "Ocular's default" : "Textbook" }
+
     /// The hue-saturation histogram's bins (hue over OpenCV's [0, 180)).
     static let hueBins = 30, saturationBins = 32
 

@@ -100,8 +100,17 @@ public struct BlobSceneList: Sendable, Codable {
         guard size <= Self.maximumBytes else {
             throw .badTrainingList(path: path, reason: "it holds \(size) bytes, more than a scene list's \(Self.maximumBytes)")
         }
+        self = try Self.decode(try FileAccess.read(path), path: path)
+    }
+
+    /// Decodes a list's bytes; `path` names it in errors.
+    static func decode(_ data: Data, path: String) throws(OcularError) -> BlobSceneList {
         do {
-            self = try JSONDecoder().decode(BlobSceneList.self, from: try FileAccess.read(path))
+            let list = try JSONDecoder().decode(BlobSceneList.self, from: data)
+            for (index, scene) in list.scenes.enumerated() where scene.image.isEmpty || scene.image.contains("\0") {
+                throw OcularError.badTrainingList(path: path, reason: "scenes[\(index)] names no image")
+            }
+            return list
         } catch let error as OcularError {
             throw error
         } catch let error as DecodingError {

@@ -1,51 +1,95 @@
-/// Finds objects on a plain background, attaches them to the frame as blob annotations, and draws
-/// green rectangles round them, or shows the background mask instead (SPEC §5's Image/Mask toggle).
+import Synchronization
+
+/// Finds objects on a table and boxes them; given a training list, names every one (its label on a
+/// tag by its box, in the label's colour) and attaches a tally steadied over the last few frames.
+/// The Image/Mask toggle (SPEC §5) shows the background mask instead.
 ///
-/// The detector reuses its buffers from frame to frame, so one stage instance belongs to one stream.
+/// The detector reuses its buffers and the tally remembers recent frames, so one stage instance
+/// belongs to one stream.
 public struct BlobsStage: Stage {
     public static let name = "blobs"
     public static let title = "Blobs"
     public static let category = StageCategory.detection
     public static let annotationKind: String? = Blob.kind
-    public static let summary = "Finds coins, beans and other objects on a plain background and boxes them in green."
+    public static let summary = "Finds coins, beans and other objects on a table, names each from a training list and counts them."
 
     public static let parameters: [ParameterDescriptor] = [
         .flag("mask", title: "Mask", default: false,
               help: "Show the background mask (white) the blobs were cut from instead of the picture."),
+        .trainingList("training", title: "Training list",
+                      help: "Name every blob from this list's pictures and count them (a file on the command line; \"default\" in the studio)."),
+        .choice("profile", title: "Profile", options: BlobProfile.all.map { .init($0.name, title: $0.title) }, default: BlobProfile.standard.name,
+                help: "default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison."),
     ]
 
     public let detector: BlobDetector
     public let showsMask: Bool
+    /// Names the blobs; nil: boxes only.
+    public let classifier: BlobClassifier?
+    private let smoother = SharedSmoother()
 
-    /// Green, as SPEC §5 draws blobs.
+    /// Green, as SPEC §5 draws blobs not named.
     static let green: FaceOverlay.Colour = (0, 255, 0)
 
     public init(_ values: StageValues) throws(StageError) {
+        let profile = values.text("profile").flatMap(BlobProfile.named) ?? .standard
         do {
-            detector = try BlobDetector()
+            detector = try BlobDetector(profile: profile)
         } catch {
             throw StageError(stage: Self.name, parameter: nil, reason: error.description)
         }
         showsMask = values.flag("mask")
+        classifier = try values.classifier("training", profile: profile)
     }
 
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
         var frame = frame
         let detection = try detector.detect(in: frame.image)
-        frame.annotations += detection.blobs as [any FrameAnnotation]
+        var blobs = detection.blobs
+        if let classifier {
+            blobs = try blobs.map { (blob) throws(OcularError) in try classifier.classified(blob) }
+            let steady = smoother.state.withLock { $0.add(BlobTally.counts(of: blobs)) }
+            frame.annotations += blobs as [any FrameAnnotation]
+            frame.annotations.append(BlobTally(counts: steady, classifier: classifier))
+        } else {
+            frame.annotations += blobs as [any FrameAnnotation]
+        }
         frame.image = showsMask
             ? try detection.mask.resized(width: frame.image.width, height: frame.image.height)
-            : try Self.drawn(detection.blobs, on: frame.image)
+            : try Self.drawn(blobs, on: frame.image)
         return frame
     }
 
-    /// `image` with a green rectangle round each blob. Gray and YUV frames become BGR so green shows.
+    /// The colour of a label's box and tag: green for blobs not named, gray for "unidentified", and
+    /// Okabe and Ito's colour-blind-safe palette for the labels, in turn.
+    static func colour(of blob: Blob) -> FaceOverlay.Colour {
+        guard let classification = blob.classification else { return green }
+        guard classification.label > 0 else { return (170, 170, 170) }
+        let palette: [FaceOverlay.Colour] = [(230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
+                                             (213, 94, 0), (204, 121, 167), (255, 255, 255)]
+        return palette[(classification.label - 1) % palette.count]
+    }
+
+    /// `image` with a rectangle round each blob, and for each blob named its label's short name on a
+    /// tag above its box, in the label's colour. Gray and YUV frames become BGR so colours show.
     public static func drawn(_ blobs: [Blob], on image: Image) throws(OcularError) -> Image {
         var canvas = image.format.channels >= 3 && !image.format.isYUV ? image : try image.converted(to: .bgr8)
         let thickness = max(2, min(canvas.width, canvas.height) / 240)
+        let tagHeight = max(8, Double(min(canvas.width, canvas.height)) / 45)
         for blob in blobs {
-            try canvas.drawRectangle(blob.bounds, colour: green, thickness: thickness)
+            try canvas.drawRectangle(blob.bounds, colour: colour(of: blob), thickness: thickness)
+        }
+        // Tags after every box, so no box is drawn over a tag.
+        for blob in blobs {
+            guard let classification = blob.classification else { continue }
+            let name = BlobTally.name(classification.description, count: 1)
+            try canvas.drawLabel(name, at: (blob.bounds.x, blob.bounds.y - Int(tagHeight * 1.6)), height: tagHeight, colour: colour(of: blob))
         }
         return canvas
     }
+}
+
+/// The stream's recent counts, shared by copies of the stage.
+private final class SharedSmoother: Sendable {
+    let state = Mutex(BlobTally.Smoother())
 }

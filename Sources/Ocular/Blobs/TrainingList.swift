@@ -2,7 +2,9 @@ import Foundation
 
 /// A labelled list of blob pictures (SPEC §5): what each label means (index 0 is "unidentified")
 /// and which picture shows which label. Read from JSON or from the textbook's property list, both
-/// with the keys `labelDescriptions` and `blobs: [{imageFilename, label}]`.
+/// with the keys `labelDescriptions` and `blobs: [{imageFilename, label}]`, and optionally
+/// `values: [{label, value, currency}]` (what one of a label is worth: a coin's face value in an
+/// ISO 4217 currency such as "CAD"), from which a tally adds up the money.
 public struct TrainingList: Sendable, Hashable {
     public struct Entry: Sendable, Hashable, Codable {
         /// As the list gives it: relative to the list's folder unless absolute.
@@ -35,9 +37,25 @@ public struct TrainingList: Sendable, Hashable {
         }
     }
 
+    /// What one object of a label is worth.
+    public struct Worth: Sendable, Hashable, Codable {
+        public var label: Int
+        public var value: Double
+        /// ISO 4217: "CAD", "USD", "EUR".
+        public var currency: String
+
+        public init(label: Int, value: Double, currency: String) {
+            self.label = label
+            self.value = value
+            self.currency = currency
+        }
+    }
+
     /// What each label means; index 0 is "unidentified".
     public var labelDescriptions: [String]
     public var entries: [Entry]
+    /// What the labels that have a value are worth (coins), by label.
+    public var values: [Int: Worth] = [:]
     /// Where relative image names are looked up.
     public var folder: String
 
@@ -70,6 +88,7 @@ public struct TrainingList: Sendable, Hashable {
     private struct Contents: Decodable {
         var labelDescriptions: [String]
         var blobs: [Entry]
+        var values: [Worth]?
     }
 
     /// Decodes a list's bytes, JSON or property list by their first character.
@@ -93,7 +112,22 @@ public struct TrainingList: Sendable, Hashable {
         } catch {
             throw .badTrainingList(path: path, reason: "\(error)")
         }
-        let list = TrainingList(labelDescriptions: contents.labelDescriptions, entries: contents.blobs, folder: folder)
+        var list = TrainingList(labelDescriptions: contents.labelDescriptions, entries: contents.blobs, folder: folder)
+        for (index, worth) in (contents.values ?? []).enumerated() {
+            guard (1..<list.labelDescriptions.count).contains(worth.label) else {
+                throw .badTrainingList(path: path, reason: "values[\(index)] is for label \(worth.label); labels run from 1 to \(list.labelDescriptions.count - 1)")
+            }
+            guard worth.value.isFinite, worth.value >= 0, worth.value <= 1_000_000 else {
+                throw .badTrainingList(path: path, reason: "values[\(index)] is worth \(worth.value); a value runs from 0 to 1000000")
+            }
+            guard worth.currency.count == 3, worth.currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+                throw .badTrainingList(path: path, reason: "values[\(index)] has currency '\(worth.currency.prefix(20))'; a currency is three capitals (ISO 4217: CAD, USD, EUR)")
+            }
+            guard list.values[worth.label] == nil else {
+                throw .badTrainingList(path: path, reason: "values[\(index)] gives label \(worth.label) a second value")
+            }
+            list.values[worth.label] = worth
+        }
         try list.check(path: path)
         return list
     }

@@ -81,6 +81,25 @@ extension Image {
         }
     }
 
+    /// Writes `text` on a tag of `colour` (black or white letters, whichever reads), its corner at
+    /// `origin`, capitals `height` pixels tall; characters Hershey's fonts lack become '?'.
+    mutating func drawLabel(_ text: String, at origin: (x: Int, y: Int), height: Double, colour: FaceOverlay.Colour) throws(OcularError) {
+        let fill = channels(of: colour)
+        let light = 0.299 * colour.red + 0.587 * colour.green + 0.114 * colour.blue > 140
+        let ink = channels(of: light ? (0, 0, 0) : (255, 255, 255))
+        let ascii = String(text.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? Character($0) : "?" }.prefix(200))
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("label '\(ascii)'") { error in
+                fill.withUnsafeBufferPointer { fill in
+                    ink.withUnsafeBufferPointer { ink in
+                        ocv_draw_label(canvas, ascii, Int32(clamping: origin.x), Int32(clamping: origin.y), height, fill.baseAddress!,
+                                       ink.baseAddress!, error)
+                    }
+                }
+            }
+        }
+    }
+
     mutating func drawCircle(at centre: Point, radius: Int, colour: FaceOverlay.Colour, thickness: Int) throws(OcularError) {
         let values = channels(of: colour)
         guard centre.x.isFinite, centre.y.isFinite, abs(centre.x) < 1e6, abs(centre.y) < 1e6 else { return }

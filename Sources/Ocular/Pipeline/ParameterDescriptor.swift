@@ -16,6 +16,9 @@ public struct ParameterDescriptor: Sendable, Equatable {
         case point
         /// A picture referenced by id (an uploaded blend source, a gallery item), or none.
         case image
+        /// A bean counter's training list referenced by name (a file on the command line, "default"
+        /// in the studio), or none.
+        case trainingList
 
         /// The name of the kind in JSON and help text.
         public var name: String {
@@ -26,6 +29,7 @@ public struct ParameterDescriptor: Sendable, Equatable {
             case .colour: "colour"
             case .point: "point"
             case .image: "image"
+            case .trainingList: "trainingList"
             }
         }
     }
@@ -93,6 +97,11 @@ public struct ParameterDescriptor: Sendable, Equatable {
         ParameterDescriptor(name: name, title: title, kind: .image, defaultValue: .none, help: help)
     }
 
+    /// A training list referenced by name; none by default.
+    public static func trainingList(_ name: String, title: String, help: String) -> ParameterDescriptor {
+        ParameterDescriptor(name: name, title: title, kind: .trainingList, defaultValue: .none, help: help)
+    }
+
     /// What values are allowed, in words: "a whole number from 0 to 4294967295".
     public var allowed: String {
         switch kind {
@@ -108,6 +117,8 @@ public struct ParameterDescriptor: Sendable, Equatable {
             "a point [x, y] with x and y from 0 to 1"
         case .image:
             "an image id (a string), or null for none"
+        case .trainingList:
+            "a training list's name (a string), or null for none"
         }
     }
 
@@ -140,7 +151,10 @@ public struct ParameterDescriptor: Sendable, Equatable {
         case (.image, .text(let id)):
             guard !id.isEmpty, id.count <= 128 else { throw refuse() }
             return value
-        case (.image, .none):
+        case (.image, .none), (.trainingList, .none):
+            return value
+        case (.trainingList, .text(let name)):
+            guard !name.isEmpty, name.utf8.count <= 4096, !name.contains("\0") else { throw refuse() }
             return value
         default:
             throw refuse()

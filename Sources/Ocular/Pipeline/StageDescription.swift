@@ -34,7 +34,7 @@ extension ParameterDescriptor: Encodable {
             try container.encode(integer, forKey: .integer)
         case .choice(let options):
             try container.encode(options, forKey: .options)
-        case .flag, .colour, .point, .image:
+        case .flag, .colour, .point, .image, .trainingList:
             break
         }
     }

@@ -65,6 +65,17 @@ public struct StageValues: Sendable, Equatable {
         return (0, 0)
     }
 
+    /// The classifier a training-list parameter names, from ``images``; `nil` when it names none.
+    /// - Throws: ``StageError`` naming the stage and parameter when the classifier cannot be had.
+    public func classifier(_ name: String, profile: BlobProfile) throws(StageError) -> BlobClassifier? {
+        guard let list = text(name) else { return nil }
+        do {
+            return try images.classifier(trainingList: list, profile: profile)
+        } catch {
+            throw StageError(stage: stage, parameter: name, reason: error.description)
+        }
+    }
+
     /// The picture an image parameter names, from ``images``; `nil` when it names none.
     /// - Throws: ``StageError`` naming the stage and parameter when the picture cannot be had.
     public func image(_ name: String) throws(StageError) -> Image? {

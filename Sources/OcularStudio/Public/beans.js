@@ -1,6 +1,8 @@
-// Ocular Studio's Bean Counter page: the live view (live.js) with the blobs stage's green boxes, or its
-// mask; Classify names the biggest blob in view (SPEC §5) and opens it for review, where it is
-// discarded or saved in the gallery captioned with its label, then shared.
+// Ocular Studio's Bean Counter page: the live view (live.js) with the blobs stage's boxes, or its
+// mask. Once the classifier is ready the recipe names the studio's training list ("default"): every
+// object is named on the picture, and the tally the stage steadies over a few frames ("3 pinto beans,
+// 1 loonie: $1.00") is shown beside it. Classify names the biggest blob in view (SPEC §5) and opens
+// it for review, where it is discarded or saved in the gallery captioned with its label, then shared.
 //
 // The classifier is the studio's (GET /api/beans: {"state": "training", done, total} until it is
 // "ready" with its labels, or "failed" with a message). Messages of its own (StreamMessage in the
@@ -20,6 +22,9 @@ const elements = {
   classifier: document.getElementById("classifier"),
   classifierText: document.getElementById("classifier-text"),
   seen: document.getElementById("seen"),
+  tally: document.getElementById("tally"),
+  tallyText: document.getElementById("tally-text"),
+  tallyLines: document.getElementById("tally-lines"),
   imageMode: document.getElementById("image-mode"),
   maskMode: document.getElementById("mask-mode"),
   classify: document.getElementById("classify"),
@@ -29,6 +34,7 @@ const state = {
   classifier: "training",   // "training", "ready" or "failed"
   labels: [],
   blobs: [],                // the blobs of the frame just shown
+  tally: null,              // the steadied tally of the frame just shown, once objects are named
   annotationsReceived: 0,
   mask: false,              // showing the mask instead of the picture
   recipe: null,             // the recipe as the server last confirmed it
@@ -64,6 +70,7 @@ async function watchClassifier() {
     elements.classifierText.textContent = `Classifier ready: ${status.references} pictures of ${status.labels.length - 1} kinds`;
     elements.classifier.title = status.labels.slice(1).join(", ");
     if (status.problems && status.problems.length) showNotice(`Not trained: ${status.problems.join("; ")}`, "error");
+    if (live.connected) sendRecipe();
   } else {
     elements.classifierText.textContent = `No classifier: ${status.message}`;
   }
@@ -72,9 +79,12 @@ async function watchClassifier() {
 
 // ---- The blobs in view ---------------------------------------------------------------------------
 
-/// The recipe of this page: the blobs stage, boxes or mask as the toggle says.
+/// The recipe of this page: the blobs stage, boxes or mask as the toggle says, naming every object
+/// with the studio's training list once the classifier is ready.
 function sendRecipe() {
-  send({ type: "settings", recipe: { stages: [{ stage: "blobs", mask: state.mask }] } });
+  const stage = { stage: "blobs", mask: state.mask };
+  if (state.classifier === "ready") stage.training = "default";
+  send({ type: "settings", recipe: { stages: [stage] } });
 }
 
 function setMask(mask) {
@@ -100,6 +110,21 @@ function sawBlobs(blobs) {
     ? `${blobs.length} object${blobs.length > 1 ? "s" : ""} in view; the biggest ${biggest.bounds[2]}×${biggest.bounds[3]}`
     : "Nothing in view: lay an object on a plain background, or pick a still.";
   showControls();
+}
+
+/// The steadied tally: its sentence, and one line per label with its colour's count.
+function showTally(tally) {
+  state.tally = tally;
+  elements.tally.hidden = !tally;
+  if (!tally) return;
+  elements.tallyText.textContent = tally.count ? tally.text : "Nothing counted yet";
+  elements.tallyLines.replaceChildren(...tally.lines.map((line) => {
+    const item = document.createElement("li");
+    item.dataset.label = String(line.label);
+    item.textContent = `${line.count} × ${line.description.split(",")[0]}`;
+    if (line.value != null) item.title = `${line.currency} ${line.value.toFixed(2)} each`;
+    return item;
+  }));
 }
 
 // ---- Classify and review ---------------------------------------------------------------------------
@@ -134,6 +159,7 @@ function handleMessage(message) {
       break;
     case "annotations":
       sawBlobs(message.blobs ?? []);
+      showTally((message.counts ?? [])[0] ?? null);
       break;
     case "classified":
       classified(message);
@@ -158,6 +184,7 @@ window.ocularStudio = {
     ...liveStats(),
     classifier: state.classifier,
     blobs: state.blobs,
+    tally: state.tally,
     annotationsReceived: state.annotationsReceived,
     mask: state.mask,
     recipe: state.recipe,

@@ -366,6 +366,16 @@ function parameterControl(stageName, parameter) {
       row.append(picker, preview);
       break;
     }
+    case "trainingList": {
+      // The studio names one list, its own ("default"): on, or off for boxes only.
+      const box = mark(document.createElement("input"));
+      box.type = "checkbox";
+      box.checked = value === "default";
+      box.title = "Name and count every object with the studio's training list";
+      box.addEventListener("change", () => set(box.checked ? "default" : null, false));
+      row.append(box);
+      break;
+    }
     default: {
       const unknown = document.createElement("span");
       unknown.textContent = `(${parameter.kind}: not settable here)`;

@@ -3,7 +3,8 @@ import Synchronization
 
 /// The pictures a studio recipe may name for an image parameter: an uploaded picture by its id, or a
 /// photo of the gallery as "gallery:ID". A recipe saved with a gallery photo keeps meaning something
-/// after the server restarts, unlike an upload's id.
+/// after the server restarts, unlike an upload's id. The one training list a recipe may name is the
+/// studio's own, as "default": a page never names a file on the server.
 final class StudioPictures: ImageCatalog {
     static let galleryPrefix = "gallery:"
 
@@ -14,10 +15,30 @@ final class StudioPictures: ImageCatalog {
     private let decoded = Mutex<[(id: Int64, image: Image)]>([])
     private static let decodedCapacity = 4
 
-    init(uploads: UploadedSources, gallery: StudioGallery, readOptions: ImageReadOptions) {
+    /// The Bean Counter's classifier, which "default" names.
+    let beans: BeanCounter?
+
+    init(uploads: UploadedSources, gallery: StudioGallery, readOptions: ImageReadOptions, beans: BeanCounter? = nil) {
         self.uploads = uploads
         self.gallery = gallery
         self.readOptions = readOptions
+        self.beans = beans
+    }
+
+    static let defaultTrainingList = "default"
+
+    func classifier(trainingList name: String, profile: BlobProfile) throws(OcularError) -> BlobClassifier {
+        guard name == Self.defaultTrainingList, let beans else {
+            throw .invalidArgument("the studio names one training list, \"\(Self.defaultTrainingList)\" (its own), not '\(name.prefix(60))'")
+        }
+        guard profile == beans.profile else {
+            throw .invalidArgument("the studio's classifier uses the \(beans.profile) profile, not the \(profile) one")
+        }
+        do {
+            return try beans.classifier()
+        } catch {
+            throw .invalidArgument(error.reason)
+        }
     }
 
     func image(id: String) throws(OcularError) -> Image {

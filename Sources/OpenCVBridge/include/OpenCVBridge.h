@@ -307,6 +307,11 @@ OCVStatus ocv_draw_circle(const OCVImage *_Nonnull image, double x, double y, in
                           const double *_Nonnull colour, int32_t thickness, OCVError *_Nonnull error);
 
 
+/// Writes `text` (UTF-8; Hershey's fonts draw ASCII) on a filled tag of `colour` in `ink`, its top-left
+/// corner at (x, y) moved to stay inside the picture; capitals are about `height` pixels tall (4–400).
+OCVStatus ocv_draw_label(const OCVImage *_Nonnull image, const char *_Nonnull text, int32_t x, int32_t y, double height,
+                         const double *_Nonnull colour, const double *_Nonnull ink, OCVError *_Nonnull error);
+
 // MARK: - Blobs
 
 /// A rectangle of whole pixels.

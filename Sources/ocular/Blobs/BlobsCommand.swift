@@ -12,7 +12,7 @@ struct BlobsCommand: ParsableCommand {
             model is a cache, kept in ~/.cache/ocular ($XDG_CACHE_HOME/ocular) under a checksum of the list, or in the \
             file --model names, and retrained when the list or a picture changes.
             """,
-        subcommands: [BlobsDetectCommand.self, BlobsClassifyCommand.self, BlobsTrainCommand.self, BlobsEvaluateCommand.self,
+        subcommands: [BlobsDetectCommand.self, BlobsClassifyCommand.self, BlobsCountCommand.self, BlobsTrainCommand.self, BlobsEvaluateCommand.self,
                       BlobsScenesCommand.self])
 
     /// Sorted keys: the same blobs always print the same text.
@@ -150,6 +150,50 @@ struct BlobsClassifyCommand: ParsableCommand {
             let distance = answer?.roundedDistance.map { "distance \(ParameterValue.number($0))" } ?? "no training pictures"
             print("\(answer?.description ?? "unidentified") (label \(blob.label)) at \(blob.bounds), \(distance)")
         }
+    }
+}
+
+struct BlobsCountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "count",
+        abstract: "Name every object of a picture and print the tally: how many of each, and the money.",
+        discussion: """
+            Prints one line such as "3 pinto beans, 2 romano beans, 1 loonie: $1.50" (the money when the training \
+            list gives labels a "value" and a "currency"), then the count of each label; or with --json \
+            {"tally": {"lines": [{"label", "description", "count", "value", "currency"}], "totals": {"CAD": 1.5}, \
+            "text", "count"}, "blobs": [...]}.
+            """)
+
+    @Argument(help: "The picture: objects on a table.")
+    var input: String
+
+    @Option(help: ArgumentHelp("Write the picture with each object boxed and named.", valueName: "out.png"))
+    var draw: String?
+
+    @Flag(help: "Print the tally and the blobs as JSON.")
+    var json = false
+
+    @OptionGroup var classifierOptions: ClassifierOptions
+
+    @OptionGroup var read: ReadOptions
+
+    func run() throws {
+        let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
+        let (classifier, _) = try classifierOptions.classifier()
+        let blobs = try BlobDetector(profile: classifier.profile).detect(in: image).blobs.map { try classifier.classified($0) }
+        let tally = BlobTally(blobs: blobs, classifier: classifier)
+        if let draw { try BlobsStage.drawn(blobs, on: image).write(toFile: draw) }
+        if json {
+            struct Report: Encodable { var tally: BlobTally; var blobs: [Blob] }
+            print(try BlobsCommand.json(Report(tally: tally, blobs: blobs)))
+            return
+        }
+        print(tally.text)
+        for line in tally.lines {
+            let worth = line.value.map { " at \(BlobTally.money($0, currency: line.currency ?? ""))" } ?? ""
+            print("  \(line.count) × \(line.description) (label \(line.label))\(worth)")
+        }
+        if let draw { print("\(draw): \(blobs.count) object\(blobs.count == 1 ? "" : "s") boxed and named") }
     }
 }
 
