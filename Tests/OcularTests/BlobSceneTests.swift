@@ -9,16 +9,18 @@ import Testing
 struct BlobSceneTests {
     static let trainingList = TestData.path("beancounter/labels.json")
 
-    /// The figures each profile reaches on the 48 scenes (the README's table). The default must meet
-    /// the bars; the textbook's are recorded so a change to it shows.
-    @Test("the default profile finds, names and counts the objects of 48 table scenes; the textbook's does not")
+    /// The figures each profile reaches on scenes 48–95, which were never looked at while Ocular's
+    /// constants were chosen on scenes 0–47 (the README has both tables). The default must meet the
+    /// bars; the textbook's figures are bounded so a change to it shows.
+    @Test("the default profile finds, names and counts the objects of 48 held-apart table scenes; the textbook's does not")
     func sweep() throws {
         let list = try TrainingList(contentsOfFile: Self.trainingList)
-        let scenes = try BlobScenes(list: list, count: 48)
+        let scenes = try BlobScenes(list: list, count: 96)
         var drawn: [BlobScenes.Scene] = []
-        for index in 0..<scenes.count { drawn.append(try scenes.scene(index)) }
+        for index in 48..<96 { drawn.append(try scenes.scene(index)) }
         #expect(drawn.reduce(0) { $0 + $1.blobs.count } > 200)
         #expect(drawn.filter { $0.contact > 0.2 }.count >= 5, "some scenes have objects pressed together")
+        #expect(drawn.filter { $0.conditions.hasPrefix("handful of beans") }.count == 8)
         var results: [String: BlobSceneEvaluation] = [:]
         for profile in BlobProfile.all {
             let classifier = try BlobClassifier.train(list, profile: profile).classifier
@@ -34,7 +36,8 @@ struct BlobSceneTests {
         let standard = try #require(results["default"]), textbook = try #require(results["textbook"])
         #expect(standard.recall >= 0.95 && standard.precision >= 0.95)
         #expect(standard.labellingAccuracy >= 0.85)
-        #expect(standard.exactTallies >= 0.7)
+        #expect(standard.exactTallies >= 0.72)
+        #expect(standard.tallyErrorPerObject < 0.1)
         #expect(textbook.recall < 0.7 && textbook.exactTallies < 0.2)
     }
 }

@@ -83,6 +83,28 @@ struct BlobTallyTests {
         let colour = BlobsStage.colour(of: toonie)
         #expect(frame.image.pixel(x: toonie.bounds.x, y: toonie.bounds.y + toonie.bounds.height / 2)
                 == [UInt8(colour.blue), UInt8(colour.green), UInt8(colour.red)])
+        // On a stream the names hold (reused where a named blob lay, one checked afresh a frame).
+        for _ in 0..<6 {
+            let again = try stage.process(Frame(image: try Image(contentsOfFile: TestData.demo("beans.jpg"))))
+            #expect(again.annotations(of: Blob.self).map(\.label) == blobs.map(\.label))
+            #expect(again.annotations(of: BlobTally.self).first == tally)
+        }
+        // A coin swapped for another where it lay is renamed within a few frames: the dime's place
+        // given the nickel's picture.
+        var swapped = try Image(contentsOfFile: TestData.demo("beans.jpg"))
+        let nickel = try #require(blobs.first { $0.label == 2 }), dime = try #require(blobs.first { $0.label == 3 })
+        let side = min(nickel.bounds.width, dime.bounds.width, nickel.bounds.height, dime.bounds.height)
+        let coin = try swapped.cropped(to: PixelRectangle(x: nickel.bounds.x + (nickel.bounds.width - side) / 2,
+                                                          y: nickel.bounds.y + (nickel.bounds.height - side) / 2, width: side, height: side))
+        swapped = try coin.warped(by: try AffineMatrix(coefficients: [1, 0, Double(dime.bounds.x + (dime.bounds.width - side) / 2),
+                                                                      0, 1, Double(dime.bounds.y + (dime.bounds.height - side) / 2)]),
+                                  over: swapped)
+        var renamed = false
+        for _ in 0..<12 where !renamed {
+            let labels = try stage.process(Frame(image: swapped)).annotations(of: Blob.self).map(\.label)
+            renamed = labels.filter { $0 == 2 }.count == 2 && !labels.contains(3)
+        }
+        #expect(renamed, "the swapped coin keeps its old name")
         // Without a list the stage boxes in green and counts nothing.
         let plain = try BlobsStage.withDefaults().process(Frame(image: try Image(contentsOfFile: TestData.demo("beans.jpg"))))
         #expect(plain.annotations(of: BlobTally.self).isEmpty && plain.annotations(of: Blob.self).allSatisfy { $0.classification == nil })

@@ -49,6 +49,9 @@ public final class BlobDetector: Sendable {
         public var persistence = 0.1
         /// Blobs narrower and shorter than this fraction of the frame's short side are dropped.
         public var minimumFraction = 0.04
+        /// A region is cut between two notches of its outline at least this fraction of its radius
+        /// deep (a bean over a coin's edge); 0 never cuts.
+        public var notchDepth = 0.15
 
         public init() {}
     }
@@ -128,7 +131,8 @@ public final class BlobDetector: Sendable {
         let frame = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
         var constants = OCVBlobSeparationSettings(
             workingShortSide: Int32(clamping: separation.workingShortSide), darker: separation.darker, brighter: separation.brighter,
-            tint: separation.tint, persistence: separation.persistence, minimumFraction: separation.minimumFraction)
+            tint: separation.tint, persistence: separation.persistence, minimumFraction: separation.minimumFraction,
+            notchDepth: separation.notchDepth)
         return try finder.withLock { (finder) throws(OcularError) -> Detection in
             var count: Int32 = 0
             try frame.withMatrix { (view) throws(OcularError) in

@@ -36,7 +36,8 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     public let separates: Bool
     /// Blobs are resized so their long side is this many pixels before they are described (ORB
     /// finds next to nothing in a 60-pixel coin, and training pictures are 400–700 pixels); nil: as
-    /// they are.
+    /// they are. Chosen on the table scenes: 96 px names 69 % of the objects, 128–192 px 98–99 %,
+    /// 256 px 97.7 %, 384 px 94.7 %.
     public let describedSide: Int?
     /// The distance above which a blob is "unidentified" unless told otherwise; nil: never.
     public let defaultThreshold: Double?
@@ -54,7 +55,7 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     /// Ocular's default. The threshold sits between the farthest correct answer on the held-apart
     /// crops (0.31) and the nearest picture of something else (0.35 for a coffee cup).
     public static let standard = BlobProfile(name: "default", colourBins: 32, hueSaturation: true, distance: .normalised,
-                                             keypoints: 500, separates: true, describedSide: 256, defaultThreshold: 0.33)
+                                             keypoints: 500, separates: true, describedSide: 160, defaultThreshold: 0.33)
 
     public static let all = [standard, textbook]
 

@@ -10,10 +10,14 @@ import OpenCVBridge
 /// drawn so a toonie spans 14–24 % of the frame's short side. Touching objects are laid against a
 /// neighbour so that a fraction c of their outlines, drawn from 0–30 %, meets it (for discs, centres
 /// cos(π c) of the sum of their radii apart: the later one lies over the edge of the earlier).
+/// Every sixth scene is a handful of beans, 6–12 of them, most lying against another, as in the
+/// textbook's own picture.
 public struct BlobScenes: Sendable {
     /// An object to lay: its picture and opacity, and its real long side.
     public struct Object: Sendable {
         public var label: Int
+        /// Whether it is a bean (a handful of beans is a scene of its own: the textbook's picture).
+        public var isBean: Bool
         public var image: Image
         /// 255 inside the object's outline.
         public var alpha: Image
@@ -85,7 +89,7 @@ public struct BlobScenes: Sendable {
             let alpha = try Blob.alone(in: image).mask ?? image
             let outline = Self.outline(of: alpha)
             guard !outline.isEmpty else { throw .invalidArgument("no object stands out in '\(entry.imageFilename)'") }
-            objects.append(Object(label: entry.label, image: image, alpha: alpha,
+            objects.append(Object(label: entry.label, isBean: list.description(of: entry.label).lowercased().contains("bean"), image: image, alpha: alpha,
                                   millimetres: Self.realSize(of: list.description(of: entry.label)), outline: outline))
         }
         guard !objects.isEmpty else { throw .invalidArgument("a scene set needs at least one object picture") }
@@ -140,17 +144,21 @@ public struct BlobScenes: Sendable {
         let shortSide = Double(min(width, height))
         let tables: [[UInt8]] = [[226, 226, 222], [196, 214, 226], [188, 190, 194], [214, 204, 188], [205, 220, 214]]
         var canvas = try Image(width: width, height: height, format: .bgr8, filledWith: tables[Int.random(in: 0..<tables.count, using: &random)])
-        let pixelsPerMillimetre = Double.random(in: 0.14...0.24, using: &random) * shortSide / 28
-        let touching = index % 3 != 0
+        let handful = index % 6 == 5 && objects.contains(where: \.isBean)
+        // A handful of beans is photographed closer: a bean is 8–14 % of the short side.
+        let pixelsPerMillimetre = handful ? Double.random(in: 0.08...0.14, using: &random) * shortSide / 15
+            : Double.random(in: 0.14...0.24, using: &random) * shortSide / 28
+        let touching = index % 3 != 0 || handful
         let shadows = index % 5 != 4
         let lightAngle = Double.random(in: 0..<(2 * .pi), using: &random)
         let gradient = index % 4 == 3 ? 0 : Double.random(in: 0.15...0.5, using: &random)
-        let wanted = Int.random(in: 3...10, using: &random)
+        let wanted = handful ? Int.random(in: 6...12, using: &random) : Int.random(in: 3...10, using: &random)
+        let choices = handful ? objects.indices.filter { objects[$0].isBean } : Array(objects.indices)
         var placements: [Placement] = []
         var contact = 0.0
         let gap = 0.03 * shortSide
         for _ in 0..<wanted {
-            let which = Int.random(in: 0..<objects.count, using: &random)
+            let which = choices[Int.random(in: 0..<choices.count, using: &random)]
             let object = objects[which]
             // The outline's span is the object's long side, whatever margin its picture has.
             let span = 2 * object.outline.reduce(0) { max($0, ($1.x * $1.x + $1.y * $1.y).squareRoot()) }
@@ -159,7 +167,7 @@ public struct BlobScenes: Sendable {
             let radius = placement.radius(object.outline)
             var placed = false
             // Against a neighbour first when the scene has touching objects (about half of them).
-            if touching, !placements.isEmpty, Bool.random(using: &random) {
+            if touching, !placements.isEmpty, handful ? Double.random(in: 0..<1, using: &random) < 0.8 : Bool.random(using: &random) {
                 for _ in 0..<60 {
                     let neighbour = placements[Int.random(in: 0..<placements.count, using: &random)]
                     let direction = Double.random(in: 0..<(2 * .pi), using: &random), ux = cos(direction), uy = sin(direction)
@@ -234,6 +242,7 @@ public struct BlobScenes: Sendable {
         default: break
         }
         if contact > 0 { conditions.append("touching \(Int((contact * 100).rounded())) %") }
+        if handful { conditions.insert("handful of beans", at: 0) }
         let name = String(format: "scene-%03d-%dx%d", index, width, height)
         return Scene(name: name, image: canvas, blobs: blobs, contact: contact, conditions: conditions.joined(separator: ", "))
     }

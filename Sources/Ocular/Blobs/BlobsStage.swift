@@ -4,8 +4,13 @@ import Synchronization
 /// tag by its box, in the label's colour) and attaches a tally steadied over the last few frames.
 /// The Image/Mask toggle (SPEC §5) shows the background mask instead.
 ///
-/// The detector reuses its buffers and the tally remembers recent frames, so one stage instance
-/// belongs to one stream.
+/// Describing a blob costs more than finding it, so on a stream a blob that lies where a named blob
+/// lay in the frame before (boxes overlapping by 0.6 or more) keeps its name, and one such blob a
+/// frame, the longest unchecked, is named afresh: a table of ten objects costs about one
+/// description a frame once it is still.
+///
+/// The detector reuses its buffers and the tally and the names remember recent frames, so one stage
+/// instance belongs to one stream.
 public struct BlobsStage: Stage {
     public static let name = "blobs"
     public static let title = "Blobs"
@@ -26,7 +31,7 @@ public struct BlobsStage: Stage {
     public let showsMask: Bool
     /// Names the blobs; nil: boxes only.
     public let classifier: BlobClassifier?
-    private let smoother = SharedSmoother()
+    private let memory = StreamMemory()
 
     /// Green, as SPEC §5 draws blobs not named.
     static let green: FaceOverlay.Colour = (0, 255, 0)
@@ -47,8 +52,8 @@ public struct BlobsStage: Stage {
         let detection = try detector.detect(in: frame.image)
         var blobs = detection.blobs
         if let classifier {
-            blobs = try blobs.map { (blob) throws(OcularError) in try classifier.classified(blob) }
-            let steady = smoother.state.withLock { $0.add(BlobTally.counts(of: blobs)) }
+            blobs = try memory.named(blobs, by: classifier)
+            let steady = memory.smoother.withLock { $0.add(BlobTally.counts(of: blobs)) }
             frame.annotations += blobs as [any FrameAnnotation]
             frame.annotations.append(BlobTally(counts: steady, classifier: classifier))
         } else {
@@ -89,7 +94,50 @@ public struct BlobsStage: Stage {
     }
 }
 
-/// The stream's recent counts, shared by copies of the stage.
-private final class SharedSmoother: Sendable {
-    let state = Mutex(BlobTally.Smoother())
+/// What the stage remembers of its stream: recent counts, and the names of the last frame's blobs.
+private final class StreamMemory: Sendable {
+    struct Named {
+        var bounds: PixelRectangle
+        var classification: BlobClassification
+        /// Frames since it was last described.
+        var age: Int
+    }
+
+    let smoother = Mutex(BlobTally.Smoother())
+    private let last = Mutex<[Named]>([])
+
+    /// Reused names are checked afresh, the oldest first, once this many frames old.
+    static let recheckAge = 3
+
+    /// The blobs named: by the last frame's name where a named blob lay, else described now.
+    func named(_ blobs: [Blob], by classifier: BlobClassifier) throws(OcularError) -> [Blob] {
+        let previous = last.withLock { $0 }
+        var named: [Blob] = []
+        var memory: [Named] = []
+        var taken = Set<Int>()
+        for blob in blobs {
+            let match = previous.indices.filter { !taken.contains($0) }
+                .map { ($0, previous[$0].bounds.intersectionOverUnion(blob.bounds)) }
+                .filter { $0.1 >= 0.6 }.max { $0.1 < $1.1 }
+            var blob = blob
+            if let (index, _) = match {
+                taken.insert(index)
+                blob.classification = previous[index].classification
+                memory.append(Named(bounds: blob.bounds, classification: previous[index].classification, age: previous[index].age + 1))
+            } else {
+                let answer = try classifier.classify(blob)
+                blob.classification = answer
+                memory.append(Named(bounds: blob.bounds, classification: answer, age: 0))
+            }
+            named.append(blob)
+        }
+        // One reused name a frame is checked afresh, the oldest, so a coin swapped in place is renamed.
+        if let oldest = memory.indices.max(by: { memory[$0].age < memory[$1].age }), memory[oldest].age >= Self.recheckAge {
+            let answer = try classifier.classify(named[oldest])
+            named[oldest].classification = answer
+            memory[oldest] = Named(bounds: named[oldest].bounds, classification: answer, age: 0)
+        }
+        last.withLock { $0 = memory }
+        return named
+    }
 }

@@ -356,6 +356,7 @@ typedef struct OCVBlobSeparationSettings {
     double tint;                ///< an object: colour leaning from the background's by more than this fraction
     double persistence;         ///< a distance peak is an object of its own when it stands this fraction of its height above where it joins a higher one
     double minimumFraction;     ///< blobs narrower and shorter than this fraction of the frame's short side are dropped
+    double notchDepth;          ///< a region is cut between two notches of its outline at least this fraction of its radius deep; 0: never
 } OCVBlobSeparationSettings;
 
 /// Fits the background as a smooth surface per channel, marks what differs from it by brightness or

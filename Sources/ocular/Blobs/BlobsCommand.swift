@@ -352,16 +352,20 @@ struct BlobsScenesCommand: ParsableCommand {
     @Option(help: "How many scenes.")
     var count = 48
 
+    @Option(help: "The first scene's number: scenes 0–47 chose Ocular's constants, 48 on were never looked at while choosing.")
+    var first = 0
+
     func validate() throws {
         guard (1...1000).contains(count) else { throw ValidationError("--count must be 1 to 1000, got \(count)") }
+        guard (0...1_000_000).contains(first) else { throw ValidationError("--first must be 0 to 1000000, got \(first)") }
     }
 
     func run() throws {
-        let scenes = try BlobScenes(list: try TrainingList(contentsOfFile: training), count: count)
+        let scenes = try BlobScenes(list: try TrainingList(contentsOfFile: training), count: first + count)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let progress = ProgressDisplay(title: "drawing", total: count, unit: "scenes")
         var entries: [BlobSceneList.Entry] = []
-        for index in 0..<count {
+        for index in first..<(first + count) {
             let scene = try scenes.scene(index)
             try scene.image.write(toFile: (output as NSString).appendingPathComponent(scene.name + ".png"))
             entries.append(BlobSceneList.Entry(image: scene.name + ".png", blobs: scene.blobs, conditions: scene.conditions))
