@@ -600,4 +600,48 @@ bool baseline_classify_blob(const uint8_t *bgr, int32_t width, int32_t height, c
     });
 }
 
+bool baseline_count_blobs(const uint8_t *const *frames, int32_t frameCount, int32_t width, int32_t height,
+                          const char *const *referencePaths, const int32_t *labels, int32_t referenceCount, double *samples,
+                          BaselineObject *objects, int32_t capacity, int32_t *counts, BaselineError *error) {
+    return fenced(error, [&] {
+        if (frameCount < 1 || referenceCount < 1 || capacity < 0 || !checkArguments(frames[0], width, height, 1, error)) return false;
+        cv::Ptr<cv::ORB> orb = cv::ORB::create();
+        cv::Ptr<cv::CLAHE> clahe = cv::createCLAHE();
+        std::vector<TextbookDescriptor> references;
+        for (int32_t index = 0; index < referenceCount; ++index) {
+            const cv::Mat picture = cv::imread(referencePaths[index], cv::IMREAD_COLOR);
+            if (picture.empty()) {
+                setMessage(error, "cannot read %s", referencePaths[index]);
+                return false;
+            }
+            references.push_back(describe(picture, *orb, *clahe));
+        }
+        int32_t stored = 0;
+        for (int32_t frameIndex = 0; frameIndex < frameCount; ++frameIndex) {
+            const cv::Mat frame(height, width, CV_8UC3, const_cast<uint8_t *>(frames[frameIndex]));
+            const auto start = Clock::now();
+            std::vector<cv::Mat> blobs;
+            const cv::Mat rectangles = detectBlobs(frame, blobs);
+            std::vector<int32_t> found;
+            for (const cv::Mat &blob : blobs) {
+                const TextbookDescriptor described = describe(blob, *orb, *clahe);
+                double nearest = 0;
+                int32_t label = 0;
+                for (int32_t index = 0; index < referenceCount; ++index) {
+                    const double distance = textbookDistance(described, references[index]);
+                    if (index == 0 || distance < nearest) nearest = distance, label = labels[index];
+                }
+                found.push_back(label);
+            }
+            samples[frameIndex] = nanoseconds(start, Clock::now());
+            counts[frameIndex] = 0;
+            for (size_t index = 0; index < found.size() && stored < capacity; ++index, ++stored, ++counts[frameIndex]) {
+                const int *row = rectangles.ptr<int>(static_cast<int>(index));
+                objects[stored] = BaselineObject{row[0], row[1], row[2], row[3], found[index]};
+            }
+        }
+        return true;
+    });
+}
+
 }  // extern "C"

@@ -150,58 +150,14 @@ def measure_merge(folder, merge, results, target, rounds, minimum):
 
 def measure_beans(folder, beans, results, target, rounds, minimum):
     """SPEC §5's blob detection with Ocular's one blob per object, and the textbook classification of one blob."""
+    from bench_beans import Describer, detect_blobs
+
     scene = load_bgr(folder, beans["scene"], beans["sceneWidth"], beans["sceneHeight"])
     blob = load_bgr(folder, beans["blob"], beans["blobWidth"], beans["blobHeight"])
     height, width = scene.shape[:2]
-
-    def detect():
-        resized = cv2.resize(scene, (max(1, round(width * 0.5)), max(1, round(height * 0.5))), interpolation=cv2.INTER_AREA)
-        mean, deviation = cv2.meanStdDev(resized)
-        mask = cv2.inRange(resized, (mean - deviation).ravel(), (mean + deviation).ravel())
-        side = int(min(resized.shape[:2]) * 0.005)
-        if side > 0:
-            mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)), iterations=8)
-        edges = cv2.Canny(mask, 191, 255)
-        contours, _ = cv2.findContours(edges, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
-        smallest = int(min(width, height) * 0.05)
-        found = []
-        for contour in contours:
-            x, y, w, h = (int(v / 0.5) for v in cv2.boundingRect(contour))
-            w, h = min(x + w, width) - x, min(y + h, height) - y
-            if w >= smallest and h >= smallest:
-                found.append((x, y, w, h))
-        found.sort(key=lambda r: (-r[2] * r[3], r[1], r[0]))
-        kept = []
-        for r in found:
-            if not any(o[0] <= r[0] and o[1] <= r[1] and r[0] + r[2] <= o[0] + o[2] and r[1] + r[3] <= o[1] + o[3] for o in kept):
-                kept.append(r)
-        return [scene[y:y + h, x:x + w].copy() for x, y, w, h in kept]
-
-    orb = cv2.ORB_create()
-    clahe = cv2.createCLAHE()
-    matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
-
-    def describe(image):
-        histogram = cv2.calcHist([image], [0, 1, 2], None, [32, 32, 32], [0, 256, 0, 256, 0, 256]) / (image.shape[0] * image.shape[1])
-        _, keypoints = orb.detectAndCompute(clahe.apply(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)), None)
-        return histogram, keypoints
-
-    references = [(describe(cv2.imread(path, cv2.IMREAD_COLOR)), label) for path, label in zip(beans["references"], beans["labels"])]
-
-    def classify():
-        histogram, keypoints = describe(blob)
-        best = None
-        for (other_histogram, other_keypoints), label in references:
-            hamming = 0.0
-            if keypoints is not None and other_keypoints is not None:
-                hamming = sum(match.distance for match in matcher.match(keypoints, other_keypoints))
-            distance = 0.98 * cv2.compareHist(histogram, other_histogram, cv2.HISTCMP_CHISQR_ALT) + 0.02 * hamming
-            if best is None or distance < best[0]:
-                best = (distance, label)
-        return best[1]
-
-    results[f"blobs@{width}x{height}"] = measure(detect, target, rounds, minimum)
-    results[f"classify@{blob.shape[1]}x{blob.shape[0]}"] = measure(classify, target, rounds, minimum)
+    describer = Describer(beans["references"], beans["labels"])
+    results[f"blobs@{width}x{height}"] = measure(lambda: detect_blobs(scene), target, rounds, minimum)
+    results[f"classify@{blob.shape[1]}x{blob.shape[0]}"] = measure(lambda: describer.label(blob), target, rounds, minimum)
 
 
 def main():

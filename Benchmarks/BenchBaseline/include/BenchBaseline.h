@@ -143,6 +143,25 @@ bool baseline_classify_blob(const uint8_t *_Nonnull bgr, int32_t width, int32_t 
                             int32_t referenceCount, int32_t iterations, double *_Nonnull samples,
                             uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
 
+/// One object a bean-counting pipeline found: x, y, width, height in frame pixels and its label.
+typedef struct BaselineObject {
+    int32_t x;
+    int32_t y;
+    int32_t width;
+    int32_t height;
+    int32_t label;
+} BaselineObject;
+
+/// The textbook's bean counter (SPEC §5) over `frameCount` tightly packed BGR frames: per frame the
+/// blob detection of baseline_detect_blobs, then each blob classified as baseline_classify_blob does
+/// against references described from `referencePaths` (read before the timing). `samples` receives
+/// each frame's nanoseconds; `objects` (room for `capacity`) every frame's blobs one frame after
+/// another, `counts[frame]` of them for each frame.
+bool baseline_count_blobs(const uint8_t *_Nonnull const *_Nonnull frames, int32_t frameCount, int32_t width, int32_t height,
+                          const char *_Nonnull const *_Nonnull referencePaths, const int32_t *_Nonnull labels,
+                          int32_t referenceCount, double *_Nonnull samples, BaselineObject *_Nonnull objects,
+                          int32_t capacity, int32_t *_Nonnull counts, BaselineError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,6 +45,12 @@ public struct BlobSceneEvaluation: Sendable {
 
     /// Scores one scene: its objects against the blobs found (classified or not).
     public mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [Blob]) {
+        score(scene: name, objects: objects, found: found.map { BlobScenes.LabelledBlob(label: $0.label, bounds: $0.bounds) })
+    }
+
+    /// Scores one scene: its objects against the boxes and labels found (by Ocular or another
+    /// pipeline; label 0 for not named).
+    public mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [BlobScenes.LabelledBlob]) {
         var pairs: [(iou: Double, object: Int, blob: Int)] = []
         for (objectIndex, object) in objects.enumerated() {
             for (blobIndex, blob) in found.enumerated() {

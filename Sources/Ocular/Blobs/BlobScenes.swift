@@ -138,9 +138,17 @@ public struct BlobScenes: Sendable {
     }
 
     /// The scene of that index, the same every time.
-    public func scene(_ index: Int) throws(OcularError) -> Scene {
+    ///
+    /// `width`, `height` and `objects` replace the index's own frame size (640×480 for even
+    /// indices, 1280×960 for odd) and object count (3–10; 6–12 beans in a handful); every other
+    /// choice stays the index's. Fewer objects are laid where the frame has no room left.
+    public func scene(_ index: Int, width: Int? = nil, height: Int? = nil, objects wantedObjects: Int? = nil) throws(OcularError) -> Scene {
         var random = SeededGenerator(seed: 0xB1_0B5 &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        let (width, height) = index % 2 == 0 ? (640, 480) : (1280, 960)
+        let standard = index % 2 == 0 ? (640, 480) : (1280, 960)
+        let (width, height) = (width ?? standard.0, height ?? standard.1)
+        guard width >= 64, height >= 64, width <= 8192, height <= 8192 else {
+            throw .invalidArgument("a scene is 64 to 8192 pixels wide and high, not \(width)×\(height)")
+        }
         let shortSide = Double(min(width, height))
         let tables: [[UInt8]] = [[226, 226, 222], [196, 214, 226], [188, 190, 194], [214, 204, 188], [205, 220, 214]]
         var canvas = try Image(width: width, height: height, format: .bgr8, filledWith: tables[Int.random(in: 0..<tables.count, using: &random)])
@@ -152,7 +160,8 @@ public struct BlobScenes: Sendable {
         let shadows = index % 5 != 4
         let lightAngle = Double.random(in: 0..<(2 * .pi), using: &random)
         let gradient = index % 4 == 3 ? 0 : Double.random(in: 0.15...0.5, using: &random)
-        let wanted = handful ? Int.random(in: 6...12, using: &random) : Int.random(in: 3...10, using: &random)
+        let drawn = handful ? Int.random(in: 6...12, using: &random) : Int.random(in: 3...10, using: &random)
+        let wanted = min(200, max(0, wantedObjects ?? drawn))
         let choices = handful ? objects.indices.filter { objects[$0].isBean } : Array(objects.indices)
         var placements: [Placement] = []
         var contact = 0.0
