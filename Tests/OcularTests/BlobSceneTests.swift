@@ -10,8 +10,8 @@ struct BlobSceneTests {
     static let trainingList = TestData.path("beancounter/labels.json")
 
     /// The figures each profile reaches on scenes 48–95, which were never looked at while Ocular's
-    /// constants were chosen on scenes 0–47 (the README has both tables). The default must meet the
-    /// bars; the textbook's figures are bounded so a change to it shows.
+    /// constants were chosen on scenes 0–47 and 96–191 (the README has every set's figures). The
+    /// default must meet the bars; the textbook's figures are bounded so a change shows.
     @Test("the default profile finds, names and counts the objects of 48 held-apart table scenes; the textbook's does not")
     func sweep() throws {
         let list = try TrainingList(contentsOfFile: Self.trainingList)
@@ -36,7 +36,7 @@ struct BlobSceneTests {
         let standard = try #require(results["default"]), textbook = try #require(results["textbook"])
         #expect(standard.recall >= 0.95 && standard.precision >= 0.95)
         #expect(standard.labellingAccuracy >= 0.85)
-        #expect(standard.exactTallies >= 0.72)
+        #expect(standard.exactTallies >= 0.8)
         #expect(standard.tallyErrorPerObject < 0.1)
         #expect(textbook.recall < 0.7 && textbook.exactTallies < 0.2)
     }

@@ -38,8 +38,8 @@ public struct Blob: Sendable, FrameAnnotation {
     }
 
     /// The one object of a picture that shows one object on a plain backdrop (a training picture):
-    /// the picture, with a mask of the largest part differing from the border's colour (holes
-    /// filled), and the backdrop's brightness.
+    /// the picture, with a mask of the object cut out by GrabCut (seeded by the border's colour; a
+    /// shadow of the backdrop's colour stays backdrop; holes filled), and the backdrop's brightness.
     public static func alone(in picture: Image) throws(OcularError) -> Blob {
         let image = picture.format == .bgr8 ? picture : try picture.converted(to: .bgr8)
         let bounds = PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)

@@ -44,14 +44,16 @@ public final class BlobDetector: Sendable {
         /// … or its colour leans from the table's by more than this fraction in some channel.
         public var tint = 0.12
         /// A peak of the distance map is an object of its own when it stands this fraction of its
-        /// height above where it joins a higher one: two coins side by side join near 0, two laid
-        /// 30 % over each other about 0.8 of the way up; a bean's ridge has no dip.
-        public var persistence = 0.1
+        /// height above where it joins a higher one: two coins side by side join near 0, a small
+        /// coin laid 30 % under a bigger one about 0.9 of the way up; a bean's ridge has no dip.
+        public var persistence = 0.06
         /// Blobs narrower and shorter than this fraction of the frame's short side are dropped.
         public var minimumFraction = 0.04
         /// A region is cut between two notches of its outline at least this fraction of its radius
-        /// deep (a bean over a coin's edge); 0 never cuts.
-        public var notchDepth = 0.15
+        /// (and 2 working pixels) deep (a bean over a coin's edge); 0 never cuts …
+        public var notchDepth = 0.07
+        /// … when its area is below this fraction of its convex hull's (a coin alone is about 0.99).
+        public var notchSolidity = 0.97
 
         public init() {}
     }
@@ -132,7 +134,7 @@ public final class BlobDetector: Sendable {
         var constants = OCVBlobSeparationSettings(
             workingShortSide: Int32(clamping: separation.workingShortSide), darker: separation.darker, brighter: separation.brighter,
             tint: separation.tint, persistence: separation.persistence, minimumFraction: separation.minimumFraction,
-            notchDepth: separation.notchDepth)
+            notchDepth: separation.notchDepth, notchSolidity: separation.notchSolidity)
         return try finder.withLock { (finder) throws(OcularError) -> Detection in
             var count: Int32 = 0
             try frame.withMatrix { (view) throws(OcularError) in

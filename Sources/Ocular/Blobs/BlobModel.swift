@@ -21,7 +21,7 @@ public enum BlobModel {
     }
 
     /// The version of the file's layout; a different one is retrained.
-    static let formatVersion = 4
+    static let formatVersion = 5
 
     /// The classifier of a training list: loaded from its model file when that matches the list and
     /// pictures as they are now, trained (and the file written) otherwise.

@@ -357,6 +357,7 @@ typedef struct OCVBlobSeparationSettings {
     double persistence;         ///< a distance peak is an object of its own when it stands this fraction of its height above where it joins a higher one
     double minimumFraction;     ///< blobs narrower and shorter than this fraction of the frame's short side are dropped
     double notchDepth;          ///< a region is cut between two notches of its outline at least this fraction of its radius deep; 0: never
+    double notchSolidity;       ///< … when its area is below this fraction of its convex hull's
 } OCVBlobSeparationSettings;
 
 /// Fits the background as a smooth surface per channel, marks what differs from it by brightness or
@@ -375,8 +376,8 @@ OCVStatus ocv_blob_finder_isolate(const OCVBlobFinder *_Nonnull finder, const OC
                                   double *_Nonnull tableBrightness, OCVError *_Nonnull error);
 
 /// The opacity of the object in a picture of one object on a plain backdrop (a training crop): 255
-/// inside its outline (its largest part differing from the border's colour, holes filled), 0 outside,
-/// anti-aliased. `alpha` is 8-bit gray of the picture's size; `backdropBrightness` gets the mean of the
+/// inside its outline (GrabCut seeded by the border's colour, the object's shadow taken as backdrop;
+/// its largest part, holes filled), 0 outside, soft at the edge; all 0 when nothing stands out. `alpha` is 8-bit gray of the picture's size; `backdropBrightness` gets the mean of the
 /// border's median B, G and R.
 OCVStatus ocv_object_alpha(const OCVImage *_Nonnull image, const OCVImage *_Nonnull alpha, double *_Nonnull backdropBrightness,
                            OCVError *_Nonnull error);
