@@ -34,9 +34,20 @@ struct BackgroundSurface {
         return sum;
     }
 
-    // Fits the surface to a small copy of the frame, dropping pixels that stand out from the
-    // previous fit: objects are outliers of the background, whatever colour they are.
+    // The surface of the table: fitted from the brighter half of the pixels and from the darker
+    // half, the one that more of the picture lies close to (within 10 % of its brightness). Most
+    // tables are lighter than what lies on them, but coins on black velvet are not.
     static BackgroundSurface fit(const cv::Mat &small, double floor) {
+        int brighterInliers = 0, darkerInliers = 0;
+        const BackgroundSurface brighter = fit(small, floor, true, brighterInliers);
+        const BackgroundSurface darker = fit(small, floor, false, darkerInliers);
+        return darkerInliers > brighterInliers ? darker : brighter;
+    }
+
+    // Fits the surface to a small copy of the frame, dropping pixels that stand out from the
+    // previous fit: objects are outliers of the background, whatever colour they are. `close`
+    // gets how many pixels lie within 10 % of the final surface.
+    static BackgroundSurface fit(const cv::Mat &small, double floor, bool startBrighter, int &close) {
         const int n = small.rows * small.cols;
         cv::Mat design(n, 6, CV_64F), values(n, 3, CV_64F);
         for (int y = 0; y < small.rows; ++y) {
@@ -47,16 +58,17 @@ struct BackgroundSurface {
                 for (int c = 0; c < 3; ++c) values.at<double>(row, c) = pixel[c];
             }
         }
-        // The first fit is to the brighter half by each pixel's sum: tables are usually lighter than
-        // what lies on them, and a start inside the background converges in a few rounds.
+        // The first fit is to the brighter (or darker) half by each pixel's sum: a start inside the
+        // background converges in a few rounds.
         std::vector<double> sums(n);
         for (int row = 0; row < n; ++row) sums[row] = values.at<double>(row, 0) + values.at<double>(row, 1) + values.at<double>(row, 2);
         std::vector<double> sorted = sums;
         std::nth_element(sorted.begin(), sorted.begin() + n / 2, sorted.end());
         const double median = sorted[n / 2];
         std::vector<uint8_t> inlier(n);
-        for (int row = 0; row < n; ++row) inlier[row] = sums[row] >= median;
+        for (int row = 0; row < n; ++row) inlier[row] = startBrighter ? sums[row] >= median : sums[row] <= median;
         BackgroundSurface surface{};
+        close = 0;
         for (int round = 0; round < 5; ++round) {
             int count = 0;
             for (int row = 0; row < n; ++row) count += inlier[row];
@@ -90,6 +102,7 @@ struct BackgroundSurface {
             std::nth_element(inside.begin(), inside.begin() + inside.size() / 2, inside.end());
             const double limit = std::max(floor, 2.5 * inside[inside.size() / 2]);
             for (int row = 0; row < n; ++row) inlier[row] = residuals[row] <= limit;
+            close = static_cast<int>(std::count_if(residuals.begin(), residuals.end(), [](double residual) { return residual <= 0.1; }));
         }
         return surface;
     }

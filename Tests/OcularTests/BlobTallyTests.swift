@@ -27,6 +27,7 @@ struct BlobTallyTests {
         #expect(BlobTally.name("box", count: 2) == "boxes" && BlobTally.name("cherry", count: 3) == "cherries")
         #expect(BlobTally.name("Canadian penny", count: 2) == "Canadian pennies" && BlobTally.name("toy", count: 2) == "toys")
         #expect(BlobTally.name("loonie, Canadian dollar", count: 1) == "loonie")
+        #expect(BlobTally.name("unidentified", count: 27) == "unidentified")
         #expect(BlobTally.money(1.5, currency: "EUR") == "€1.50" && BlobTally.money(300, currency: "JPY") == "¥300")
         #expect(BlobTally.money(0.2, currency: "CHF") == "0.20 CHF")
     }

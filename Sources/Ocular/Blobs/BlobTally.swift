@@ -68,11 +68,13 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
     }
 
     /// A label's short name (before any comma: "loonie, Canadian dollar" is a "loonie"), in the
-    /// plural for any count but one, by English's regular rules.
+    /// plural for any count but one, by English's regular rules; a word ending in "ed" is taken
+    /// for an adjective ("3 unidentified") and kept.
     static func name(_ description: String, count: Int) -> String {
         let short = description.split(separator: ",", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? description
         guard count != 1, let last = short.last, last.isLetter else { return short }
         let lowered = short.lowercased()
+        if lowered.hasSuffix("ed") { return short }
         if ["s", "x", "z"].contains(String(last).lowercased()) || lowered.hasSuffix("ch") || lowered.hasSuffix("sh") { return short + "es" }
         if last == "y", let before = short.dropLast().last, !"aeiou".contains(before.lowercased()) { return short.dropLast() + "ies" }
         return short + "s"
