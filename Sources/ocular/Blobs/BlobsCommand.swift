@@ -352,7 +352,7 @@ struct BlobsScenesCommand: ParsableCommand {
     @Option(help: "How many scenes.")
     var count = 48
 
-    @Option(help: "The first scene's number: scenes 0–47 chose Ocular's constants, 48 on were never looked at while choosing.")
+    @Option(help: "The first scene's number: scenes 0–47 and 96–191 chose Ocular's constants; 48–95 and 200 on were never looked at while choosing.")
     var first = 0
 
     func validate() throws {
