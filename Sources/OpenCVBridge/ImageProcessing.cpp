@@ -293,6 +293,38 @@ OCVStatus ocv_draw_circle(const OCVImage *image, double x, double y, int32_t rad
     });
 }
 
+namespace {
+/// Where a label's letters and tag go: shared by drawing and measuring, so a tag measured is the tag drawn.
+struct LabelLayout {
+    static constexpr int font = cv::FONT_HERSHEY_SIMPLEX;
+    double scale;
+    int thickness, pad, width, tall;
+    cv::Size text;
+
+    LabelLayout(const char *label, double height) {
+        scale = height / 22.0;
+        thickness = std::max(1, static_cast<int>(std::lround(height / 12)));
+        int baseline = 0;
+        text = cv::getTextSize(label, font, scale, thickness, &baseline);
+        pad = std::max(2, static_cast<int>(height / 5));
+        width = text.width + 2 * pad;
+        tall = text.height + baseline + 2 * pad;
+    }
+};
+}  // namespace
+
+void ocv_label_size(const char *text, double height, int32_t *width, int32_t *tall) {
+    *width = 0;
+    *tall = 0;
+    if (!(height >= 4 && height <= 400)) return;
+    try {
+        const LabelLayout layout(text, height);
+        *width = layout.width;
+        *tall = layout.tall;
+    } catch (...) {
+    }
+}
+
 OCVStatus ocv_draw_label(const OCVImage *image, const char *text, int32_t x, int32_t y, double height, const double *colour,
                          const double *ink, OCVError *error) {
     return fenced(error, [&] {
@@ -303,13 +335,10 @@ OCVStatus ocv_draw_label(const OCVImage *image, const char *text, int32_t x, int
         }
         // Hershey's simplex at the scale that makes capitals `height` pixels tall, on a filled tag so
         // it reads over any picture; the tag stays inside the picture.
-        const int font = cv::FONT_HERSHEY_SIMPLEX;
-        const double scale = height / 22.0;
-        const int thickness = std::max(1, static_cast<int>(std::lround(height / 12)));
-        int baseline = 0;
-        const cv::Size size = cv::getTextSize(text, font, scale, thickness, &baseline);
-        const int pad = std::max(2, static_cast<int>(height / 5));
-        const int width = size.width + 2 * pad, tall = size.height + baseline + 2 * pad;
+        const LabelLayout layout(text, height);
+        const int font = LabelLayout::font, thickness = layout.thickness, pad = layout.pad, width = layout.width, tall = layout.tall;
+        const double scale = layout.scale;
+        const cv::Size size = layout.text;
         const int left = std::clamp(x, 0, std::max(0, canvas.cols - width));
         const int top = std::clamp(y, 0, std::max(0, canvas.rows - tall));
         const cv::Scalar fill(colour[0], colour[1], colour[2], colour[3]), letters(ink[0], ink[1], ink[2], ink[3]);

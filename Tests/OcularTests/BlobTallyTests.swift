@@ -117,4 +117,27 @@ struct BlobTallyTests {
             #expect(error.description.contains("training") && error.description.contains("/nowhere/labels.json"), "\(error)")
         }
     }
+
+    @Test("name tags of objects that touch do not cover each other: above the box, else below, else inside")
+    func tagsClearEachOther() {
+        let size = Image.labelSize("Canadian quarter", height: 16)
+        #expect(size.width > 100 && size.height > 16 && size.height < 40, "\(size)")
+        // A lone box: its tag sits just above it.
+        let lone = BlobsStage.tagOrigins(boxes: [PixelRectangle(x: 100, y: 100, width: 60, height: 60)], sizes: [size],
+                                         width: 640, height: 480, gap: 2)
+        #expect(lone[0].x == 100 && lone[0].y == 100 - size.height - 2)
+        // Three coins in a row, touching, with tags wider than each coin.
+        let boxes = (0..<3).map { PixelRectangle(x: 200 + 60 * $0, y: 200, width: 60, height: 60) }
+        let origins = BlobsStage.tagOrigins(boxes: boxes, sizes: Array(repeating: size, count: 3), width: 640, height: 480, gap: 2)
+        let tags = origins.map { PixelRectangle(x: $0.x, y: $0.y, width: size.width, height: size.height) }
+        for a in tags.indices {
+            for b in tags.indices where a < b {
+                #expect(tags[a].intersectionOverUnion(tags[b]) == 0, "tags \(a) and \(b) overlap: \(tags[a]) \(tags[b])")
+            }
+        }
+        // Each tag stays by its own box: it touches the box's columns.
+        for (tag, box) in zip(tags, boxes) {
+            #expect(tag.x < box.x + box.width && tag.x + tag.width > box.x)
+        }
+    }
 }

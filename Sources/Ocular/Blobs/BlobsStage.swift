@@ -85,12 +85,42 @@ public struct BlobsStage: Stage {
             try canvas.drawRectangle(blob.bounds, colour: colour(of: blob), thickness: thickness)
         }
         // Tags after every box, so no box is drawn over a tag.
-        for blob in blobs {
-            guard let classification = blob.classification else { continue }
-            let name = BlobTally.name(classification.description, count: 1)
-            try canvas.drawLabel(name, at: (blob.bounds.x, blob.bounds.y - Int(tagHeight * 1.6)), height: tagHeight, colour: colour(of: blob))
+        let named = blobs.compactMap { blob in blob.classification.map { (blob, BlobTally.name($0.description, count: 1)) } }
+        let sizes = named.map { Image.labelSize($0.1, height: tagHeight) }
+        let origins = tagOrigins(boxes: named.map(\.0.bounds), sizes: sizes, width: canvas.width, height: canvas.height, gap: thickness)
+        for ((blob, name), origin) in zip(named, origins) {
+            try canvas.drawLabel(name, at: origin, height: tagHeight, colour: colour(of: blob))
         }
         return canvas
+    }
+
+    /// Where each box's tag goes: above the box, else below it, else inside its top, whichever first
+    /// clears the tags placed before (objects that touch would cover each other's names); where
+    /// none does, the one overlapping least. A tag is kept inside the picture, as it is drawn.
+    static func tagOrigins(boxes: [PixelRectangle], sizes: [(width: Int, height: Int)], width: Int, height: Int,
+                           gap: Int) -> [(x: Int, y: Int)] {
+        var placed: [PixelRectangle] = []
+        var origins: [(x: Int, y: Int)] = []
+        for (box, size) in zip(boxes, sizes) {
+            let candidates = [(box.x, box.y - size.height - gap), (box.x, box.y + box.height + gap), (box.x + gap, box.y + gap),
+                              (box.x + box.width - size.width, box.y - size.height - gap),
+                              (box.x + box.width - size.width, box.y + box.height + gap)]
+                .map { x, y in
+                    PixelRectangle(x: min(max(0, x), max(0, width - size.width)), y: min(max(0, y), max(0, height - size.height)),
+                                   width: size.width, height: size.height)
+                }
+            func overlap(_ tag: PixelRectangle) -> Int {
+                placed.reduce(0) { total, other in
+                    let w = min(tag.x + tag.width, other.x + other.width) - max(tag.x, other.x)
+                    let h = min(tag.y + tag.height, other.y + other.height) - max(tag.y, other.y)
+                    return total + max(0, w) * max(0, h)
+                }
+            }
+            let chosen = candidates.first { overlap($0) == 0 } ?? candidates.min { overlap($0) < overlap($1) } ?? candidates[0]
+            placed.append(chosen)
+            origins.append((chosen.x, chosen.y))
+        }
+        return origins
     }
 }
 

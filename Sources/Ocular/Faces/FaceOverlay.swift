@@ -83,11 +83,23 @@ extension Image {
 
     /// Writes `text` on a tag of `colour` (black or white letters, whichever reads), its corner at
     /// `origin`, capitals `height` pixels tall; characters Hershey's fonts lack become '?'.
+    /// The width and height in pixels of the tag `drawLabel` draws for `text` at `height`.
+    static func labelSize(_ text: String, height: Double) -> (width: Int, height: Int) {
+        var width: Int32 = 0, tall: Int32 = 0
+        ocv_label_size(labelText(text), height, &width, &tall)
+        return (Int(width), Int(tall))
+    }
+
+    /// What Hershey's fonts can draw of `text`: printable ASCII, '?' for the rest, at most 200 characters.
+    private static func labelText(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? Character($0) : "?" }.prefix(200))
+    }
+
     mutating func drawLabel(_ text: String, at origin: (x: Int, y: Int), height: Double, colour: FaceOverlay.Colour) throws(OcularError) {
         let fill = channels(of: colour)
         let light = 0.299 * colour.red + 0.587 * colour.green + 0.114 * colour.blue > 140
         let ink = channels(of: light ? (0, 0, 0) : (255, 255, 255))
-        let ascii = String(text.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? Character($0) : "?" }.prefix(200))
+        let ascii = Self.labelText(text)
         try withMutableMatrix { (canvas) throws(OcularError) in
             try OpenCV.call("label '\(ascii)'") { error in
                 fill.withUnsafeBufferPointer { fill in

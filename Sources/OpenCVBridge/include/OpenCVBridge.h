@@ -312,6 +312,10 @@ OCVStatus ocv_draw_circle(const OCVImage *_Nonnull image, double x, double y, in
 OCVStatus ocv_draw_label(const OCVImage *_Nonnull image, const char *_Nonnull text, int32_t x, int32_t y, double height,
                          const double *_Nonnull colour, const double *_Nonnull ink, OCVError *_Nonnull error);
 
+/// The size in pixels of the tag ocv_draw_label draws for `text` at `height`; 0 × 0 for a height
+/// outside 4–400.
+void ocv_label_size(const char *_Nonnull text, double height, int32_t *_Nonnull width, int32_t *_Nonnull tall);
+
 // MARK: - Blobs
 
 /// A rectangle of whole pixels.
