@@ -136,7 +136,7 @@ struct BlobsClassifyCommand: ParsableCommand {
     func run() throws {
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let (classifier, _) = try classifierOptions.classifier()
-        let found = try BlobDetector().detect(in: image).blobs
+        let found = try BlobDetector(profile: classifier.profile).detect(in: image).blobs
         let chosen = all ? found : Blob.biggest(of: found).map { [$0] } ?? []
         guard all || !chosen.isEmpty else { throw OcularError.noBlob(in: "'\(input)'") }
         let blobs = try chosen.map { try classifier.classified($0) }
@@ -251,7 +251,7 @@ struct BlobsEvaluateCommand: ParsableCommand {
         let progress = ProgressDisplay(title: "evaluating", total: pictures.entries.count, unit: "pictures")
         let evaluation: BlobEvaluation
         do {
-            evaluation = try BlobEvaluation.evaluate(classifier, on: pictures, detector: try BlobDetector()) { index, _, _ in
+            evaluation = try BlobEvaluation.evaluate(classifier, on: pictures, detector: try BlobDetector(profile: classifier.profile)) { index, _, _ in
                 if index > 0 { progress.advance() }
             }
             progress.finish()
