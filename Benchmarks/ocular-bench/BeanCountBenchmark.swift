@@ -126,10 +126,6 @@ struct BeanCountBenchmark {
 
     /// The Python row, or nil when cv2 cannot run.
     private func runPython(scenes: [BlobScenes.Scene], list: TrainingList) throws -> Row? {
-        let script = [packageRoot, FileManager.default.currentDirectoryPath]
-            .map { $0 + "/Benchmarks/python/bench_beans.py" }
-            .first { FileManager.default.fileExists(atPath: $0) }
-        guard let script else { return nil }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-count-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -137,15 +133,8 @@ struct BeanCountBenchmark {
         try Data(scenes.flatMap(\.image.bytes)).write(to: frames)
         try JSONSerialization.data(withJSONObject: ["references": list.entries.map { list.path(of: $0) }, "labels": list.entries.map(\.label)])
             .write(to: references)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, script, frames.path, "\(scenes.count)", "\(Self.width)", "\(Self.height)", "\(rounds)", references.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let report = runPythonScript(python, "bench_beans.py", [frames.path, "\(scenes.count)", "\(Self.width)", "\(Self.height)", "\(rounds)",
+                                                                      references.path]),
               let milliseconds = report["milliseconds"] as? [Double], let objects = report["objects"] as? [[[Int]]] else { return nil }
         let found = objects.map { $0.map { BlobScenes.LabelledBlob(label: $0[4], bounds: PixelRectangle(x: $0[0], y: $0[1], width: $0[2], height: $0[3])) } }
         return Row(name: "textbook, Python cv2", milliseconds: milliseconds, evaluation: Self.score(found, scenes))

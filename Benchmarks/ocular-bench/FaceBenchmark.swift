@@ -122,24 +122,13 @@ struct FaceBenchmark {
 
     /// The Python row, or nil when cv2 cannot run.
     private func runPython(frames: [Image], cascades: FaceCascades, truth: [[PixelRectangle]]) throws -> Row? {
-        let script = [packageRoot, FileManager.default.currentDirectoryPath]
-            .map { $0 + "/Benchmarks/python/bench_faces.py" }
-            .first { FileManager.default.fileExists(atPath: $0) }
-        guard let script else { return nil }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-faces-\(getpid()).raw")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(frames.flatMap(\.bytes)).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, script, file.path, "\(frames.count)", "\(frames[0].width)", "\(frames[0].height)", "\(rounds)",
-                             cascades.humanFace, cascades.catFace, cascades.subjectsRightEye, cascades.subjectsLeftEye]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let report = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let milliseconds = report["milliseconds"] as? [Double], let faces = report["faces"] as? [[[Int]]] else { return nil }
+        guard let report = runPythonScript(python, "bench_faces.py", [
+            file.path, "\(frames.count)", "\(frames[0].width)", "\(frames[0].height)", "\(rounds)",
+            cascades.humanFace, cascades.catFace, cascades.subjectsRightEye, cascades.subjectsLeftEye,
+        ]), let milliseconds = report["milliseconds"] as? [Double], let faces = report["faces"] as? [[[Int]]] else { return nil }
         let found = faces.map { $0.map { PixelRectangle(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } }
         let score = Self.score(found, against: truth)
         return Row(name: "textbook, Python cv2", milliseconds: milliseconds, hits: score.hits, misses: score.misses, wrong: score.wrong)

@@ -71,3 +71,22 @@ func runPython(_ python: String, folder: String) -> PythonReport {
     return report
 }
 
+
+/// The JSON object a script of Benchmarks/python prints when run by `python` with `arguments`; nil
+/// when the script is not found, does not start, fails (no cv2, say) or prints something else.
+func runPythonScript(_ python: String, _ name: String, _ arguments: [String]) -> [String: Any]? {
+    let script = [packageRoot, FileManager.default.currentDirectoryPath]
+        .map { $0 + "/Benchmarks/python/" + name }
+        .first { FileManager.default.fileExists(atPath: $0) }
+    guard let script else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [python, script] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+}

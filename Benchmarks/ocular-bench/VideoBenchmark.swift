@@ -70,20 +70,7 @@ struct VideoBenchmark {
 
     /// Seconds of one run of the Python loop over the video, or nil when it cannot run.
     private func runPythonVideo(video: String, picture: String, output: String) -> Double? {
-        let script = [packageRoot, FileManager.default.currentDirectoryPath]
-            .map { $0 + "/Benchmarks/python/bench_video.py" }
-            .first { FileManager.default.fileExists(atPath: $0) }
-        guard let script else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, script, video, picture, output, "1"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let report = runPythonScript(python, "bench_video.py", [video, picture, output, "1"]),
               let seconds = report["seconds"] as? [Double], !seconds.isEmpty else { return nil }
         return median(seconds)
     }
