@@ -44,7 +44,7 @@ struct VideoBenchmark {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocular-bench-video-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let recipe = Recipe(stages: [BlendStage.step(source: picture, mode: "screen", opacity: 1)])
+        let recipe = Recipe(stages: [BlendStage.step(source: picture, mode: .screen, opacity: 1)])
         var rows = [Row]()
         for (name, video) in videos(in: folder) {
             print("  measuring process \(name) …", terminator: "")

@@ -68,6 +68,20 @@ OCVStatus ocv_multiply_channels(const OCVImage *source, const OCVImage *destinat
     });
 }
 
+OCVStatus ocv_lookup_channels(const OCVImage *source, const OCVImage *destination, const uint8_t *tables, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat input = matrix(source);
+        const int channels = input.channels();
+        // cv::LUT wants the tables interleaved: entry i of every channel side by side.
+        cv::Mat table(1, 256, CV_8UC(channels));
+        for (int entry = 0; entry < 256; ++entry)
+            for (int channel = 0; channel < channels; ++channel) table.ptr<uint8_t>(0)[entry * channels + channel] = tables[channel * 256 + entry];
+        cv::Mat output = matrix(destination);
+        cv::LUT(input, table, output);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
 OCVStatus ocv_gray_world_white_balance(const OCVImage *source, const OCVImage *destination, float saturationThreshold,
                                        OCVError *error) {
     return fenced(error, [&] {

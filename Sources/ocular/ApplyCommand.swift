@@ -9,7 +9,9 @@ struct ApplyCommand: ParsableCommand {
         discussion: """
             A recipe is JSON naming stages in order with the parameters they set; the others keep their \
             defaults: {"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":7}]}. Pass it inline or \
-            as a file. `ocular stages` lists every stage and its parameters.
+            as a file. `ocular stages` lists every stage and its parameters. With --json, what the \
+            detection stages found is printed as JSON, one list per kind, every kind the recipe looks \
+            for present: {"faces":[…],"blobs":[…],"counts":[…]} (-o is then optional).
             """)
 
     @Argument(help: "The image to process.")
@@ -22,6 +24,9 @@ struct ApplyCommand: ParsableCommand {
 
     @Option(help: "The recipe: JSON text, or a file holding it.")
     var recipe: String
+
+    @Flag(help: "Print what the detection stages found (faces, blobs, counts) as JSON on standard output.")
+    var json = false
 
     @Option(help: "The frame's time in seconds, for animated stages (the tint shows the tint of that moment).")
     var time: Double = 0
@@ -36,19 +41,27 @@ struct ApplyCommand: ParsableCommand {
             throw ValidationError("--time must be a number of seconds from 0 to a year, got \(time)")
         }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
-        try save.requireDestination(output: output)
+        if !json { try save.requireDestination(output: output) }
     }
 
     func run() throws {
         let pipeline = try Pipeline(Self.recipe(from: recipe), images: ImageFiles(options: read.imageReadOptions))
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
-        let result = try pipeline.process(image, at: .seconds(time))
+        let processed = try pipeline.processed(image, at: .seconds(time))
+        let result = processed.image
         let described = "\(result.width) × \(result.height) \(result.format), \(pipeline.stageSummary)"
         if let output {
             try result.write(toFile: output, quality: quality)
-            print("\(output): \(described)")
+            // With --json, standard output holds the JSON alone.
+            if !json { print("\(output): \(described)") }
         }
         try save.saveIfAsked(result, recipe: pipeline.recipe, source: "ocular apply \(input)")
+        if json {
+            // Sorted keys: the same findings always print the same text.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(processed.annotationGroups(listing: pipeline.annotationKinds)), as: UTF8.self))
+        }
     }
 
     /// Inline JSON when the text starts with `{`, else the path of a file holding it.

@@ -19,11 +19,11 @@ struct BlendCommand: ParsableCommand {
     @Argument(help: "The picture blended into it.")
     var source: String
 
-    @Option(help: "How they combine; see above.")
-    var mode = BlendMode.screen.rawValue
+    @Option(help: ArgumentHelp("How they combine; see above (default \(BlendStage.mode.defaultValue.rawValue))."))
+    var mode = BlendStage.mode.defaultValue.rawValue
 
-    @Option(help: "How much of the blend shows, from 0 (the image unchanged) to 1.")
-    var opacity = 1.0
+    @Option(help: BlendStage.opacity.optionHelp)
+    var opacity = BlendStage.opacity.defaultValue
 
     @Flag(help: "Blend in gray: the image's luma, the picture converted to gray.")
     var gray = false
@@ -46,7 +46,7 @@ struct BlendCommand: ParsableCommand {
 
     /// The recipe this command runs, with the picture named by its path.
     var recipe: Recipe {
-        let blend = BlendStage.step(source: source, mode: mode, opacity: opacity)
+        let blend = BlendStage.step(source: source, mode: BlendMode(rawValue: mode) ?? BlendStage.mode.defaultValue, opacity: opacity)
         return Recipe(stages: gray ? [Recipe.Step(GrayStage.name, [:]), blend] : [blend])
     }
 
@@ -57,7 +57,7 @@ struct BlendCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        guard opacity >= 0, opacity <= 1 else { throw ValidationError("--opacity must be from 0 to 1, got \(opacity)") }
+        try BlendStage.opacity.check(opacity, option: "opacity")
     }
 
     func run() throws {

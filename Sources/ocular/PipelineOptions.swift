@@ -11,11 +11,12 @@ struct PipelineOptions: ParsableArguments {
     @Option(help: "A picture blended into every frame (instead of --recipe).")
     var blend: String?
 
-    @Option(help: "How the --blend picture combines: \(BlendMode.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var mode = BlendMode.screen.rawValue
+    @Option(help: ArgumentHelp("How the --blend picture combines: \(BlendMode.allCases.map(\.rawValue).joined(separator: ", ")) "
+                               + "(default \(BlendStage.mode.defaultValue.rawValue))."))
+    var mode = BlendStage.mode.defaultValue.rawValue
 
-    @Option(help: "How much of the blend shows, from 0 to 1.")
-    var opacity = 1.0
+    @Option(help: BlendStage.opacity.optionHelp)
+    var opacity = BlendStage.opacity.defaultValue
 
     @Flag(help: "Gray frames, from the source's luma.")
     var gray = false
@@ -32,7 +33,7 @@ struct PipelineOptions: ParsableArguments {
     /// The pipeline, its pictures read from files.
     func pipeline(read: ReadOptions) throws -> Pipeline {
         let recipe = try self.recipe.map(ApplyCommand.recipe(from:))
-            ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: mode, opacity: opacity)])
+            ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: BlendMode(rawValue: mode) ?? BlendStage.mode.defaultValue, opacity: opacity)])
         return try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
     }
 }

@@ -8,8 +8,9 @@ struct TintCommand: ParsableCommand {
         abstract: "Tint an image with random colours, as frames or a video (the \"cool pig\" demo).",
         discussion: """
             A gray image becomes RGB; a colour image is first white-balanced (the whiteBalance stage). \
-            Each frame (the tint stage) multiplies red, green and blue by factors drawn from [0.5, 1.5], \
-            [0.6, 1.4] and [0.4, 1.6]; `ocular apply` sets other ranges. \
+            Each frame (the tint stage) multiplies red, green and blue by factors drawn from \
+            \(TintRanges.Channel.allCases.map { "[\(TintRanges.coolPig[$0].lowerBound), \(TintRanges.coolPig[$0].upperBound)]" }
+                .joined(separator: ", ")); `ocular apply` sets other ranges. \
             One frame is written to OUT; several go to numbered files (photo-000.png, photo-001.png, ...) \
             or, when OUT ends in .mp4 or .avi, to a video that shows each tint for --interval seconds.
             """)
@@ -20,14 +21,14 @@ struct TintCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write: an image file, or a .mp4 / .avi video.")
     var output: String
 
-    @Option(help: "Seed of the random tints; the same seed gives the same tints. Random when omitted.")
-    var seed: UInt64?
+    @Option(help: ArgumentHelp("\(TintStage.seed.descriptor.help) Random when omitted; \(TintStage.seed.descriptor.allowed)."))
+    var seed: Int?
 
     @Option(help: "How many tints to make.")
     var frames = 1
 
-    @Option(help: "Seconds each tint is shown in a video, 0.1 to 60.")
-    var interval: Double = 2
+    @Option(help: TintStage.interval.optionHelp)
+    var interval = TintStage.interval.defaultValue
 
     @Option(help: "Frame rate of a video.")
     var fps: Double = 10
@@ -43,6 +44,8 @@ struct TintCommand: ParsableCommand {
     private var isVideo: Bool { VideoOutput.isVideo(output) }
 
     func validate() throws {
+        if let seed { try TintStage.seed.check(seed, option: "seed") }
+        try TintStage.interval.check(interval, option: "interval")
         guard (1...Self.maximumFrames).contains(frames) else {
             throw ValidationError("--frames must be from 1 to \(Self.maximumFrames), got \(frames)")
         }
@@ -51,9 +54,9 @@ struct TintCommand: ParsableCommand {
 
     func run() throws {
         FrameMemory.keepFreedFramesForReuse()  // every written frame reuses the last one's memory
-        let seed = self.seed ?? UInt64.random(in: 0...999_999)
-        // The stages the studio and `apply` use; the seed and interval are checked by their declarations.
-        let tint = try TintStage.with(["seed": .number(Double(seed)), "interval": .number(interval)])
+        let seed = self.seed ?? Int.random(in: 0...999_999)
+        // The stages the studio and `apply` use.
+        let tint = try TintStage.with(TintStage.seed(seed), TintStage.interval(interval))
         let balance = try Pipeline(Recipe(stages: noWhiteBalance ? [] : [.init(WhiteBalanceStage.name)]))
         let still = try Image(contentsOfFile: input, options: read.imageReadOptions)
         // Balanced once: every frame tints the same still. Gray has no cast; the tint makes it colour.

@@ -17,16 +17,17 @@ struct WhiteBalanceCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the balanced image.")
     var output: String
 
-    @Option(help: "Pixels more saturated than this (0 to 1) are left out of the averages; 1 counts every pixel.")
-    var saturationThreshold: Double = 0.9
+    @Option(help: WhiteBalanceStage.saturationThreshold.optionHelp)
+    var saturationThreshold = WhiteBalanceStage.saturationThreshold.defaultValue
 
-    @Flag(inversion: .prefixedNo, help: "Keep the mean luma (default), or let the largest gain be 1 as OpenCV does.")
-    var keepBrightness = true
+    @Flag(inversion: .prefixedNo, help: WhiteBalanceStage.keepBrightness.optionHelp)
+    var keepBrightness = WhiteBalanceStage.keepBrightness.defaultValue
 
     @OptionGroup var read: ReadOptions
 
     func run() throws {
-        let stage = try WhiteBalanceStage.with(["saturationThreshold": .number(saturationThreshold), "keepBrightness": .flag(keepBrightness)])
+        let stage = try WhiteBalanceStage.with(WhiteBalanceStage.saturationThreshold(saturationThreshold),
+                                               WhiteBalanceStage.keepBrightness(keepBrightness))
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let balanced = try stage.process(Frame(image: image)).image
         try balanced.write(toFile: output)

@@ -15,6 +15,26 @@ struct StagesCLITests {
         #expect(try Image(contentsOfFile: folder.file("out.png")) == expected)
     }
 
+    @Test("apply --json prints what the detection stages found, one list per kind the recipe looks for; -o is optional")
+    func applyJSON() throws {
+        let folder = try Folder()
+        let astronaut = dataRoot + "/faces/astronaut.png"
+        let recipe = #"{"stages":[{"stage":"faces"},{"stage":"blobs"}]}"#
+        let run = try ocular("apply", astronaut, "--recipe", recipe, "--json")
+        #expect(run.status == 0, "\(run.errors)")
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: [[String: Any]]], "\(run.output)")
+        #expect(Set(found.keys) == ["faces", "blobs"])
+        // The same faces as the stage's tracker finds on a first frame, box for box.
+        let faces = try FaceTracker(detector: FaceDetector(profile: .standard)).faces(in: Image(contentsOfFile: astronaut))
+        #expect(found["faces"]?.count == faces.count && !faces.isEmpty)
+        #expect(found["faces"]?.compactMap { $0["bounds"] as? [Int] } == faces.map { [$0.bounds.x, $0.bounds.y, $0.bounds.width, $0.bounds.height] })
+        #expect(folder.contents.isEmpty)
+        // A recipe that detects nothing prints an empty object; with -o the picture is written and stdout stays JSON.
+        let gray = try ocular("apply", astronaut, "--recipe", #"{"stages":[{"stage":"gray"}]}"#, "--json", "-o", folder.file("g.png"))
+        #expect(gray.status == 0 && gray.output == "{}\n", "\(gray.output) \(gray.errors)")
+        #expect(folder.contents == ["g.png"])
+    }
+
     @Test("apply reads a recipe file, and --time picks the tint of that moment")
     func applyFileAndTime() throws {
         let folder = try Folder()
@@ -31,8 +51,8 @@ struct StagesCLITests {
     func applyErrors() throws {
         let folder = try Folder()
         let input = dataRoot + "/images/coffee.png", output = folder.file("out.png")
-        expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[{"stage":"sepia"}]}"#),
-                           mentioning: "unknown stage 'sepia'; the stages are gray, whiteBalance, tint")
+        expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[{"stage":"glitter"}]}"#),
+                           mentioning: "unknown stage 'glitter'; the stages are \(StageRegistry.standard.names.joined(separator: ", "))")
         expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[{"stage":"tint","interval":0}]}"#),
                            mentioning: "stage 'tint', parameter 'interval': must be a number from 0.1 to 60, got 0")
         expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", "{stages"), mentioning: "not a recipe: not valid JSON")

@@ -116,7 +116,7 @@ struct StudioTests {
                 let helloAt = ContinuousClock.now
                 #expect(hello["type"] as? String == "hello")
                 let stages = try #require(hello["stages"] as? [[String: Any]])
-                #expect(stages.map { $0["name"] as? String } == ["gray", "whiteBalance", "tint", "blend", "faces", "blobs"])
+                #expect(stages.map { $0["name"] as? String } == StageRegistry.standard.names)
                 let seed = try #require((stages[2]["parameters"] as? [[String: Any]])?.first)
                 #expect(seed["name"] as? String == "seed" && seed["kind"] as? String == "number" && seed["maximum"] as? Int == 4294967295)
                 #expect(hello["recipe"] as? [String: [String]] == ["stages": []])
@@ -173,7 +173,8 @@ struct StudioTests {
                     (#"{"type":"colour"}"#, "unknown message type 'colour'; the types are settings"),
                     (#"{"type":"settings","colour":"red"}"#, "a settings message has no 'colour'"),
                     (#"{"type":"settings","quality":500}"#, "quality must be a whole number from 1 to 100, got 500"),
-                    (#"{"type":"settings","recipe":{"stages":[{"stage":"sepia"}]}}"#, "unknown stage 'sepia'; the stages are gray, whiteBalance, tint"),
+                    (#"{"type":"settings","recipe":{"stages":[{"stage":"glitter"}]}}"#,
+                     "unknown stage 'glitter'; the stages are \(StageRegistry.standard.names.joined(separator: ", "))"),
                     (#"{"type":"settings","recipe":{"stages":[{"stage":"tint","seed":-1}]}}"#,
                      "stage 'tint', parameter 'seed': must be a whole number from 0 to 4294967295, got -1"),
                     (#"{"type":"settings","recipe":{"stages":[{"seed":1}]}}"#, "stages[0] has no 'stage'"),

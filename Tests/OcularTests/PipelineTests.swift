@@ -64,8 +64,8 @@ struct PipelineTests {
 
     @Test("errors name the stage, the parameter and what is allowed")
     func errors() {
-        #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"sepia"}]}"#)) }
-            == "unknown stage 'sepia'; the stages are gray, whiteBalance, tint, blend, faces, blobs")
+        #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"glitter"}]}"#)) }
+            == "unknown stage 'glitter'; the stages are \(StageRegistry.standard.names.joined(separator: ", "))")
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"tint","colour":"red"}]}"#)) }
             == "stage 'tint', parameter 'colour': no such parameter; its parameters are seed, interval, redMinimum, redMaximum, greenMinimum, greenMaximum, blueMinimum, blueMaximum")
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"gray","amount":1}]}"#)) }
@@ -151,13 +151,20 @@ struct PipelineTests {
 
     @Test("annotations added by a stage are read back by kind")
     func annotations() throws {
-        struct Box: FrameAnnotation, Equatable { static let kind = "box"; var x: Int }
-        struct Label: FrameAnnotation { static let kind = "label"; var text: String }
+        struct Box: FrameAnnotation, Equatable { static let kind = "box"; static let group = "boxes"; var x: Int }
+        struct Label: FrameAnnotation { static let kind = "label"; static let group = "labels"; var text: String }
         let frame = Frame(image: coffee, timestamp: .seconds(1), annotations: [Box(x: 1), Label(text: "a"), Box(x: 2)])
         #expect(frame.annotations(of: Box.self) == [Box(x: 1), Box(x: 2)])
         #expect(frame.annotations(of: Label.self).map(\.text) == ["a"])
         // Stages carry annotations through.
         let processed = try Pipeline(Recipe(stages: [.init("gray"), .init("tint")])).process(frame)
         #expect(processed.annotations(of: Box.self).count == 2 && processed.timestamp == .seconds(1))
+        // Grouped as JSON shows them; a kind listed but not found is an empty list, unknown kinds pass through.
+        struct Mark: FrameAnnotation { static let kind = "mark"; static let group = "marks" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(processed.annotationGroups(listing: [Mark.self, Box.self])), as: UTF8.self)
+            == #"{"boxes":[{"x":1},{"x":2}],"labels":[{"text":"a"}],"marks":[]}"#)
+        #expect(processed.annotationGroups()["boxes"].count == 2 && processed.annotationGroups()["marks"].isEmpty)
     }
 }

@@ -112,3 +112,12 @@ private final class PreparedSource: Sendable {
         return image
     }
 }
+
+extension Image {
+    /// This image, as the backdrop, with `source` blended in by `mode` pixel for pixel (no cropping
+    /// or resizing: ``Blend`` fits a picture to frames first).
+    /// - Throws: ``OcularError/invalidArgument(_:)`` unless both have one size and one packed format.
+    public func blended(with source: Image, mode: BlendMode, opacity: Double = 1) throws(OcularError) -> Image {
+        try Blend.blend(self, with: source, mode: mode, opacity: opacity)
+    }
+}

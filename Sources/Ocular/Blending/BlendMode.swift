@@ -75,3 +75,5 @@ public enum BlendMode: String, Sendable, CaseIterable, Codable {
         self = mode
     }
 }
+
+extension BlendMode: ParameterChoice {}

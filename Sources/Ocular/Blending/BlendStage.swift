@@ -5,32 +5,32 @@ public struct BlendStage: Stage {
     public static let category = StageCategory.composite
     public static let summary = "Blends a picture into every frame: the textbook's modes and the sixteen W3C blend modes, with an opacity."
 
-    public static let parameters: [ParameterDescriptor] = [
-        .image("source", title: "Picture", help: "The picture blended in; cropped to the frame's shape around its centre."),
-        .choice("mode", title: "Mode", options: BlendMode.allCases.map { .init($0.rawValue, title: $0.title) }, default: BlendMode.screen.rawValue,
-                help: "How the picture combines with the frame (W3C Compositing Level 1; HUD screens the picture's edges)."),
-        .number("opacity", title: "Opacity", in: 0...1, step: 0.01, default: 1,
-                help: "How much of the blend shows: 0 leaves the frame as it is."),
-    ]
+    public static let source = Key<Image?>.image(
+        "source", title: "Picture", help: "The picture blended in; cropped to the frame's shape around its centre.")
+    public static let mode = Key<BlendMode>.choice(
+        "mode", title: "Mode", default: .screen,
+        help: "How the picture combines with the frame (W3C Compositing Level 1; HUD screens the picture's edges).")
+    public static let opacity = Key<Double>.number(
+        "opacity", title: "Opacity", in: 0...1, step: 0.01, default: 1, help: "How much of the blend shows: 0 leaves the frame as it is.")
+    public static let parameters = declared(source, mode, opacity)
 
     /// A recipe step blending the picture `source` names (a file path, an upload's id, …) by `mode`.
-    public static func step(source: String, mode: String, opacity: Double) -> Recipe.Step {
-        Recipe.Step(name, ["source": .text(source), "mode": .text(mode), "opacity": .number(opacity)])
+    public static func step(source: String, mode: BlendMode, opacity: Double) -> Recipe.Step {
+        step(Self.source(id: source), Self.mode(mode), Self.opacity(opacity))
     }
 
     /// `nil` while no picture is chosen: frames pass unchanged.
     public let blend: Blend?
 
     public init(_ values: StageValues) throws(StageError) {
-        let mode = BlendMode(rawValue: values.text("mode") ?? "") ?? .screen
-        guard let source = try values.image("source") else {
+        guard let source = try values[Self.source] else {
             blend = nil
             return
         }
         do {
-            blend = try Blend(source: source, mode: mode, opacity: values.number("opacity"))
+            blend = try Blend(source: source, mode: values[Self.mode], opacity: values[Self.opacity])
         } catch {
-            throw StageError(stage: Self.name, parameter: "opacity", reason: error.description)
+            throw StageError(stage: Self.name, parameter: Self.opacity.name, reason: error.description)
         }
     }
 

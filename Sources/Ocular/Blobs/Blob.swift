@@ -4,6 +4,7 @@ import OpenCVBridge
 /// rectangle, and a label once classified (0: unclassified, or "unidentified" when nothing matched).
 public struct Blob: Sendable, FrameAnnotation {
     public static let kind = "blob"
+    public static let group = "blobs"
 
     /// The frame's pixels inside ``bounds`` (in the frame's format; YUV frames give BGR).
     public let image: Image

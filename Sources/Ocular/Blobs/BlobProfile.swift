@@ -57,10 +57,26 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     public static let standard = BlobProfile(name: "default", colourBins: 32, hueSaturation: true, distance: .normalised,
                                              keypoints: 500, separates: true, describedSide: 160, defaultThreshold: 0.33)
 
-    public static let all = [standard, textbook]
+    /// The named profiles, as `--profile` and the stage's choice list them.
+    public enum Name: String, ParameterChoice {
+        case standard = "default"
+        case textbook
+
+        public var profile: BlobProfile {
+            switch self {
+            case .standard: .standard
+            case .textbook: .textbook
+            }
+        }
+
+        public var title: String { profile.title }
+    }
+
+    /// The named profiles, in the order ``Name`` lists them.
+    public static let all = Name.allCases.map(\.profile)
 
     /// The profile of that name, nil for none.
     public static func named(_ name: String) -> BlobProfile? {
-        all.first { $0.name == name }
+        Name(rawValue: name)?.profile
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 /// it to each frame it names, steadied over the last few frames; the studio sends it as `"counts"`.
 public struct BlobTally: Sendable, Hashable, FrameAnnotation {
     public static let kind = "count"
+    public static let group = "counts"
     /// One label's count.
     public struct Line: Sendable, Hashable, Encodable {
         public var label: Int

@@ -15,17 +15,18 @@ public struct BlobsStage: Stage {
     public static let name = "blobs"
     public static let title = "Blobs"
     public static let category = StageCategory.detection
-    public static let annotationKind: String? = Blob.kind
+    public static let annotationKinds: [any FrameAnnotation.Type] = [Blob.self]
     public static let summary = "Finds coins, beans and other objects on a table, names each from a training list and counts them."
 
-    public static let parameters: [ParameterDescriptor] = [
-        .flag("mask", title: "Mask", default: false,
-              help: "Show the background mask (white) the blobs were cut from instead of the picture."),
-        .trainingList("training", title: "Training list",
-                      help: "Name every blob from this list's pictures and count them (a file on the command line; \"default\" in the studio)."),
-        .choice("profile", title: "Profile", options: BlobProfile.all.map { .init($0.name, title: $0.title) }, default: BlobProfile.standard.name,
-                help: "default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison."),
-    ]
+    public static let mask = Key<Bool>.flag(
+        "mask", title: "Mask", default: false, help: "Show the background mask (white) the blobs were cut from instead of the picture.")
+    public static let training = Key<TrainingListName?>.trainingList(
+        "training", title: "Training list",
+        help: "Name every blob from this list's pictures and count them (a file on the command line; \"default\" in the studio).")
+    public static let profile = Key<BlobProfile.Name>.choice(
+        "profile", title: "Profile", default: .standard,
+        help: "default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison.")
+    public static let parameters = declared(mask, training, profile)
 
     public let detector: BlobDetector
     public let showsMask: Bool
@@ -34,17 +35,17 @@ public struct BlobsStage: Stage {
     private let memory = StreamMemory()
 
     /// Green, as SPEC §5 draws blobs not named.
-    static let green: FaceOverlay.Colour = (0, 255, 0)
+    static let green = Colour(red: 0, green: 255, blue: 0)
 
     public init(_ values: StageValues) throws(StageError) {
-        let profile = values.text("profile").flatMap(BlobProfile.named) ?? .standard
+        let profile = values[Self.profile].profile
         do {
             detector = try BlobDetector(profile: profile)
         } catch {
             throw StageError(stage: Self.name, parameter: nil, reason: error.description)
         }
-        showsMask = values.flag("mask")
-        classifier = try values.classifier("training", profile: profile)
+        showsMask = values[Self.mask]
+        classifier = try values.classifier(Self.training, profile: profile)
     }
 
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
@@ -67,11 +68,10 @@ public struct BlobsStage: Stage {
 
     /// The colour of a label's box and tag: green for blobs not named, gray for "unidentified", and
     /// Okabe and Ito's colour-blind-safe palette for the labels, in turn.
-    static func colour(of blob: Blob) -> FaceOverlay.Colour {
+    static func colour(of blob: Blob) -> Colour {
         guard let classification = blob.classification else { return green }
-        guard classification.label > 0 else { return (170, 170, 170) }
-        let palette: [FaceOverlay.Colour] = [(230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
-                                             (213, 94, 0), (204, 121, 167), (255, 255, 255)]
+        guard classification.label > 0 else { return Colour(red: 170, green: 170, blue: 170) }
+        let palette = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#ffffff"].compactMap(Colour.init(hex:))
         return palette[(classification.label - 1) % palette.count]
     }
 

@@ -11,6 +11,7 @@ public enum Species: String, Sendable, Codable, CaseIterable {
 /// mouth, whether it smiles, and the angle of the eye line.
 public struct Face: Sendable, FrameAnnotation {
     public static let kind = "face"
+    public static let group = "faces"
 
     public let species: Species
     /// The face's pixels, cut from the frame (in the frame's format; YUV frames give BGR).

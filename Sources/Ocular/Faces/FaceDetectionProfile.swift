@@ -207,10 +207,30 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     var turns: [Double] { [0] + tilts }
 
     /// The named profiles, as `--profile` and the stage's choice list them.
-    public static let all: [FaceDetectionProfile] = [standard, textbook]
+    public enum Name: String, ParameterChoice {
+        case standard = "default"
+        case textbook
+
+        public var profile: FaceDetectionProfile {
+            switch self {
+            case .standard: .standard
+            case .textbook: .textbook
+            }
+        }
+
+        public var title: String {
+            switch self {
+            case .standard: "Ocular (finer, tracked)"
+            case .textbook: "Textbook"
+            }
+        }
+    }
+
+    /// The named profiles, in the order ``Name`` lists them.
+    public static let all = Name.allCases.map(\.profile)
 
     /// The profile of that name.
     public static func named(_ name: String) -> FaceDetectionProfile? {
-        all.first { $0.name == name }
+        Name(rawValue: name)?.profile
     }
 }

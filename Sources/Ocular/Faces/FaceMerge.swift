@@ -21,7 +21,7 @@ extension Face {
         let warped = try smaller.image.warped(by: map, width: bigger.image.width, height: bigger.image.height,
                                               replicatingEdges: true).converted(to: format)
         let backdrop = try bigger.image.converted(to: format)
-        let product = try Blend.blend(backdrop, with: warped, mode: .multiply)
+        let product = try backdrop.blended(with: warped, mode: .multiply)
         return Face(species: .merging(bigger.species, smaller.species), image: product, bounds: bigger.bounds,
                     leftEye: bigger.leftEye, rightEye: bigger.rightEye, nose: bigger.nose,
                     leftEyeBounds: bigger.leftEyeBounds, rightEyeBounds: bigger.rightEyeBounds,

@@ -6,36 +6,36 @@ public struct FacesStage: Stage {
     public static let name = "faces"
     public static let title = "Faces"
     public static let category = StageCategory.detection
-    public static let annotationKind: String? = Face.kind
+    public static let annotationKinds: [any FrameAnnotation.Type] = [Face.self]
     public static let summary = "Finds human and cat faces with their eyes, nose and mouth, and draws them."
 
-    public static let parameters: [ParameterDescriptor] = [
-        .choice("profile", title: "Profile",
-                options: [.init("default", title: "Ocular (finer, tracked)"), .init("textbook", title: "Textbook")],
-                default: "default", help: "Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly."),
-        .flag("cats", title: "Cats", default: true, help: "Also look for cat faces."),
-        .flag("clahe", title: "CLAHE", default: false,
-              help: "Equalise by tiles with a contrast limit instead of over the whole frame: keeps a backlit face's detail."),
-        .flag("drawFaces", title: "Face boxes", default: true, help: "Yellow boxes round people, white round cats."),
-        .flag("drawEyes", title: "Eyes", default: true, help: "The left eye red, the right green: boxes where found, dots at the centres."),
-        .flag("drawNose", title: "Nose", default: true, help: "A blue dot on the nose tip."),
-        .flag("drawMouth", title: "Mouth", default: true, help: "A cyan dot on the mouth, when one is found."),
-    ]
+    public static let profile = Key<FaceDetectionProfile.Name>.choice(
+        "profile", title: "Profile", default: .standard,
+        help: "Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly.")
+    public static let cats = Key<Bool>.flag("cats", title: "Cats", default: true, help: "Also look for cat faces.")
+    public static let clahe = Key<Bool>.flag(
+        "clahe", title: "CLAHE", default: false,
+        help: "Equalise by tiles with a contrast limit instead of over the whole frame: keeps a backlit face's detail.")
+    public static let drawFaces = Key<Bool>.flag("drawFaces", title: "Face boxes", default: true, help: "Yellow boxes round people, white round cats.")
+    public static let drawEyes = Key<Bool>.flag(
+        "drawEyes", title: "Eyes", default: true, help: "The left eye red, the right green: boxes where found, dots at the centres.")
+    public static let drawNose = Key<Bool>.flag("drawNose", title: "Nose", default: true, help: "A blue dot on the nose tip.")
+    public static let drawMouth = Key<Bool>.flag("drawMouth", title: "Mouth", default: true, help: "A cyan dot on the mouth, when one is found.")
+    public static let parameters = declared(profile, cats, clahe, drawFaces, drawEyes, drawNose, drawMouth)
 
     public let tracker: FaceTracker
     public let overlay: FaceOverlay
 
     public init(_ values: StageValues) throws(StageError) {
-        var profile = FaceDetectionProfile.named(values.text("profile") ?? "") ?? .standard
-        if !values.flag("cats") { profile.catFaces = nil }
-        if values.flag("clahe") { profile.equalization = .clahe }
+        var profile = values[Self.profile].profile
+        if !values[Self.cats] { profile.catFaces = nil }
+        if values[Self.clahe] { profile.equalization = .clahe }
         do {
             tracker = FaceTracker(detector: try FaceDetector(profile: profile))
         } catch {
-            throw StageError(stage: Self.name, parameter: "profile", reason: error.description)
+            throw StageError(stage: Self.name, parameter: Self.profile.name, reason: error.description)
         }
-        overlay = FaceOverlay(faces: values.flag("drawFaces"), eyes: values.flag("drawEyes"), nose: values.flag("drawNose"),
-                              mouth: values.flag("drawMouth"))
+        overlay = FaceOverlay(faces: values[Self.drawFaces], eyes: values[Self.drawEyes], nose: values[Self.drawNose], mouth: values[Self.drawMouth])
     }
 
     public func process(_ frame: Frame) throws(OcularError) -> Frame {

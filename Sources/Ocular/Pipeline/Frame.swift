@@ -18,6 +18,12 @@ public struct Frame: Sendable {
         self.annotations = annotations
     }
 
+    /// The annotations grouped by kind, as JSON shows them.
+    /// - Parameter listed: Kinds listed even when none was found.
+    public func annotationGroups(listing listed: [any FrameAnnotation.Type] = []) -> AnnotationGroups {
+        AnnotationGroups(annotations, listing: listed)
+    }
+
     /// The annotations of one kind, in the order they were added.
     public func annotations<Annotation: FrameAnnotation>(of kind: Annotation.Type) -> [Annotation] {
         annotations.compactMap { $0 as? Annotation }
@@ -27,6 +33,56 @@ public struct Frame: Sendable {
 /// A finding a detection stage attaches to a frame (a face, a blob) for later stages, the CLI's
 /// `--json` and the studio's messages.
 public protocol FrameAnnotation: Sendable, Encodable {
-    /// Names the kind in JSON, e.g. `face`.
+    /// Names one finding of the kind: `face`.
     static var kind: String { get }
+    /// Names the list of them in JSON (the CLI's `--json`, the studio's messages): `faces`.
+    static var group: String { get }
+}
+
+/// A frame's annotations as JSON shows them: one list per kind, under the kind's ``FrameAnnotation/group``,
+/// `{"faces":[…],"blobs":[…]}`. Kinds it is told to list appear even when nothing of them was found,
+/// so a reader can tell "none found" from "not looked for"; unknown kinds pass through as they are.
+public struct AnnotationGroups: Encodable, Sendable {
+    /// The groups, in the order first listed or found.
+    public private(set) var groups: [(name: String, annotations: [any FrameAnnotation])] = []
+
+    /// - Parameters:
+    ///   - annotations: What the stages attached, in order.
+    ///   - listed: Kinds listed even when empty: a pipeline's ``Pipeline/annotationKinds``.
+    public init(_ annotations: [any FrameAnnotation], listing listed: [any FrameAnnotation.Type] = []) {
+        for kind in listed { append(kind.group, nil) }
+        for annotation in annotations { append(type(of: annotation).group, annotation) }
+    }
+
+    private mutating func append(_ group: String, _ annotation: (any FrameAnnotation)?) {
+        let index = groups.firstIndex { $0.name == group } ?? {
+            groups.append((group, []))
+            return groups.count - 1
+        }()
+        if let annotation { groups[index].annotations.append(annotation) }
+    }
+
+    /// The annotations of one group; empty when there is none.
+    public subscript(group: String) -> [any FrameAnnotation] {
+        groups.first { $0.name == group }?.annotations ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: GroupKey.self)
+        for group in groups {
+            try container.encode(group.annotations.map(Encoded.init), forKey: GroupKey(stringValue: group.name))
+        }
+    }
+
+    private struct Encoded: Encodable {
+        let annotation: any FrameAnnotation
+        func encode(to encoder: any Encoder) throws { try annotation.encode(to: encoder) }
+    }
+
+    private struct GroupKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

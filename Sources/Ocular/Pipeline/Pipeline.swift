@@ -24,7 +24,7 @@ public struct Pipeline: Sendable {
         for step in recipe.stages {
             let type = try registry.stage(named: step.stage)
             let values = try StageValues(stage: type.name, declarations: type.parameters, given: step.values, images: images)
-            steps.append(Step(stage: try type.init(values), values: values))
+            steps.append(Step(stage: try type.built(from: values), values: values))
         }
         self.steps = steps
     }
@@ -39,23 +39,32 @@ public struct Pipeline: Sendable {
         steps.contains { type(of: $0.stage).category == .detection }
     }
 
-    /// The kinds of annotation its stages attach, in order, each once: `["face"]`.
-    public var annotationKinds: [String] {
-        steps.compactMap { type(of: $0.stage).annotationKind }.reduce(into: []) { kinds, kind in
-            if !kinds.contains(kind) { kinds.append(kind) }
+    /// The kinds of annotation its stages attach, in order, each once: `[Face.self]`.
+    public var annotationKinds: [any FrameAnnotation.Type] {
+        steps.flatMap { type(of: $0.stage).annotationKinds }.reduce(into: []) { kinds, kind in
+            if !kinds.contains(where: { $0.kind == kind.kind }) { kinds.append(kind) }
         }
     }
 
     /// Runs every stage on a frame, in order.
-    public func process(_ frame: Frame) throws(OcularError) -> Frame {
+    /// - Returns: The frame with its image processed and what the detection stages found in its
+    ///   ``Frame/annotations`` (``Frame/annotationGroups(listing:)`` groups them as JSON shows them).
+    /// - Throws: The first stage's error, as the stage threw it.
+    public func process(_ frame: Frame) throws -> Frame {
         var frame = frame
         for step in steps { frame = try step.stage.process(frame) }
         return frame
     }
 
     /// Runs every stage on an image shown at `timestamp`.
-    /// - Returns: The processed image.
-    public func process(_ image: Image, at timestamp: Duration = .zero) throws(OcularError) -> Image {
+    /// - Returns: The processed image and its annotations.
+    public func processed(_ image: Image, at timestamp: Duration = .zero) throws -> Frame {
+        try process(Frame(image: image, timestamp: timestamp))
+    }
+
+    /// Runs every stage on an image shown at `timestamp`.
+    /// - Returns: The processed image alone.
+    public func process(_ image: Image, at timestamp: Duration = .zero) throws -> Image {
         try process(Frame(image: image, timestamp: timestamp)).image
     }
 }

@@ -1,9 +1,10 @@
-/// One step of a ``Pipeline``: changes or annotates a frame. A stage declares its parameters; the
-/// CLI, the studio and the docs list and set them from that declaration, so a new capability is one
-/// type in one file, added to ``StageRegistry/standard``.
+/// One step of a ``Pipeline``: changes or annotates a frame. A stage declares its parameters as typed
+/// keys (``Parameter``); the CLI, the studio and the docs list and set them from those declarations,
+/// so a new capability is one type in one file, added to ``StageRegistry/standard``.
 ///
 /// A stage is built from values already checked against its ``parameters``; it checks only what one
-/// parameter cannot say alone (a range's low end above its high end).
+/// parameter cannot say alone (a range's low end above its high end). Its errors may be of any type:
+/// a ``Pipeline`` names the stage in the message of those that are not ``StageError``s already.
 public protocol Stage: Sendable {
     /// lowerCamelCase, as recipes spell it: `whiteBalance`.
     static var name: String { get }
@@ -14,26 +15,40 @@ public protocol Stage: Sendable {
     static var summary: String { get }
     /// The parameters, in the order controls show them.
     static var parameters: [ParameterDescriptor] { get }
-    /// The ``FrameAnnotation/kind`` a detection stage attaches (`face`, `blob`); nil for the others.
-    static var annotationKind: String? { get }
+    /// The kinds of ``FrameAnnotation`` a detection stage attaches to every frame (`[Face.self]`);
+    /// empty for the others.
+    static var annotationKinds: [any FrameAnnotation.Type] { get }
 
     /// Builds the stage.
     /// - Parameter values: Every declared parameter's value, already checked against its declaration.
-    /// - Throws: ``StageError`` when the values do not fit together.
-    init(_ values: StageValues) throws(StageError)
+    /// - Throws: Why the values cannot be used together (``StageError`` names the parameter at fault).
+    init(_ values: StageValues) throws
 
     /// Processes one frame.
     /// - Parameter frame: The frame, in any pixel format.
     /// - Returns: The frame with its image changed or annotations added.
-    func process(_ frame: Frame) throws(OcularError) -> Frame
+    /// - Throws: Why the frame cannot be processed.
+    func process(_ frame: Frame) throws -> Frame
 }
 
 extension Stage {
-    public static var annotationKind: String? { nil }
+    public static var annotationKinds: [any FrameAnnotation.Type] { [] }
 
     /// The stage with every parameter at its default.
     public static func withDefaults() throws(StageError) -> Self {
-        try Self(StageValues(stage: name, declarations: parameters, given: [:]))
+        try with([:])
+    }
+
+    /// The stage built from checked values; an error that is not a ``StageError`` already becomes
+    /// one naming this stage.
+    public static func built(from values: StageValues) throws(StageError) -> Self {
+        do {
+            return try Self(values)
+        } catch let error as StageError {
+            throw error
+        } catch {
+            throw StageError(stage: name, reason: "\(error)")
+        }
     }
 
     /// The stage with the given values, the others at their defaults.
@@ -43,7 +58,7 @@ extension Stage {
     /// - Throws: ``StageError`` for an unknown parameter, a value the declaration does not allow, or
     ///   an image that cannot be had.
     public static func with(_ values: [String: ParameterValue], images: any ImageCatalog = NoImages()) throws(StageError) -> Self {
-        try Self(StageValues(stage: name, declarations: parameters, given: values, images: images))
+        try built(from: StageValues(stage: name, declarations: parameters, given: values, images: images))
     }
 
     /// How the stage describes itself to the CLI, the studio and the docs.

@@ -35,55 +35,46 @@ public struct StageValues: Sendable, Equatable {
         lhs.stage == rhs.stage && lhs.values == rhs.values
     }
 
-    /// A number parameter's value (0 for a name that is not a number parameter).
-    public func number(_ name: String) -> Double {
-        if case .number(let number) = values[name] { return number }
-        return 0
-    }
-
-    /// A whole-number parameter's value (declared `integer`, so exact).
-    public func integer(_ name: String) -> Int64 {
-        let number = self.number(name)
-        return number.isFinite && abs(number) < 9.2e18 ? Int64(number) : 0
-    }
-
-    /// A flag's value.
-    public func flag(_ name: String) -> Bool {
-        if case .flag(let flag) = values[name] { return flag }
-        return false
-    }
-
-    /// A choice's, colour's or image id's value; `nil` for "no image".
-    public func text(_ name: String) -> String? {
-        if case .text(let text) = values[name] { return text }
-        return nil
-    }
-
-    /// A point's value.
-    public func point(_ name: String) -> (x: Double, y: Double) {
-        if case .point(let x, let y) = values[name] { return (x, y) }
-        return (0, 0)
-    }
-
-    /// The classifier a training-list parameter names, from ``images``; `nil` when it names none.
-    /// - Throws: ``StageError`` naming the stage and parameter when the classifier cannot be had.
-    public func classifier(_ name: String, profile: BlobProfile) throws(StageError) -> BlobClassifier? {
-        guard let list = text(name) else { return nil }
-        do {
-            return try images.classifier(trainingList: list, profile: profile)
-        } catch {
-            throw StageError(stage: stage, parameter: name, reason: error.description)
+    /// The value of one of the stage's parameters, as its key's type.
+    ///
+    /// A key of another stage, or one the stage did not list in its `parameters`, is a mistake in
+    /// the stage's code, not in a recipe: it stops the program with a message naming the key, so the
+    /// first test that builds the stage finds it, rather than reading a made-up 0, false or nil.
+    public subscript<Owner: Stage, Value: ParameterValueConvertible>(key: Parameter<Owner, Value>) -> Value {
+        guard Owner.name == stage, let value = values[key.name].flatMap(Value.init(parameterValue:)) else {
+            preconditionFailure(undeclared(key.name, of: Owner.name))
         }
+        return value
     }
 
-    /// The picture an image parameter names, from ``images``; `nil` when it names none.
+    /// The picture an image parameter names, read from ``images``; nil when it names none.
     /// - Throws: ``StageError`` naming the stage and parameter when the picture cannot be had.
-    public func image(_ name: String) throws(StageError) -> Image? {
-        guard let id = text(name) else { return nil }
-        do {
-            return try images.image(id: id)
-        } catch {
-            throw StageError(stage: stage, parameter: name, reason: error.description)
+    public subscript<Owner: Stage>(key: Parameter<Owner, Image?>) -> Image? {
+        get throws(StageError) {
+            guard Owner.name == stage, let value = values[key.name] else { preconditionFailure(undeclared(key.name, of: Owner.name)) }
+            guard case .text(let id) = value else { return nil }
+            do {
+                return try images.image(id: id)
+            } catch {
+                throw StageError(stage: stage, parameter: key.name, reason: "\(error)")
+            }
         }
+    }
+
+    /// The classifier a training-list parameter names, from ``images``; nil when it names none.
+    /// - Throws: ``StageError`` naming the stage and parameter when the classifier cannot be had.
+    public func classifier<Owner: Stage>(_ key: Parameter<Owner, TrainingListName?>, profile: BlobProfile) throws(StageError) -> BlobClassifier? {
+        guard let list = self[key] else { return nil }
+        do {
+            return try images.classifier(trainingList: list.name, profile: profile)
+        } catch {
+            throw StageError(stage: stage, parameter: key.name, reason: "\(error)")
+        }
+    }
+
+    private func undeclared(_ name: String, of owner: String) -> String {
+        owner == stage
+            ? "stage '\(stage)' reads the parameter '\(name)', which it does not list in its parameters (\(values.keys.sorted().joined(separator: ", ")))"
+            : "stage '\(stage)' reads '\(name)', a parameter of the stage '\(owner)'"
     }
 }

@@ -5,20 +5,24 @@ public struct TintStage: Stage {
     public static let category = StageCategory.colourEffect
     public static let summary = "Multiplies red, green and blue by random factors, a new tint every interval; gray frames become colour."
 
-    public static let parameters: [ParameterDescriptor] = [
-        .integer("seed", title: "Seed", in: 0...Int64(UInt32.max), default: 0,
-                 help: "Picks the sequence of tints; the same seed gives the same tints."),
-        .number("interval", title: "Interval (s)", in: 0.1...60, step: 0.1, default: 2,
-                help: "Seconds each tint is held."),
-    ] + TintRanges.Channel.allCases.flatMap { channel in
-        let range = TintRanges.coolPig[channel]
-        return [
-            ParameterDescriptor.number("\(channel)Minimum", title: "\(channel.title) from", in: 0...4, step: 0.05, default: range.lowerBound,
-                                       help: "Smallest factor of \(channel.rawValue)."),
-            ParameterDescriptor.number("\(channel)Maximum", title: "\(channel.title) to", in: 0...4, step: 0.05, default: range.upperBound,
-                                       help: "Largest factor of \(channel.rawValue)."),
-        ]
+    public static let seed = Key<Int>.integer("seed", title: "Seed", in: 0...Int(UInt32.max), default: 0,
+                                               help: "Picks the sequence of tints; the same seed gives the same tints.")
+    public static let interval = Key<Double>.number("interval", title: "Interval (s)", in: 0.1...60, step: 0.1,
+                                                    default: Tint.defaultInterval / .seconds(1), help: "Seconds each tint is held.")
+
+    /// The smallest factor of a channel, by default the cool pig's.
+    public static func minimum(of channel: TintRanges.Channel) -> Key<Double> {
+        .number("\(channel)Minimum", title: "\(channel.title) from", in: 0...4, step: 0.05, default: TintRanges.coolPig[channel].lowerBound,
+                help: "Smallest factor of \(channel.rawValue).")
     }
+
+    /// The largest factor of a channel, by default the cool pig's.
+    public static func maximum(of channel: TintRanges.Channel) -> Key<Double> {
+        .number("\(channel)Maximum", title: "\(channel.title) to", in: 0...4, step: 0.05, default: TintRanges.coolPig[channel].upperBound,
+                help: "Largest factor of \(channel.rawValue).")
+    }
+
+    public static let parameters = declared(seed, interval) + TintRanges.Channel.allCases.flatMap { declared(minimum(of: $0), maximum(of: $0)) }
 
     /// The tints shown.
     public let sequence: TintSequence
@@ -26,14 +30,14 @@ public struct TintStage: Stage {
     public init(_ values: StageValues) throws(StageError) {
         var ranges = TintRanges.coolPig
         for channel in TintRanges.Channel.allCases {
-            let low = values.number("\(channel)Minimum"), high = values.number("\(channel)Maximum")
+            let low = values[Self.minimum(of: channel)], high = values[Self.maximum(of: channel)]
             guard low <= high else {
-                throw StageError(stage: Self.name, parameter: "\(channel)Minimum",
-                                 reason: "must not exceed \(channel)Maximum (\(ParameterValue.number(high))), got \(ParameterValue.number(low))")
+                throw StageError(stage: Self.name, parameter: Self.minimum(of: channel).name,
+                                 reason: "must not exceed \(Self.maximum(of: channel).name) (\(ParameterValue.number(high))), got \(ParameterValue.number(low))")
             }
             ranges[channel] = low...high
         }
-        sequence = TintSequence(seed: UInt64(values.integer("seed")), interval: .seconds(values.number("interval")), ranges: ranges)
+        sequence = TintSequence(seed: UInt64(values[Self.seed]), interval: .seconds(values[Self.interval]), ranges: ranges)
     }
 
     public func process(_ frame: Frame) throws(OcularError) -> Frame {

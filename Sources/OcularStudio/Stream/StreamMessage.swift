@@ -154,7 +154,7 @@ enum StreamMessage {
         /// Sent after each frame while the recipe has a detection stage: what it found, grouped by
         /// kind in the plural (`"faces": [...]`); each of `kinds` (the recipe's detection stages')
         /// is listed, an empty list when nothing was found.
-        case annotations([any FrameAnnotation], kinds: [String])
+        case annotations(AnnotationGroups)
 
         private enum CodingKeys: String, CodingKey {
             case type, ocular, opencv, stages, recipe, quality, maxFrameBytes, about, message, item, preview, pointOfInterest
@@ -163,10 +163,6 @@ enum StreamMessage {
 
         private struct Point: Encodable { let x: Double, y: Double }
         /// An annotation of any kind, encoded as itself.
-        private struct AnyAnnotation: Encodable {
-            let annotation: any FrameAnnotation
-            func encode(to encoder: any Encoder) throws { try annotation.encode(to: encoder) }
-        }
         private struct Rectangle: Encodable { let x: Double, y: Double, width: Double, height: Double }
 
         func encode(to encoder: any Encoder) throws {
@@ -216,15 +212,9 @@ enum StreamMessage {
                 try container.encode("classified", forKey: .type)
                 try container.encode(blob, forKey: .blob)
                 try container.encode(image, forKey: .image)
-            case .annotations(let annotations, let listed):
+            case .annotations(let groups):
                 try container.encode("annotations", forKey: .type)
-                var kinds = encoder.container(keyedBy: AnyKey.self)
-                // The recipe's kinds are always listed, so a frame without any clears the page's list.
-                var byKind = Dictionary(uniqueKeysWithValues: listed.map { ($0 + "s", [AnyAnnotation]()) })
-                for annotation in annotations {
-                    byKind[type(of: annotation).kind + "s", default: []].append(AnyAnnotation(annotation: annotation))
-                }
-                for (kind, found) in byKind { try kinds.encode(found, forKey: AnyKey(stringValue: kind)) }
+                try groups.encode(to: encoder)
             }
         }
 

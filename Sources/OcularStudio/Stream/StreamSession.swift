@@ -163,7 +163,7 @@ final class StreamSession: Sendable {
             let processed = try settings.pipeline.process(Frame(image: image, timestamp: elapsed))
             let jpeg = try processed.image.encoded(as: .jpeg(quality: settings.quality))
             let annotations = settings.pipeline.detects
-                ? StreamMessage.Outbound.annotations(processed.annotations, kinds: settings.pipeline.annotationKinds) : nil
+                ? StreamMessage.Outbound.annotations(processed.annotationGroups(listing: settings.pipeline.annotationKinds)) : nil
             booth.saw(processed.annotations(of: Face.self))
             blobBooth.saw(processed.annotations(of: Blob.self))
             return .frame(jpeg, annotations: annotations, saved: saveIfAsked(processed.image, recipe: settings.pipeline.recipe))

@@ -108,6 +108,11 @@ OCVStatus ocv_convert_color(const OCVImage *_Nonnull source, const OCVImage *_No
 OCVStatus ocv_multiply_channels(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                                 const double *_Nonnull factors, OCVError *_Nonnull error);
 
+/// cv::LUT: each channel's values mapped through its own 256-entry table; `tables` holds 256
+/// entries per channel, channel after channel, in the image's channel order.
+OCVStatus ocv_lookup_channels(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                              const uint8_t *_Nonnull tables, OCVError *_Nonnull error);
+
 /// cv::xphoto gray-world white balance. 3 channels are balanced directly; with 4 channels the
 /// first three are balanced and the fourth (alpha) is carried over unchanged.
 OCVStatus ocv_gray_world_white_balance(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,

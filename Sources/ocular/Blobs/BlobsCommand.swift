@@ -29,11 +29,12 @@ struct ClassifierOptions: ParsableArguments {
     var training: String
 
     @Option(help: ArgumentHelp("default: colour and texture scaled to [0, 1] with an 'unidentified' threshold; textbook: SPEC §5's baseline.",
-                               valueName: "default|textbook"))
-    var profile = BlobProfile.standard.name
+                               valueName: BlobsStage.profile.valueNames))
+    var profile = BlobsStage.profile.defaultValue.rawValue
 
-    @Option(help: ArgumentHelp("Answer 0, unidentified, beyond this distance (default: 0.33 for the default profile, none for the textbook's).",
-                               valueName: "distance"))
+    @Option(help: ArgumentHelp("Answer 0, unidentified, beyond this distance (default: "
+                               + BlobProfile.all.map { "\($0.defaultThreshold.map { "\($0)" } ?? "none") for the \($0.name) profile" }.joined(separator: ", ")
+                               + ").", valueName: "distance"))
     var threshold: Double?
 
     @Flag(name: .customLong("no-threshold"), help: "The nearest reference always wins.")
@@ -43,9 +44,7 @@ struct ClassifierOptions: ParsableArguments {
     var model: String?
 
     func validate() throws {
-        guard BlobProfile.named(profile) != nil else {
-            throw ValidationError("--profile must be one of \(BlobProfile.all.map(\.name).joined(separator: ", ")), got '\(profile)'")
-        }
+        _ = try BlobsStage.profile.choice(profile, option: "profile")
         if let threshold, !(threshold.isFinite && threshold >= 0) {
             throw ValidationError("--threshold must be a distance of 0 or more, got \(threshold)")
         }
@@ -54,7 +53,7 @@ struct ClassifierOptions: ParsableArguments {
 
     /// The classifier, loaded or trained (with a progress bar), its problems told on standard error.
     func classifier(retrain: Bool = false, quiet: Bool = false) throws -> (BlobClassifier, BlobModel.Report) {
-        let chosen = BlobProfile.named(profile) ?? .standard
+        let chosen = try BlobsStage.profile.choice(profile, option: "profile").profile
         var progress: ProgressDisplay?
         let (classifier, report) = try BlobModel.classifier(forList: training, profile: chosen,
                                                             threshold: noThreshold ? .infinity : threshold, retrain: retrain,

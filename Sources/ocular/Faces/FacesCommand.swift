@@ -17,31 +17,29 @@ struct FacesCommand: ParsableCommand {
 /// The options every faces command shares.
 struct FaceDetectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("default: finer search, mouth and smile, close-up cats, tracking in videos; textbook: SPEC §4.",
-                               valueName: "textbook|default"))
-    var profile = FaceDetectionProfile.standard.name
+                               valueName: FacesStage.profile.valueNames))
+    var profile = FacesStage.profile.defaultValue.rawValue
 
     @Flag(help: "Use the LBP face cascades (faster, a little less reliable) instead of Haar.")
     var lbp = false
 
-    @Flag(name: .customLong("no-cats"), help: "Do not look for cat faces.")
-    var noCats = false
+    @Flag(name: .customLong("cats"), inversion: .prefixedNo, help: FacesStage.cats.optionHelp)
+    var cats = FacesStage.cats.defaultValue
 
-    @Flag(help: "Equalise with CLAHE (contrast-limited, by tiles) instead of the whole histogram: keeps a backlit face's detail.")
-    var clahe = false
+    @Flag(inversion: .prefixedNo, help: FacesStage.clahe.optionHelp)
+    var clahe = FacesStage.clahe.defaultValue
 
     @Option(help: ArgumentHelp("A data folder holding haarcascades/ and lbpcascades/ (default: OpenCV's data package).", valueName: "folder"))
     var cascades: String?
 
     func validate() throws {
-        guard FaceDetectionProfile.named(profile) != nil else {
-            throw ValidationError("--profile must be one of \(FaceDetectionProfile.all.map(\.name).joined(separator: ", ")), got '\(profile)'")
-        }
+        _ = try FacesStage.profile.choice(profile, option: "profile")
     }
 
     func detector() throws -> FaceDetector {
-        var chosen = FaceDetectionProfile.named(profile) ?? .standard
+        var chosen = try FacesStage.profile.choice(profile, option: "profile").profile
         if lbp { chosen.cascadeKind = .lbp }
-        if noCats { chosen.catFaces = nil }
+        if !cats { chosen.catFaces = nil }
         if clahe { chosen.equalization = .clahe }
         return try FaceDetector(profile: chosen, cascades: .shipped(chosen.cascadeKind, in: cascades))
     }

@@ -1,0 +1,69 @@
+import OpenCVBridge
+
+/// Drawing on frames: the overlays of the detection stages (faces, blobs) and any stage that marks
+/// what it found.
+extension Image {
+    /// The colour in this format's channel order, alpha opaque.
+    private func channels(of colour: Colour) -> [Double] {
+        switch format {
+        case .rgb8, .rgba8: [Double(colour.red), Double(colour.green), Double(colour.blue), 255]
+        case .gray8: [colour.luma, 0, 0, 0]
+        default: [Double(colour.blue), Double(colour.green), Double(colour.red), 255]
+        }
+    }
+
+    public mutating func drawRectangle(_ box: PixelRectangle, colour: Colour, thickness: Int) throws(OcularError) {
+        let values = channels(of: colour)
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("rectangle(\(box))") { error in
+                values.withUnsafeBufferPointer {
+                    ocv_draw_rectangle(canvas, Int32(clamping: box.x), Int32(clamping: box.y), Int32(clamping: box.width),
+                                       Int32(clamping: box.height), $0.baseAddress!, Int32(thickness), error)
+                }
+            }
+        }
+    }
+
+    /// Writes `text` on a tag of `colour` (black or white letters, whichever reads), its corner at
+    /// `origin`, capitals `height` pixels tall; characters Hershey's fonts lack become '?'.
+    /// The width and height in pixels of the tag `drawLabel` draws for `text` at `height`.
+    public static func labelSize(_ text: String, height: Double) -> (width: Int, height: Int) {
+        var width: Int32 = 0, tall: Int32 = 0
+        ocv_label_size(labelText(text), height, &width, &tall)
+        return (Int(width), Int(tall))
+    }
+
+    /// What Hershey's fonts can draw of `text`: printable ASCII, '?' for the rest, at most 200 characters.
+    private static func labelText(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? Character($0) : "?" }.prefix(200))
+    }
+
+    public mutating func drawLabel(_ text: String, at origin: (x: Int, y: Int), height: Double, colour: Colour) throws(OcularError) {
+        let fill = channels(of: colour)
+        let light = colour.luma > 140
+        let ink = channels(of: light ? .black : .white)
+        let ascii = Self.labelText(text)
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("label '\(ascii)'") { error in
+                fill.withUnsafeBufferPointer { fill in
+                    ink.withUnsafeBufferPointer { ink in
+                        ocv_draw_label(canvas, ascii, Int32(clamping: origin.x), Int32(clamping: origin.y), height, fill.baseAddress!,
+                                       ink.baseAddress!, error)
+                    }
+                }
+            }
+        }
+    }
+
+    public mutating func drawCircle(at centre: Point, radius: Int, colour: Colour, thickness: Int) throws(OcularError) {
+        let values = channels(of: colour)
+        guard centre.x.isFinite, centre.y.isFinite, abs(centre.x) < 1e6, abs(centre.y) < 1e6 else { return }
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("circle(\(centre))") { error in
+                values.withUnsafeBufferPointer {
+                    ocv_draw_circle(canvas, centre.x, centre.y, Int32(radius), $0.baseAddress!, Int32(thickness), error)
+                }
+            }
+        }
+    }
+}
