@@ -15,7 +15,7 @@ struct RecipeFuzzTests {
         #"{"stages":[{"stage":"tint","greenMinimum":1.2,"greenMaximum":1.2,"blueMinimum":0.05,"blueMaximum":3.95}]}"#,
         #"{"stages":[]}"#,
         #"{"stages":[{"stage":"tint","seed":12,"interval":60},{"stage":"whiteBalance","saturationThreshold":1},{"stage":"gray"}]}"#,
-    ]
+    ] + StageRegistry.standard.names.map { #"{"stages":[{"stage":"\#($0)"}]}"# }  // every stage, so a new one is fuzzed too
 
     /// What a mutation may write: JSON's structure, numbers at their edges, names that exist and names that do not.
     static let fragments = [
@@ -60,11 +60,11 @@ struct RecipeFuzzTests {
     /// A recipe whose structure holds and whose names and values are changed.
     static func mutateValues(_ recipe: Recipe, using generator: inout SeededGenerator) -> String {
         var recipe = recipe
-        let names = ["seed", "interval", "redMinimum", "redMaximum", "greenMinimum", "greenMaximum", "blueMinimum", "blueMaximum",
-                     "saturationThreshold", "keepBrightness", "amount", ""]
+        // Every declared name, of every stage, and names no stage has.
+        let names = StageRegistry.standard.stages.flatMap { $0.parameters.map(\.name) } + ["amount", ""]
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             if recipe.stages.isEmpty || Int.random(in: 0..<8, using: &generator) == 0 {
-                let stage = ["gray", "tint", "whiteBalance", "Tint", "blend"].randomElement(using: &generator)!
+                let stage = (StageRegistry.standard.names + ["Tint", "glitter"]).randomElement(using: &generator)!
                 recipe.stages.insert(.init(stage), at: Int.random(in: 0...recipe.stages.count, using: &generator))
                 continue
             }
@@ -130,7 +130,7 @@ struct RecipeFuzzTests {
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         // The corpus must reach every outcome, or it tests less than it seems.
-        #expect(checked == 4800)
+        #expect(checked == Self.seeds.count * 800)
         #expect(refusedAsJSON >= 1000 && refusedByStages >= 500 && ran >= 500,
                 "\(refusedAsJSON) not recipes, \(refusedByStages) refused by the stages, \(ran) ran")
         print("recipe fuzz: \(checked) inputs, \(refusedAsJSON) not recipes, \(refusedByStages) refused by the stages, \(ran) ran")
@@ -152,7 +152,9 @@ struct RecipeFuzzTests {
             return (0...1).contains(x) && (0...1).contains(y)
         case (.image, .text(let id)):
             return !id.isEmpty
-        case (.image, .none):
+        case (.trainingList, .text(let name)):
+            return !name.isEmpty && !name.contains("\0")
+        case (.image, .none), (.trainingList, .none):
             return true
         default:
             return false
