@@ -15,6 +15,7 @@ public struct StageRegistry: Sendable {
         BlendStage.self,
         FacesStage.self,
         BlobsStage.self,
+        PosterizeStage.self,
     ])
 
     /// The stage of that name.
