@@ -31,6 +31,7 @@ struct BlendSourcesStudioTests {
                 #expect(response.status == .badRequest)
                 let reason = try object(response.body)["error"] as? String
                 #expect(reason?.contains("not an image") == true, "\(reason ?? "")")
+                #expect(try object(response.body)["code"] as? String == "image.notAnImage")
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket.prefix(2000))) { response in
                 #expect(response.status == .badRequest, "a truncated JPEG")
@@ -42,6 +43,20 @@ struct BlendSourcesStudioTests {
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"]) { response in
                 #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test("a picture over the studio's pixel limit is 413 with its code, from the error's kind")
+    func tooManyPixels() async throws {
+        let rocket = try rocketFile()  // 640 × 427
+        let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0, maxFramePixels: 100_000))
+        try await application.test(.router) { client in
+            try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
+                #expect(response.status == .contentTooLarge)
+                let body = try object(response.body)
+                #expect(body["code"] as? String == "image.tooManyPixels")
+                #expect((body["error"] as? String)?.contains("over the limit") == true, "\(body)")
             }
         }
     }
@@ -149,8 +164,10 @@ struct BlendSourceUploadFuzzTests {
                 let id = try #require(body["id"] as? String)
                 #expect(body["width"] as? Int == decoded.width && body["height"] as? Int == decoded.height)
                 if let kept = try? sources.image(id: id) { #expect(kept == decoded) }  // the latest 4 are still there
-            case .badRequest:
+            case .badRequest, .contentTooLarge:
                 refused += 1
+                // A forged size is 413 by its code's kind; any other damage 400.
+                #expect((answer.status == .contentTooLarge) == (body["code"] as? String == "image.tooManyPixels"), "\(body)")
                 let reason = body["error"] as? String ?? ""
                 #expect(!reason.isEmpty && !reason.contains("\n"), "\(reason)")
                 #expect(throws: OcularError.self) { try Image(decoding: bytes) }

@@ -66,7 +66,7 @@ struct BlobTallyTests {
                 _ = try TrainingList(contentsOfFile: path)
                 Issue.record("accepted \(values)")
             } catch {
-                #expect(error.description.contains(reason), "\(error)")
+                #expect("\(error)".contains(reason), "\(error)")
             }
         }
     }

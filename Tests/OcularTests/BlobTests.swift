@@ -198,7 +198,7 @@ struct BlobTests {
         for (index, (text, reason)) in cases.enumerated() {
             let path = folder.file("list\(index).json")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            #expect(throws: OcularError.self) { try TrainingList(contentsOfFile: path) }
+            #expect(throws: BlobError.self) { try TrainingList(contentsOfFile: path) }
             do {
                 _ = try TrainingList(contentsOfFile: path)
             } catch {

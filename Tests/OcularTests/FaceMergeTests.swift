@@ -102,7 +102,7 @@ struct FaceMergeTests {
 
     @Test("a picture without a face is a clear error naming it")
     func noFace() throws {
-        let error = #expect(throws: OcularError.self) { try Self.biggestFace("images/coffee.png") }
+        let error = #expect(throws: FaceError.self) { try Self.biggestFace("images/coffee.png") }
         #expect(error == .noFace(in: "'images/coffee.png'"))
         #expect(error?.description == "no face found in 'images/coffee.png'")
     }

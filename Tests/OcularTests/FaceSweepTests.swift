@@ -134,7 +134,7 @@ struct FaceSweepTests {
             }
         }
         let empty = try TemporaryFolder()
-        #expect(throws: OcularError.self) { try FaceLabelList(contentsOf: empty.path) }
+        #expect(throws: FaceError.self) { try FaceLabelList(contentsOf: empty.path) }
     }
 
     @Test("the default profile on the sweep: humans 0.1–0.8 of the frame tilted up to ±20° found at recall and precision ≥ 0.95; cats at recall ≥ 0.8 and precision ≥ 0.9; the textbook profile finds under half")

@@ -149,14 +149,14 @@ struct FaceDetectionTests {
         let folder = try TemporaryFolder()
         var files = FaceCascades.shipped()
         files.catFace = folder.file("nothing.xml")
-        #expect(throws: OcularError.unusableCascade(role: "cat face", path: files.catFace,
+        #expect(throws: FaceError.unusableCascade(role: "cat face", path: files.catFace,
                                                     reason: "no such file (install opencv-data, or point at the file)")) {
             try FaceDetector(cascades: files)
         }
         files.catFace = FaceCascades.shipped().catFace
         files.smile = folder.file("smile.xml")
         try Data("<opencv_storage>not a cascade</opencv_storage>".utf8).write(to: URL(fileURLWithPath: files.smile))
-        let error = #expect(throws: OcularError.self) { try FaceDetector(cascades: files) }
+        let error = #expect(throws: FaceError.self) { try FaceDetector(cascades: files) }
         #expect(error?.description.hasPrefix("cannot load the smile cascade '\(files.smile)': ") == true, "\(String(describing: error))")
         // The textbook profile needs no smile cascade.
         #expect(throws: Never.self) { try FaceDetector(profile: .textbook, cascades: files) }
@@ -190,7 +190,7 @@ struct FaceDetectionTests {
                 _ = try cascade.detect(in: image, scaleStep: 1.4, minimumNeighbours: 4, sizes: 40...Int.max)
             } catch {
                 failed += 1
-                #expect(error.description.hasPrefix("cannot load the human face cascade '\(path)': ") || error.description.hasPrefix("OpenCV failed"),
+                #expect("\(error)".hasPrefix("cannot load the human face cascade '\(path)': ") || "\(error)".hasPrefix("OpenCV failed"),
                         "\(error)")
             }
         }

@@ -46,12 +46,13 @@ extension TrainingList {
     /// or else one subfolder per label, named by the label's number or description ("7" or
     /// "pinto bean"), holding that label's pictures.
     /// - Parameter labelDescriptions: The classifier's labels, which subfolders' names are matched to.
-    public init(labelledFolder folder: String, labelDescriptions: [String]) throws(OcularError) {
+    /// - Throws: ``BlobError/badTrainingList(path:reason:)``, or the ``OcularError`` of a file that cannot be read.
+    public init(labelledFolder folder: String, labelDescriptions: [String]) throws {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         } catch {
-            throw .unreadableFile(path: folder, reason: "not a folder that can be read")
+            throw OcularError.unreadableFile(path: folder, reason: "not a folder that can be read")
         }
         let lists = names.filter { $0 == "labels.json" } + names.filter { $0.hasSuffix(".plist") || ($0.hasSuffix(".json") && $0 != "labels.json") }
         if let list = lists.first {
@@ -64,13 +65,13 @@ extension TrainingList {
             let path = (folder as NSString).appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { continue }
             guard let label = Int(name) ?? labelDescriptions.firstIndex(of: name), (1..<labelDescriptions.count).contains(label) else {
-                throw .badTrainingList(path: path, reason: "the folder's name is no label's number or description (\(labelDescriptions.dropFirst().joined(separator: ", ")))")
+                throw BlobError.badTrainingList(path: path, reason: "the folder's name is no label's number or description (\(labelDescriptions.dropFirst().joined(separator: ", ")))")
             }
             let pictures = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().filter { !$0.hasPrefix(".") }
             entries += pictures.map { Entry(imageFilename: name + "/" + $0, label: label) }
         }
         guard !entries.isEmpty else {
-            throw .badTrainingList(path: folder, reason: "the folder holds neither a labels.json nor subfolders of pictures named by label")
+            throw BlobError.badTrainingList(path: folder, reason: "the folder holds neither a labels.json nor subfolders of pictures named by label")
         }
         self.init(labelDescriptions: labelDescriptions, entries: entries, folder: folder)
     }

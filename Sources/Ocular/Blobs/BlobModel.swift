@@ -31,9 +31,11 @@ public enum BlobModel {
     ///   - retrain: Train even when the stored model matches.
     ///   - modelFile: Where to keep the model; nil for the user's cache folder.
     ///   - progress: Called before each picture trained, with its index, the count and its name.
+    /// - Throws: ``BlobError/badTrainingList(path:reason:)`` for a list that cannot train, or the
+    ///   ``OcularError`` of a file that cannot be read.
     public static func classifier(forList listPath: String, profile: BlobProfile, threshold: Double? = nil,
                                   retrain: Bool = false, modelFile: String? = nil, progress: (Int, Int, String) -> Void = { _, _, _ in })
-        throws(OcularError) -> (classifier: BlobClassifier, report: Report) {
+        throws -> (classifier: BlobClassifier, report: Report) {
         let list = try TrainingList(contentsOfFile: listPath)
         let fingerprint = try Self.fingerprint(listPath: listPath, list: list, profile: profile)
         let modelPath: String

@@ -101,23 +101,24 @@ public struct BlobSceneList: Sendable, Codable {
     public static let maximumBytes = 16 << 20
 
     /// Reads a list, naming what is wrong with it.
-    public init(contentsOfFile path: String) throws(OcularError) {
+    /// - Throws: ``BlobError/badTrainingList(path:reason:)``, or the ``OcularError`` of a file that cannot be read.
+    public init(contentsOfFile path: String) throws {
         let size = try FileAccess.regularFileSize(path)
         guard size <= Self.maximumBytes else {
-            throw .badTrainingList(path: path, reason: "it holds \(size) bytes, more than a scene list's \(Self.maximumBytes)")
+            throw BlobError.badTrainingList(path: path, reason: "it holds \(size) bytes, more than a scene list's \(Self.maximumBytes)")
         }
         self = try Self.decode(try FileAccess.read(path), path: path)
     }
 
     /// Decodes a list's bytes; `path` names it in errors.
-    static func decode(_ data: Data, path: String) throws(OcularError) -> BlobSceneList {
+    static func decode(_ data: Data, path: String) throws(BlobError) -> BlobSceneList {
         do {
             let list = try JSONDecoder().decode(BlobSceneList.self, from: data)
             for (index, scene) in list.scenes.enumerated() where scene.image.isEmpty || scene.image.contains("\0") {
-                throw OcularError.badTrainingList(path: path, reason: "scenes[\(index)] names no image")
+                throw BlobError.badTrainingList(path: path, reason: "scenes[\(index)] names no image")
             }
             return list
-        } catch let error as OcularError {
+        } catch let error as BlobError {
             throw error
         } catch let error as DecodingError {
             throw .badTrainingList(path: path, reason: Recipe.explain(error))

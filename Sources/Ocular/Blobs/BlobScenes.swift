@@ -238,12 +238,12 @@ public struct BlobScenes: Sendable {
                 let along = (ux * Double(x) + uy * Double(y) - lowest) / reach
                 return Double(value) * (1 + gradient / 2 - gradient * along)
             }
-            conditions.append("light \(FaceSweep.format(gradient))")
+            conditions.append("light \(SweepFinish.format(gradient))")
         }
         if shadows { conditions.append("shadows") }
-        let finishes: [FaceSweep.Finish] = [.none, .noise(sigma: 4), .blur, .jpeg(quality: 75)]
+        let finishes: [SweepFinish] = [.none, .noise(sigma: 4), .blur, .jpeg(quality: 75)]
         let finish = finishes[(index / 2) % finishes.count]
-        canvas = try FaceSweep.finished(canvas, finish, seed: "blob scene \(index)")
+        canvas = try finish.apply(to: canvas, seed: "blob scene \(index)")
         switch finish {
         case .noise: conditions.append("noise")
         case .blur: conditions.append("blur")

@@ -74,11 +74,12 @@ public struct TrainingList: Sendable, Hashable {
     }
 
     /// Reads a list.
-    /// - Throws: ``OcularError/badTrainingList(path:reason:)`` naming what is wrong, or a file error.
-    public init(contentsOfFile path: String) throws(OcularError) {
+    /// - Throws: ``BlobError/badTrainingList(path:reason:)`` naming what is wrong, or the
+    ///   ``OcularError`` of a file that cannot be read.
+    public init(contentsOfFile path: String) throws {
         let size = try FileAccess.regularFileSize(path)
         guard size <= Self.maximumBytes else {
-            throw .badTrainingList(path: path, reason: "it holds \(size) bytes, more than a training list's \(Self.maximumBytes)")
+            throw BlobError.badTrainingList(path: path, reason: "it holds \(size) bytes, more than a training list's \(Self.maximumBytes)")
         }
         let data = try FileAccess.read(path)
         let folder = (path as NSString).deletingLastPathComponent
@@ -92,7 +93,7 @@ public struct TrainingList: Sendable, Hashable {
     }
 
     /// Decodes a list's bytes, JSON or property list by their first character.
-    static func decode(_ data: Data, folder: String, path: String) throws(OcularError) -> TrainingList {
+    static func decode(_ data: Data, folder: String, path: String) throws(BlobError) -> TrainingList {
         guard !data.isEmpty else { throw .badTrainingList(path: path, reason: "the file is empty") }
         let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let contents: Contents
@@ -102,9 +103,9 @@ public struct TrainingList: Sendable, Hashable {
             } else if first == UInt8(ascii: "<") || data.starts(with: Array("bplist".utf8)) {
                 contents = try PropertyListDecoder().decode(Contents.self, from: data)
             } else {
-                throw OcularError.badTrainingList(path: path, reason: "it is neither JSON nor a property list")
+                throw BlobError.badTrainingList(path: path, reason: "it is neither JSON nor a property list")
             }
-        } catch let error as OcularError {
+        } catch let error as BlobError {
             throw error
         } catch let error as DecodingError {
             let reason = Recipe.explain(error)
@@ -133,7 +134,7 @@ public struct TrainingList: Sendable, Hashable {
     }
 
     /// Refuses what cannot train: no label beyond "unidentified", labels off the list, empty names.
-    func check(path: String) throws(OcularError) {
+    func check(path: String) throws(BlobError) {
         guard entries.count <= Self.maximumEntries else {
             throw .badTrainingList(path: path, reason: "it names \(entries.count) pictures; a training list may name at most \(Self.maximumEntries)")
         }

@@ -1,5 +1,7 @@
-/// Everything that can go wrong in Ocular, each case naming what failed and why.
-public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
+/// What can go wrong in Ocular's core (images, files, videos, cameras, OpenCV), each case naming what
+/// failed and why. Capabilities have their own errors beside them (``FaceError``, ``BlobError``,
+/// ``GalleryError``); a stage's errors may be of any type.
+public enum OcularError: CodedError, Equatable, Sendable {
     /// No file at the path.
     case fileNotFound(path: String)
     /// The file exists but cannot be read (permissions, a directory, ...).
@@ -28,16 +30,6 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidArgument(String)
     /// OpenCV reported a failure in `operation`.
     case openCV(operation: String, message: String)
-    /// A cascade classifier file (the `role` it was to play, e.g. "cat face") that cannot be loaded.
-    case unusableCascade(role: String, path: String, reason: String)
-    /// A picture (named as the user knows it) in which a face was needed and none was found.
-    case noFace(in: String)
-    /// A picture (named as the user knows it) in which a blob was needed and none was found.
-    case noBlob(in: String)
-    /// A training list (SPEC §5) that cannot be used as a whole: unreadable, not JSON or a property
-    /// list, or without labels. (Images it names that are missing are reported one by one instead.)
-    case badTrainingList(path: String, reason: String)
-
     public var description: String {
         switch self {
         case .fileNotFound(let path):
@@ -70,14 +62,25 @@ public enum OcularError: Error, Equatable, Sendable, CustomStringConvertible {
             reason
         case .openCV(let operation, let message):
             "OpenCV failed in \(operation): \(message)"
-        case .unusableCascade(let role, let path, let reason):
-            "cannot load the \(role) cascade '\(path)': \(reason)"
-        case .noFace(let name):
-            "no face found in \(name)"
-        case .noBlob(let name):
-            "no blob found in \(name): put the object on a plain background"
-        case .badTrainingList(let path, let reason):
-            "cannot use the training list '\(path)': \(reason)"
+        }
+    }
+
+    public var code: ErrorCode {
+        switch self {
+        case .fileNotFound: ErrorCode("file.notFound", .notFound)
+        case .unreadableFile: ErrorCode("file.unreadable", .ioFailure)
+        case .emptyFile: ErrorCode("file.empty", .badInput)
+        case .notAnImage: ErrorCode("image.notAnImage", .badInput)
+        case .corruptImage: ErrorCode("image.corrupt", .badInput)
+        case .tooManyPixels: ErrorCode("image.tooManyPixels", .tooLarge)
+        case .unsupportedFileType: ErrorCode("image.unsupportedFileType", .badInput)
+        case .writeFailed: ErrorCode("file.writeFailed", .ioFailure)
+        case .unreadableMedia: ErrorCode("media.unreadable", .badInput)
+        case .damagedVideo: ErrorCode("media.damagedVideo", .badInput)
+        case .cameraUnavailable: ErrorCode("camera.unavailable", .unavailable)
+        case .invalidImage: ErrorCode("image.invalid", .badInput)
+        case .invalidArgument: ErrorCode("argument.invalid", .badInput)
+        case .openCV: ErrorCode("opencv.failed", .internalFailure)
         }
     }
 

@@ -53,8 +53,8 @@ public final class Cascade: Sendable {
     public let windowHeight: Int
     private let classifier: Mutex<OpaquePointer>
 
-    private init(path: String, role: String) throws(OcularError) {
-        do {
+    private init(path: String, role: String) throws(FaceError) {
+        do throws(OcularError) {
             _ = try FileAccess.regularFileSize(path)
         } catch {
             throw .unusableCascade(role: role, path: path, reason: Self.reason(error))
@@ -81,9 +81,9 @@ public final class Cascade: Sendable {
 
     /// The cascade in `path`, loaded on first use and kept for the life of the process.
     /// - Parameter role: What it is for ("human face"), for the error message.
-    /// - Throws: ``OcularError/unusableCascade(role:path:reason:)`` when the file is missing or
+    /// - Throws: ``FaceError/unusableCascade(role:path:reason:)`` when the file is missing or
     ///   holds no classifier OpenCV can read.
-    public static func load(_ path: String, role: String) throws(OcularError) -> Cascade {
+    public static func load(_ path: String, role: String) throws(FaceError) -> Cascade {
         if let cascade = loaded.withLock({ $0[path] }) { return cascade }
         let cascade = try Cascade(path: path, role: role)
         return loaded.withLock { cache in

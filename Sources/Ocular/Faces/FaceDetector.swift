@@ -17,8 +17,8 @@ public struct FaceDetector: Sendable {
     /// - Parameters:
     ///   - profile: The numbers to search with.
     ///   - cascades: The files; by default OpenCV's shipped ones of the profile's kind.
-    /// - Throws: ``OcularError/unusableCascade(role:path:reason:)`` naming a missing or unreadable file.
-    public init(profile: FaceDetectionProfile = .standard, cascades: FaceCascades? = nil) throws(OcularError) {
+    /// - Throws: ``FaceError/unusableCascade(role:path:reason:)`` naming a missing or unreadable file.
+    public init(profile: FaceDetectionProfile = .standard, cascades: FaceCascades? = nil) throws(FaceError) {
         let files = cascades ?? .shipped(profile.cascadeKind)
         self.profile = profile
         humanFace = try Cascade.load(files.humanFace, role: "human face")
@@ -84,9 +84,10 @@ public struct FaceDetector: Sendable {
     }
 
     /// The biggest face of a picture that must have one.
-    /// - Throws: ``OcularError/noFace(in:)`` with `name` (e.g. "'me.png'") when it has none.
-    public func biggestFace(in image: Image, named name: String) throws(OcularError) -> Face {
-        guard let face = try biggestFace(in: image) else { throw .noFace(in: name) }
+    /// - Throws: ``FaceError/noFace(in:)`` with `name` (e.g. "'me.png'") when it has none, or the
+    ///   ``OcularError`` of a search that failed.
+    public func biggestFace(in image: Image, named name: String) throws -> Face {
+        guard let face = try biggestFace(in: image) else { throw FaceError.noFace(in: name) }
         return face
     }
 

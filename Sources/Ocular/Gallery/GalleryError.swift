@@ -1,5 +1,5 @@
 /// What can go wrong with the gallery, each case naming the item, file or folder and why.
-public enum GalleryError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum GalleryError: CodedError, Equatable, Sendable {
     /// No item has this id (it never existed, or it was deleted).
     case noSuchItem(id: Int64)
     /// A file name that could leave the gallery's folder or clash with its own files.
@@ -47,6 +47,24 @@ public enum GalleryError: Error, Equatable, Sendable, CustomStringConvertible {
             "item \(id) was not deleted: its file '\(path)' cannot be removed (\(reason)); the item is kept as it was"
         case .readOnly(let path):
             "the gallery '\(path)' is read-only (its folder cannot be written): it can be listed, checked and exported, not changed"
+        }
+    }
+}
+
+extension GalleryError {
+    public var code: ErrorCode {
+        switch self {
+        case .noSuchItem: ErrorCode("gallery.noSuchItem", .notFound)
+        case .invalidName: ErrorCode("gallery.invalidName", .badInput)
+        case .notMedia: ErrorCode("gallery.notMedia", .badInput)
+        case .file(let error): error.code
+        case .unusableFolder: ErrorCode("gallery.unusableFolder", .ioFailure)
+        case .database: ErrorCode("gallery.database", .ioFailure)
+        case .missingFile: ErrorCode("gallery.missingFile", .notFound)
+        case .damagedFile: ErrorCode("gallery.damagedFile", .ioFailure)
+        case .quotaExceeded: ErrorCode("gallery.quotaExceeded", .full)
+        case .fileNotRemoved: ErrorCode("gallery.fileNotRemoved", .ioFailure)
+        case .readOnly: ErrorCode("gallery.readOnly", .refused)
         }
     }
 }

@@ -1,20 +1,11 @@
 /// Where the pictures that stages' image parameters name by id come from: uploaded blend sources in
-/// the studio, files on the command line, the gallery; and the classifiers that training-list
-/// parameters name.
+/// the studio, files on the command line, the gallery. (A capability that names other things by
+/// parameter, as the bean counter names training lists, refines it: ``TrainingListCatalog``.)
 public protocol ImageCatalog: Sendable {
     /// The picture with this id.
-    /// - Throws: ``OcularError`` saying why there is none or why it cannot be read.
-    func image(id: String) throws(OcularError) -> Image
-
-    /// The classifier trained on the list of this name with this profile. By default there are none.
-    /// - Throws: ``OcularError`` saying why there is none, or why it cannot be had yet.
-    func classifier(trainingList name: String, profile: BlobProfile) throws(OcularError) -> BlobClassifier
-}
-
-extension ImageCatalog {
-    public func classifier(trainingList name: String, profile: BlobProfile) throws(OcularError) -> BlobClassifier {
-        throw .invalidArgument("no training lists can be named here, so there is no '\(name.prefix(80))'")
-    }
+    /// - Throws: Why there is none or why it cannot be read (any error: the stage that asked names
+    ///   itself and its parameter in front of its message).
+    func image(id: String) throws -> Image
 }
 
 /// No pictures at all: every id is refused.
@@ -37,10 +28,5 @@ public struct ImageFiles: ImageCatalog {
 
     public func image(id: String) throws(OcularError) -> Image {
         try Image(contentsOfFile: id, options: options)
-    }
-
-    /// The list at that path, its model loaded from the user's cache folder or trained and kept there.
-    public func classifier(trainingList name: String, profile: BlobProfile) throws(OcularError) -> BlobClassifier {
-        try BlobModel.classifier(forList: name, profile: profile).classifier
     }
 }

@@ -1,6 +1,6 @@
 /// A recipe or a stage's values that cannot be used: names the stage and the parameter at fault, what is
 /// allowed and what was given.
-public struct StageError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct StageError: CodedError, Equatable, Sendable {
     /// The stage at fault, when one is.
     public var stage: String?
     /// The parameter at fault, when one is.
@@ -13,6 +13,9 @@ public struct StageError: Error, Equatable, Sendable, CustomStringConvertible {
         self.parameter = parameter
         self.reason = reason
     }
+
+    /// Always `stage.invalid`: a recipe, or values, that cannot be used.
+    public var code: ErrorCode { ErrorCode("stage.invalid", .badInput) }
 
     public var description: String {
         switch (stage, parameter) {

@@ -61,17 +61,6 @@ public struct StageValues: Sendable, Equatable {
         }
     }
 
-    /// The classifier a training-list parameter names, from ``images``; nil when it names none.
-    /// - Throws: ``StageError`` naming the stage and parameter when the classifier cannot be had.
-    public func classifier<Owner: Stage>(_ key: Parameter<Owner, TrainingListName?>, profile: BlobProfile) throws(StageError) -> BlobClassifier? {
-        guard let list = self[key] else { return nil }
-        do {
-            return try images.classifier(trainingList: list.name, profile: profile)
-        } catch {
-            throw StageError(stage: stage, parameter: key.name, reason: "\(error)")
-        }
-    }
-
     private func undeclared(_ name: String, of owner: String) -> String {
         owner == stage
             ? "stage '\(stage)' reads the parameter '\(name)', which it does not list in its parameters (\(values.keys.sorted().joined(separator: ", ")))"

@@ -33,7 +33,7 @@ final class BeanCounter: Sendable {
             }
             state.withLock { $0 = .ready(classifier, report) }
         } catch {
-            state.withLock { $0 = .failed(error.description) }
+            state.withLock { $0 = .failed("\(error)") }
         }
     }
 

@@ -183,15 +183,10 @@ struct GalleryController {
         return try StudioErrorBody.response(.notFound, "the gallery has no item \(StageError.quoted(id)); ids are whole numbers from \(path)")
     }
 
+    /// The status follows the error's code (a missing item 404, a read-only gallery 409, a full one
+    /// 507); the message names files relative to the gallery.
     private func response(for error: GalleryError) throws -> Response {
-        let message = gallery.clientMessage(for: error)
-        switch error {
-        case .noSuchItem, .missingFile: return try StudioErrorBody.response(.notFound, message)
-        case .invalidName, .notMedia: return try StudioErrorBody.response(.badRequest, message)
-        case .readOnly: return try StudioErrorBody.response(.conflict, message)
-        case .quotaExceeded: return try StudioErrorBody.response(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), message)
-        default: return try StudioErrorBody.response(.internalServerError, message)
-        }
+        try StudioErrorBody.response(for: error, message: gallery.clientMessage(for: error))
     }
 }
 

@@ -55,7 +55,7 @@ struct SourcesController {
         let picture: Image
         switch decoded {
         case .success(let image): picture = image
-        case .failure(let error): return try StudioErrorBody.response(.badRequest, error.description)
+        case .failure(let error): return try StudioErrorBody.response(for: error)
         }
         let id = sources.add(picture)
         context.logger.info("blend source \(id): \(picture.width)×\(picture.height), \(body.readableBytes) bytes")
@@ -63,9 +63,11 @@ struct SourcesController {
     }
 }
 
-/// The body of every error answer of the HTTP API: `{"error":"what went wrong and why"}`.
+/// The body of every error answer of the HTTP API: `{"error":"what went wrong and why"}`, and for
+/// Ocular's errors their code: `{"error":"…","code":"image.tooManyPixels"}`.
 struct StudioErrorBody: Encodable {
     var error: String
+    var code: String?
 
     /// The body as JSON text, for answers written below Hummingbird (refused WebSocket upgrades).
     var json: String {
@@ -74,8 +76,30 @@ struct StudioErrorBody: Encodable {
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 
-    static func response(_ status: HTTPResponse.Status, _ message: String) throws -> Response {
-        try jsonResponse(StudioErrorBody(error: message), status: status)
+    static func response(_ status: HTTPResponse.Status, _ message: String, code: ErrorCode? = nil) throws -> Response {
+        try jsonResponse(StudioErrorBody(error: message, code: code?.name), status: status)
+    }
+
+    /// The answer to an error: its status from its code's kind, its message (`message` when the
+    /// error's own would name the server's folders).
+    static func response(for error: any Error, message: String? = nil) throws -> Response {
+        let code = ErrorCode.of(error)
+        return try response(code.kind.httpStatus, message ?? "\(error)", code: code)
+    }
+}
+
+extension ErrorCode.Kind {
+    /// The status the studio answers with: the client's mistakes are 4xx, the server's 5xx.
+    var httpStatus: HTTPResponse.Status {
+        switch self {
+        case .badInput: .badRequest
+        case .notFound: .notFound
+        case .tooLarge: .contentTooLarge
+        case .refused: .conflict
+        case .full: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+        case .unavailable: .serviceUnavailable
+        case .ioFailure, .internalFailure: .internalServerError
+        }
     }
 }
 

@@ -5,7 +5,7 @@ import Synchronization
 /// photo of the gallery as "gallery:ID". A recipe saved with a gallery photo keeps meaning something
 /// after the server restarts, unlike an upload's id. The one training list a recipe may name is the
 /// studio's own, as "default": a page never names a file on the server.
-final class StudioPictures: ImageCatalog {
+final class StudioPictures: TrainingListCatalog {
     static let galleryPrefix = "gallery:"
 
     let uploads: UploadedSources

@@ -137,7 +137,7 @@ struct BlobsClassifyCommand: ParsableCommand {
         let (classifier, _) = try classifierOptions.classifier()
         let found = try BlobDetector(profile: classifier.profile).detect(in: image).blobs
         let chosen = all ? found : Blob.biggest(of: found).map { [$0] } ?? []
-        guard all || !chosen.isEmpty else { throw OcularError.noBlob(in: "'\(input)'") }
+        guard all || !chosen.isEmpty else { throw BlobError.noBlob(in: "'\(input)'") }
         let blobs = try chosen.map { try classifier.classified($0) }
         if json {
             print(try BlobsCommand.json(["blobs": blobs]))
@@ -211,7 +211,7 @@ struct BlobsTrainCommand: ParsableCommand {
         print("trained \(classifier.references.count) picture\(classifier.references.count == 1 ? "" : "s") with the \(classifier.profile) profile "
               + "in \(ProgressDisplay.describe(seconds: seconds)): \(report.modelPath)")
         guard !classifier.references.isEmpty else {
-            throw OcularError.badTrainingList(path: classifierOptions.training, reason: "none of its pictures could be used")
+            throw BlobError.badTrainingList(path: classifierOptions.training, reason: "none of its pictures could be used")
         }
     }
 }

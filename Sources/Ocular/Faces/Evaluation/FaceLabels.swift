@@ -63,13 +63,14 @@ public struct FaceLabelList: Sendable {
     }
 
     /// Reads a list file, or the `faces.json` of a folder.
-    /// - Throws: ``OcularError/badTrainingList(path:reason:)`` naming what is wrong with it.
-    public init(contentsOf path: String) throws(OcularError) {
+    /// - Throws: ``FaceError/badLabels(path:reason:)`` naming what is wrong with it, or the
+    ///   ``OcularError`` of a file that cannot be read.
+    public init(contentsOf path: String) throws {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .fileNotFound(path: path) }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw OcularError.fileNotFound(path: path) }
         let file = isFolder.boolValue ? (path as NSString).appendingPathComponent(Self.fileName) : path
         if isFolder.boolValue, !FileManager.default.fileExists(atPath: file) {
-            throw .badTrainingList(path: path, reason: "the folder holds no \(Self.fileName) naming its pictures and their faces")
+            throw FaceError.badLabels(path: path, reason: "the folder holds no \(Self.fileName) naming its pictures and their faces")
         }
         let data: Data
         do {
@@ -78,19 +79,19 @@ public struct FaceLabelList: Sendable {
         } catch let error as OcularError {
             throw error
         } catch {
-            throw .unreadableFile(path: file, reason: error.localizedDescription)
+            throw OcularError.unreadableFile(path: file, reason: error.localizedDescription)
         }
         let entries: [Entry]
         do {
             entries = try JSONDecoder().decode([Entry].self, from: data)
         } catch {
-            throw .badTrainingList(path: file, reason: "not a JSON list of {\"file\", \"faces\": [{\"species\", \"bounds\": [x, y, w, h]}]}: \(Self.describe(error))")
+            throw FaceError.badLabels(path: file, reason: "not a JSON list of {\"file\", \"faces\": [{\"species\", \"bounds\": [x, y, w, h]}]}: \(Self.describe(error))")
         }
         guard entries.count <= Self.maximumEntries else {
-            throw .badTrainingList(path: file, reason: "\(entries.count) pictures; at most \(Self.maximumEntries) are read")
+            throw FaceError.badLabels(path: file, reason: "\(entries.count) pictures; at most \(Self.maximumEntries) are read")
         }
         if let empty = entries.first(where: { $0.file.isEmpty }) {
-            throw .badTrainingList(path: file, reason: "an entry names no file (\(empty.faces.count) faces)")
+            throw FaceError.badLabels(path: file, reason: "an entry names no file (\(empty.faces.count) faces)")
         }
         self.init(entries: entries, folder: (file as NSString).deletingLastPathComponent)
     }

@@ -48,18 +48,6 @@ public struct FaceSweep: Sendable {
         var mirrored = false
     }
 
-    /// What is done to the whole frame after the faces are placed.
-    enum Finish: Sendable {
-        case none
-        case exposure(Double)
-        case gamma(Double)
-        case contrast(Double)
-        /// Light falling from the right: ×0.3 at the left edge to ×1.3 at the right.
-        case sideLight
-        case jpeg(quality: Int)
-        case noise(sigma: Double)
-        case blur
-    }
 
     /// A frame before it is drawn: cheap to list, drawn on demand.
     struct Recipe: Sendable {
@@ -70,7 +58,7 @@ public struct FaceSweep: Sendable {
         /// An index into the backgrounds, or nil for a plain wall.
         var background: Int?
         var placements: [Placement]
-        var finish = Finish.none
+        var finish = SweepFinish.none
     }
 
     public let humans: [Source]
@@ -125,11 +113,11 @@ public struct FaceSweep: Sendable {
 
     static let sizes = [0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
     static let tilts: [Double] = [-25, -20, -15, -10, -5, 5, 10, 15, 20, 25]
-    static let lights: [(String, Finish)] = [
+    static let lights: [(String, SweepFinish)] = [
         ("dark-0.4", .exposure(0.4)), ("dark-0.6", .exposure(0.6)), ("bright-1.4", .exposure(1.4)), ("bright-1.6", .exposure(1.6)),
         ("gamma-0.5", .gamma(0.5)), ("gamma-2", .gamma(2)), ("low-contrast", .contrast(0.4)), ("side-light", .sideLight),
     ]
-    static let qualities: [(String, Finish)] = [("jpeg-30", .jpeg(quality: 30)), ("noise-8", .noise(sigma: 8)), ("blur", .blur)]
+    static let qualities: [(String, SweepFinish)] = [("jpeg-30", .jpeg(quality: 30)), ("noise-8", .noise(sigma: 8)), ("blur", .blur)]
 
     static func recipes(humans: [Source], cats: [Source], faceless: [String]) -> [Recipe] {
         var recipes: [Recipe] = []
@@ -242,9 +230,7 @@ public struct FaceSweep: Sendable {
         return recipes
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
-    }
+    static func format(_ value: Double) -> String { SweepFinish.format(value) }
 
     // MARK: - Drawing
 
@@ -268,7 +254,7 @@ public struct FaceSweep: Sendable {
             canvas = try cutout.warped(by: map.picture, over: canvas)
             if let label = Self.label(placement, map: map, width: recipe.width, height: recipe.height) { faces.append(label) }
         }
-        return Frame(name: recipe.name, axis: recipe.axis, image: try Self.finished(canvas, recipe.finish, seed: recipe.name), faces: faces)
+        return Frame(name: recipe.name, axis: recipe.axis, image: try recipe.finish.apply(to: canvas, seed: recipe.name), faces: faces)
     }
 
     /// The face with its surroundings: a face width to each side, 0.7 above, 1.5 below, within the picture.
@@ -305,58 +291,5 @@ public struct FaceSweep: Sendable {
                                  width: Int(boxWidth.rounded()), height: Int(boxHeight.rounded()))
         guard let inside = box.clipped(toWidth: width, height: height), inside.width * inside.height * 2 >= box.width * box.height else { return nil }
         return LabelledFace(species: placement.source.face.species, bounds: inside)
-    }
-
-    static func finished(_ image: Image, _ finish: Finish, seed: String) throws(OcularError) -> Image {
-        switch finish {
-        case .none:
-            return image
-        case .exposure(let factor):
-            return try image.mappingBytes(table: (0...255).map { Double($0) * factor })
-        case .gamma(let gamma):
-            return try image.mappingBytes(table: (0...255).map { 255 * pow(Double($0) / 255, gamma) })
-        case .contrast(let factor):
-            return try image.mappingBytes(table: (0...255).map { 128 + (Double($0) - 128) * factor })
-        case .sideLight:
-            return try image.mappingPixels { x, _, value in Double(value) * (0.3 + Double(x) / Double(image.width - 1)) }
-        case .jpeg(let quality):
-            return try Image(decoding: try image.encoded(as: .jpeg(quality: quality)), name: "the sweep's JPEG")
-        case .noise(let sigma):
-            var generator = SeededGenerator(seed: seed.utf8.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })
-            return try image.mappingPixels { _, _, value in
-                // Box–Muller: one normal sample from two uniform ones.
-                let u = Double.random(in: Double.ulpOfOne..<1, using: &generator), v = Double.random(in: 0..<1, using: &generator)
-                return Double(value) + sigma * (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-            }
-        case .blur:
-            // About a Gaussian of σ 1: halve with pixel averaging, and enlarge back bilinearly.
-            return try image.scaled(by: 0.5, averaging: true).resized(width: image.width, height: image.height)
-        }
-    }
-}
-
-extension Image {
-    /// Each byte replaced by `table[byte]`, rounded and clamped to 0…255 (packed formats).
-    func mappingBytes(table: [Double]) throws(OcularError) -> Image {
-        let lookup = table.map { UInt8(clamping: Int($0.rounded())) }
-        return try mappingPixels { _, _, value in Double(lookup[Int(value)]) }
-    }
-
-    /// Each byte replaced by `transform(x, y, byte)`, rounded and clamped to 0…255 (packed formats).
-    func mappingPixels(_ transform: (Int, Int, UInt8) -> Double) throws(OcularError) -> Image {
-        guard !format.isYUV else { throw .invalidArgument("pixel maps need a packed format, not \(format)") }
-        let channels = format.channels, rowBytes = width * channels
-        var output = [UInt8](repeating: 0, count: rowBytes * height)
-        bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    for index in 0..<rowBytes {
-                        let value = transform(index / channels, y, input[y * bytesPerRow + index])
-                        out[y * rowBytes + index] = UInt8(clamping: Int(value.rounded()))
-                    }
-                }
-            }
-        }
-        return try Image(width: width, height: height, format: format, bytes: output)
     }
 }

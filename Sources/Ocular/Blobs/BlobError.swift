@@ -1,0 +1,31 @@
+/// What can go wrong counting beans, beside the image errors (``OcularError``) of the pictures read.
+public enum BlobError: CodedError, Equatable, Sendable {
+    /// A picture (named as the user knows it) in which a blob was needed and none was found.
+    case noBlob(in: String)
+    /// A training list (SPEC §5), labelled folder or scene list that cannot be used as a whole:
+    /// unreadable, not JSON or a property list, or without labels. (Images it names that are missing
+    /// are reported one by one instead.)
+    case badTrainingList(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noBlob(let name):
+            "no blob found in \(name): put the object on a plain background"
+        case .badTrainingList(let path, let reason):
+            "cannot use the training list '\(path)': \(reason)"
+        }
+    }
+
+    public var code: ErrorCode {
+        switch self {
+        case .noBlob: ErrorCode("blobs.noBlob", .badInput)
+        case .badTrainingList: ErrorCode("blobs.badTrainingList", .badInput)
+        }
+    }
+}
+
+import Foundation
+
+extension BlobError: LocalizedError {
+    public var errorDescription: String? { description }
+}

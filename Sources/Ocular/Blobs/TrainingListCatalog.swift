@@ -1,0 +1,32 @@
+/// A catalogue that also hands out the classifiers training-list parameters name: files on the
+/// command line (``ImageFiles``), the studio's own list. A catalogue that is not one names no
+/// training lists.
+public protocol TrainingListCatalog: ImageCatalog {
+    /// The classifier trained on the list of this name with this profile.
+    /// - Throws: Why there is none, or why it cannot be had yet.
+    func classifier(trainingList name: String, profile: BlobProfile) throws -> BlobClassifier
+}
+
+extension ImageFiles: TrainingListCatalog {
+    /// The list at that path, its model loaded from the user's cache folder or trained and kept there.
+    public func classifier(trainingList name: String, profile: BlobProfile) throws -> BlobClassifier {
+        try BlobModel.classifier(forList: name, profile: profile).classifier
+    }
+}
+
+extension StageValues {
+    /// The classifier a training-list parameter names, from ``images``; nil when it names none.
+    /// - Throws: ``StageError`` naming the stage and parameter when the classifier cannot be had.
+    public func classifier<Owner: Stage>(_ key: Parameter<Owner, TrainingListName?>, profile: BlobProfile) throws(StageError) -> BlobClassifier? {
+        guard let list = self[key] else { return nil }
+        guard let catalog = images as? any TrainingListCatalog else {
+            throw StageError(stage: stage, parameter: key.name,
+                             reason: "no training lists can be named here, so there is no '\(list.name.prefix(80))'")
+        }
+        do {
+            return try catalog.classifier(trainingList: list.name, profile: profile)
+        } catch {
+            throw StageError(stage: stage, parameter: key.name, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What can go wrong finding faces, beside the image errors (``OcularError``) of the pictures read.
+public enum FaceError: CodedError, Equatable, Sendable {
+    /// A cascade classifier file (the `role` it was to play, e.g. "cat face") that cannot be loaded.
+    case unusableCascade(role: String, path: String, reason: String)
+    /// A picture (named as the user knows it) in which a face was needed and none was found.
+    case noFace(in: String)
+    /// A list of labelled faces (an evaluation's `faces.json`) that cannot be used as a whole.
+    case badLabels(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unusableCascade(let role, let path, let reason):
+            "cannot load the \(role) cascade '\(path)': \(reason)"
+        case .noFace(let name):
+            "no face found in \(name)"
+        case .badLabels(let path, let reason):
+            "cannot use the face labels '\(path)': \(reason)"
+        }
+    }
+
+    public var code: ErrorCode {
+        switch self {
+        case .unusableCascade: ErrorCode("faces.unusableCascade", .unavailable)
+        case .noFace: ErrorCode("faces.noFace", .badInput)
+        case .badLabels: ErrorCode("faces.badLabels", .badInput)
+        }
+    }
+}
+
+import Foundation
+
+extension FaceError: LocalizedError {
+    public var errorDescription: String? { description }
+}
