@@ -171,6 +171,10 @@ function summariseRecipe(recipe) {
 function adoptRecipe(recipe) {
   if (!recipe || !Array.isArray(recipe.stages)) return;
   state.recipe = recipe;
+  // A change still waiting to be sent (a slider moved just after a stage was switched on) is newer
+  // than this confirmation: adopting it would put the slider back and send the old value. The
+  // change's own confirmation follows.
+  if (state.settingsTimer) return;
   const named = recipe.stages.map((step) => step.stage);
   state.enabled = new Set(named);
   // The list keeps its order (the registry's, or the user's) while it agrees with the recipe's;
