@@ -40,6 +40,9 @@ struct ExitStatusCLITests {
         #expect(names.allSatisfy { $0.split(separator: ".").count == 2 })
         #expect(StageError(reason: "x").code == ErrorCode("stage.invalid", .badInput))
         #expect(GalleryError.file(.fileNotFound(path: "")).code.kind == .notFound)
+        // Foundation's reporting shows the same message as the description.
+        #expect(OcularError.fileNotFound(path: "x").localizedDescription == "cannot read 'x': no such file")
+        #expect(FaceError.noFace(in: "'a.png'").localizedDescription == "no face found in 'a.png'")
         struct Foreign: Error {}
         #expect(ErrorCode.of(Foreign()).kind == .internalFailure)
     }

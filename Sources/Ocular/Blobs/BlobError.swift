@@ -23,9 +23,3 @@ public enum BlobError: CodedError, Equatable, Sendable {
         }
     }
 }
-
-import Foundation
-
-extension BlobError: LocalizedError {
-    public var errorDescription: String? { description }
-}

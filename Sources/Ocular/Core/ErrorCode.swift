@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an error is, for programs rather than people: a stable name and the kind of failure, from
 /// which the studio picks an HTTP status and the command line an exit status (as GRDB's
 /// `DatabaseError` carries SQLite's result code beside its message). Messages may be reworded; codes
@@ -36,9 +38,14 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible, Encodable 
 }
 
 /// An error that carries an ``ErrorCode``. Ocular's own errors all do; the studio and the command line
-/// map them by ``ErrorCode/kind``, and any other error as an internal failure.
-public protocol CodedError: Error, CustomStringConvertible {
+/// map them by ``ErrorCode/kind``, and any other error as an internal failure. Its description is
+/// also its `localizedDescription`, so Foundation's error reporting shows the same message.
+public protocol CodedError: LocalizedError, CustomStringConvertible {
     var code: ErrorCode { get }
+}
+
+extension CodedError {
+    public var errorDescription: String? { description }
 }
 
 extension ErrorCode {

@@ -92,9 +92,3 @@ public enum OcularError: CodedError, Equatable, Sendable {
         return whole % 10 == 0 ? "\(whole / 10)" : "\(whole / 10).\(abs(whole % 10))"
     }
 }
-
-import Foundation
-
-extension OcularError: LocalizedError {
-    public var errorDescription: String? { description }
-}

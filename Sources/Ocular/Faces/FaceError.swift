@@ -26,9 +26,3 @@ public enum FaceError: CodedError, Equatable, Sendable {
         }
     }
 }
-
-import Foundation
-
-extension FaceError: LocalizedError {
-    public var errorDescription: String? { description }
-}

@@ -77,7 +77,3 @@ extension GalleryError {
         return value >= 10 ? "\(Int(value.rounded())) MB" : "\((value * 10).rounded() / 10) MB"
     }
 }
-
-extension GalleryError: LocalizedError {
-    public var errorDescription: String? { description }
-}

@@ -33,9 +33,3 @@ public struct StageError: CodedError, Equatable, Sendable {
         return "\(quote)\(shown)\(quote)"
     }
 }
-
-import Foundation
-
-extension StageError: LocalizedError {
-    public var errorDescription: String? { description }
-}
