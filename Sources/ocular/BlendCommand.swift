@@ -45,8 +45,8 @@ struct BlendCommand: ParsableCommand {
     }
 
     /// The recipe this command runs, with the picture named by its path.
-    var recipe: Recipe {
-        let blend = BlendStage.step(source: source, mode: BlendMode(rawValue: mode) ?? BlendStage.mode.defaultValue, opacity: opacity)
+    func recipe() throws -> Recipe {
+        let blend = BlendStage.step(source: source, mode: try BlendMode(named: mode), opacity: opacity)
         return Recipe(stages: gray ? [Recipe.Step(GrayStage.name, [:]), blend] : [blend])
     }
 
@@ -61,7 +61,7 @@ struct BlendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pipeline = try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
+        let pipeline = try Pipeline(recipe(), images: ImageFiles(options: read.imageReadOptions))
         let image = try Image(contentsOfFile: frame, options: read.imageReadOptions)
         let result = try pipeline.process(image)
         if let output {

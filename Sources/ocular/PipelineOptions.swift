@@ -33,7 +33,7 @@ struct PipelineOptions: ParsableArguments {
     /// The pipeline, its pictures read from files.
     func pipeline(read: ReadOptions) throws -> Pipeline {
         let recipe = try self.recipe.map(ApplyCommand.recipe(from:))
-            ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: BlendMode(rawValue: mode) ?? BlendStage.mode.defaultValue, opacity: opacity)])
+            ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: try BlendMode(named: mode), opacity: opacity)])
         return try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
     }
 }

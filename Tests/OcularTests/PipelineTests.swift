@@ -137,6 +137,13 @@ struct PipelineTests {
         let colour = ParameterDescriptor.colour("ink", title: "Ink", default: "#ffcc00", help: "")
         #expect(try colour.validate("#FFCC00", stage: "s") == "#ffcc00")
         #expect(throws: StageError.self) { try colour.validate("yellow", stage: "s") }
+        // Only ASCII hex digits: a sign or fullwidth digits would pass a looser check and then not
+        // read back as a Colour.
+        for text in ["#+fffff", "#ＦＦ0000", "#ffcc0g", "ffcc00", "#ffcc00 "] {
+            #expect(throws: StageError.self, "\(text)") { try colour.validate(.text(text), stage: "s") }
+            #expect(Colour(hex: text) == nil, "\(text)")
+        }
+        #expect(Colour(hex: "#FFcc00") == Colour(red: 255, green: 204, blue: 0))
         let point = ParameterDescriptor.point("focus", title: "Focus", default: (0.5, 0.5), help: "")
         #expect(try point.validate(.point(x: 0.25, y: 1), stage: "s") == .point(x: 0.25, y: 1))
         #expect(throws: StageError.self) { try point.validate(.point(x: 1.5, y: 0), stage: "s") }

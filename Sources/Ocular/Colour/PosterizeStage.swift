@@ -15,7 +15,7 @@ public struct PosterizeStage: Stage {
 
     public init(_ values: StageValues) {
         let steps = Double(values[Self.levels] - 1)
-        table = (0...255).map { value in UInt8((Double(value) * steps / 255).rounded() * 255 / steps + 0.5) }
+        table = (0...255).map { value in UInt8(((Double(value) * steps / 255).rounded() * 255 / steps).rounded()) }
     }
 
     public func process(_ frame: Frame) throws -> Frame {

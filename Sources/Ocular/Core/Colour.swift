@@ -11,10 +11,12 @@ public struct Colour: Sendable, Hashable, CustomStringConvertible {
         self.blue = blue
     }
 
-    /// From `"#rrggbb"` (either case); nil for anything else.
+    /// From `"#rrggbb"` (either case, ASCII digits only); nil for anything else.
     public init?(hex text: String) {
         let digits = text.utf8.dropFirst()
-        guard text.hasPrefix("#"), digits.count == 6, let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16) else { return nil }
+        // Checked byte by byte: UInt32(_:radix:) would also take a sign ("#+fffff").
+        guard text.hasPrefix("#"), digits.count == 6, digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }),
+              let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16 & 0xff), green: UInt8(value >> 8 & 0xff), blue: UInt8(value & 0xff))
     }
 

@@ -4,9 +4,9 @@ import Foundation
 /// which the studio picks an HTTP status and the command line an exit status (as GRDB's
 /// `DatabaseError` carries SQLite's result code beside its message). Messages may be reworded; codes
 /// stay.
-public struct ErrorCode: Hashable, Sendable, CustomStringConvertible, Encodable {
+public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure, which decides the status an answer or an exit carries.
-    public enum Kind: String, Sendable, Encodable, CaseIterable {
+    public enum Kind: String, Sendable {
         /// The input (a file's bytes, a recipe, an option, a request's body) cannot be used as it is.
         case badInput
         /// What was named is not there: a file, a gallery item, an uploaded picture.

@@ -223,11 +223,16 @@ extension Stage {
     /// The stage with the given settings, the others at their defaults.
     /// - Throws: ``StageError`` for a value the declaration does not allow or an image that cannot be had.
     public static func with(_ settings: ParameterSetting<Self>..., images: any ImageCatalog = NoImages()) throws(StageError) -> Self {
-        try with(Dictionary(settings.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }), images: images)
+        try with(values(settings), images: images)
     }
 
     /// A recipe step of this stage with the given settings.
     public static func step(_ settings: ParameterSetting<Self>...) -> Recipe.Step {
-        Recipe.Step(name, Dictionary(settings.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+        Recipe.Step(name, values(settings))
+    }
+
+    /// Settings as a recipe holds them, by name; a parameter set twice keeps its last value.
+    private static func values(_ settings: [ParameterSetting<Self>]) -> [String: ParameterValue] {
+        Dictionary(settings.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 }

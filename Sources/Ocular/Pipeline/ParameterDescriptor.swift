@@ -142,9 +142,9 @@ public struct ParameterDescriptor: Sendable, Equatable {
         case (.flag, .flag):
             return value
         case (.colour, .text(let text)):
-            let digits = text.dropFirst()
-            guard text.hasPrefix("#"), digits.count == 6, digits.allSatisfy(\.isHexDigit) else { throw refuse() }
-            return .text(text.lowercased())
+            // Parsed as the stage will read it, so what passes here always reads back as a Colour.
+            guard let colour = Colour(hex: text) else { throw refuse() }
+            return .text(colour.hex)
         case (.point, .point(let x, let y)):
             guard (0...1).contains(x), (0...1).contains(y) else { throw refuse() }
             return value

@@ -151,9 +151,9 @@ enum StreamMessage {
         /// A classify's answer: the blob with its label, description and distance, and its picture as
         /// a JPEG `data:` URL.
         case classified(blob: Blob, image: String)
-        /// Sent after each frame while the recipe has a detection stage: what it found, grouped by
-        /// kind in the plural (`"faces": [...]`); each of `kinds` (the recipe's detection stages')
-        /// is listed, an empty list when nothing was found.
+        /// Sent after each frame while the recipe has a detection stage: what it found, one list per
+        /// kind under the kind's declared group (`"faces": [...]`); the recipe's kinds are always
+        /// listed, an empty list when nothing was found, so a frame without any clears the page's list.
         case annotations(AnnotationGroups)
 
         private enum CodingKeys: String, CodingKey {
@@ -162,7 +162,6 @@ enum StreamMessage {
         }
 
         private struct Point: Encodable { let x: Double, y: Double }
-        /// An annotation of any kind, encoded as itself.
         private struct Rectangle: Encodable { let x: Double, y: Double, width: Double, height: Double }
 
         func encode(to encoder: any Encoder) throws {
