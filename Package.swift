@@ -91,7 +91,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            resources: [.copy("Public")]
+            resources: [.copy("Public"), .copy("TrainingList")]
         ),
         .executableTarget(
             name: "ocular",
@@ -145,6 +145,7 @@ let package = Package(
             name: "OcularStudioTests",
             dependencies: [
                 "OcularStudio",
+                "StudioPlugins",
                 "OcularTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
@@ -157,6 +158,18 @@ let package = Package(
             name: "gallery-save-loop",
             dependencies: ["Ocular"],
             path: "Tests/GallerySaveLoop"
+        ),
+        // A stage only the tests register, and the studio serving it: the page must show what it
+        // has never heard of.
+        .target(
+            name: "StudioPlugins",
+            dependencies: ["Ocular"],
+            path: "Tests/StudioPlugins"
+        ),
+        .executableTarget(
+            name: "ocular-studio-fixture",
+            dependencies: ["Ocular", "OcularStudio", "StudioPlugins"],
+            path: "Tests/StudioFixture"
         ),
         .testTarget(
             name: "OcularCLITests",

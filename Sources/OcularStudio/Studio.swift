@@ -33,6 +33,19 @@ public enum Studio {
         logger: Logger = Logger(label: "ocular.studio"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(StudioError) -> some ApplicationProtocol {
+        try makeApplication(configuration: configuration, registry: registry, actions: .standard, gallery: gallery, logger: logger,
+                            onServerRunning: onServerRunning)
+    }
+
+    /// Builds the studio application with the page actions of `actions` (tests add their own).
+    static func makeApplication(
+        configuration: StudioConfiguration,
+        registry: StageRegistry,
+        actions: PageActionRegistry,
+        gallery: Gallery?,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) throws(StudioError) -> some ApplicationProtocol {
         let publicFolder: String
         if let folder = configuration.publicFolder {
             publicFolder = folder
@@ -46,10 +59,17 @@ public enum Studio {
                                               searchForIndexHtml: true, logger: logger))
         let sources = UploadedSources(capacity: configuration.maxSources, byteLimit: configuration.maxSourcePixelBytes)
         let studioGallery = gallery.map(StudioGallery.init) ?? StudioGallery(folder: configuration.galleryFolder)
-        let beans = BeanCounter(trainingList: configuration.trainingList ?? publicFolder + "/demo/beans/labels.json")
+        // The shipped training list lies beside the web app, not in it; its model goes to the cache folder.
+        let trainingList: String
+        if let chosen = configuration.trainingList {
+            trainingList = chosen
+        } else {
+            trainingList = try StudioResources.trainingList()
+        }
+        let beans = BeanCounter(trainingList: trainingList)
         let pictures = StudioPictures(uploads: sources, gallery: studioGallery,
                                       readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels), beans: beans)
-        let stream = StreamController(configuration: configuration, registry: registry, images: pictures, gallery: studioGallery,
+        let stream = StreamController(configuration: configuration, registry: registry, actions: actions, images: pictures, gallery: studioGallery,
                                       beans: beans)
         HealthController().addRoutes(to: router)
         BeanCounterController(beans: beans).addRoutes(to: router)
@@ -88,6 +108,7 @@ public enum Studio {
     ///   address cannot be bound.
     public static func run(
         configuration: StudioConfiguration,
+        registry: StageRegistry = .standard,
         logger: Logger = Logger(label: "ocular.studio"),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
@@ -101,7 +122,8 @@ public enum Studio {
         if gallery.isReadOnly {
             logger.warning("the gallery '\(gallery.folder)' is read-only (its folder cannot be written): saving is off")
         }
-        let application = try makeApplication(configuration: configuration, gallery: gallery, logger: logger, onServerRunning: onServerRunning)
+        let application = try makeApplication(configuration: configuration, registry: registry, gallery: gallery, logger: logger,
+                                              onServerRunning: onServerRunning)
         do {
             try await application.runService()
         } catch let error as IOError {
@@ -131,7 +153,17 @@ public enum StudioError: Error, CustomStringConvertible {
 enum StudioResources {
     static let bundleName = "Ocular_OcularStudio.resources"
 
+    /// The web app's folder, which the studio serves.
     static func publicFolder() throws(StudioError) -> String {
+        try resource("Public", containing: "index.html")
+    }
+
+    /// The Bean Counter's shipped training list, outside the folder the studio serves.
+    static func trainingList() throws(StudioError) -> String {
+        try resource("TrainingList", containing: "labels.json") + "/labels.json"
+    }
+
+    private static func resource(_ name: String, containing file: String) throws(StudioError) -> String {
         // Beside the executable first: SwiftPM's generated `Bundle.module` stops the process when the
         // bundle was moved, and a missing folder deserves a message instead.
         let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -139,8 +171,8 @@ enum StudioResources {
             executableFolder.appendingPathComponent(bundleName).path,
             Bundle.main.bundleURL.appendingPathComponent(bundleName).path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName).path,
-        ].map { $0 + "/Public" }
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/index.html") }) {
+        ].map { $0 + "/" + name }
+        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + file) }) {
             return found
         }
         throw .missingWebApp("looked in \(candidates.joined(separator: ", ")); pass --public FOLDER or run from the build folder")

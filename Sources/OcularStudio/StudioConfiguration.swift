@@ -30,8 +30,8 @@ public struct StudioConfiguration: Sendable {
     public var idleTimeout: Duration
     /// The gallery's folder; `nil` means ``Gallery/defaultFolder(environment:)``.
     public var galleryFolder: String?
-    /// The Bean Counter's training list; `nil` means the demo set shipped with the web app
-    /// (`demo/beans/labels.json`).
+    /// The Bean Counter's training list; `nil` means the demo set shipped beside the web app (not in
+    /// the folder it serves: `TrainingList/labels.json` in the studio's resources).
     public var trainingList: String?
     /// Who may use the studio: Host names, and the token required off loopback (see ``StudioAccess``).
     public var access: StudioAccess

@@ -38,7 +38,8 @@ struct BlobsCLITests {
     @Test("count: the tally of the demo scene with the shipped list's money, as text and JSON, drawn with names")
     func count() throws {
         let folder = try Folder()
-        let list = URL(fileURLWithPath: Self.scene).deletingLastPathComponent().appendingPathComponent("beans/labels.json").path
+        let list = URL(fileURLWithPath: Self.scene).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TrainingList/labels.json").path
         let run = try ocular("blobs", "count", Self.scene, "--training", list, "--draw", folder.file("named.png"))
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n").map(String.init)

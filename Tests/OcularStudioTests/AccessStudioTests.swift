@@ -127,7 +127,7 @@ struct AccessStudioTests {
     func securityHeaders() async throws {
         try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
             let port = try #require(client.port)
-            for (head, status) in [("GET / HTTP/1.1\r\nHost: localhost\r\n", "200"), ("GET /studio.js HTTP/1.1\r\nHost: localhost\r\n", "200"),
+            for (head, status) in [("GET / HTTP/1.1\r\nHost: localhost\r\n", "200"), ("GET /lightwork.js HTTP/1.1\r\nHost: localhost\r\n", "200"),
                                    ("GET /api/gallery/x HTTP/1.1\r\nHost: localhost\r\n", "404"), ("GET / HTTP/1.1\r\nHost: evil.example\r\n", "403")] {
                 let answer = try await Self.raw(port, head).lowercased()
                 #expect(answer.hasPrefix("http/1.1 \(status)"), "\(head): \(answer.prefix(40))")

@@ -7,12 +7,14 @@ import Testing
 
 @Suite("Ocular Studio's Bean Counter: the classifier, blobs beside each frame, classify and save", .timeLimit(.minutes(1)))
 struct BeansStudioTests {
-    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/OcularStudio/Public/demo").path
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/OcularStudio").path
+    static let demo = sources + "/Public/demo"
+    static let shippedTrainingList = sources + "/TrainingList"
 
     /// A copy of the shipped training set, so the test's model file stays in its own folder.
     static func trainingSet(in folder: String) throws -> String {
-        try FileManager.default.copyItem(atPath: demo + "/beans", toPath: folder + "/beans")
+        try FileManager.default.copyItem(atPath: shippedTrainingList, toPath: folder + "/beans")
         for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/beans") where name.hasSuffix(".blobmodel") {
             try FileManager.default.removeItem(atPath: folder + "/beans/" + name)
         }

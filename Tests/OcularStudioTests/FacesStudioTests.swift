@@ -117,7 +117,7 @@ struct FacesStudioTests {
         // (The merge of the faces the stream followed: its first search, on a smaller copy than a
         // still's, may place them a pixel apart from what `ocular faces detect` gives.)
         let stored = try Image(contentsOfFile: gallery.path(of: try #require(items.first)))
-        let expected = try #require(session.booth.merged)
+        let expected = try #require(session.action(FaceMergeAction.self)?.merged)
         #expect(stored.width == expected.image.width && stored.height == expected.image.height)
         #expect(stored.bytes == expected.image.bytes)
     }

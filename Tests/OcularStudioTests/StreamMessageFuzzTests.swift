@@ -64,7 +64,12 @@ struct StreamMessageFuzzTests {
                     accepted += 1
                     let now = session.currentSettings
                     if now.pipeline.recipe != recipe || now.quality != quality { failures.append("\(text): reply differs from the session") }
-                case .tapped(let preview, let point):
+                case .answer(let answer):
+                    guard answer.type == "tapped", let tapped = answer.body as? FocusTapAction.Tapped else {
+                        failures.append("\(text.prefix(200)): an answer of another action: \(answer.type)")
+                        continue
+                    }
+                    let (preview, point) = (tapped.preview, tapped.pointOfInterest)
                     taps += 1
                     let now = session.currentSettings
                     if let point, !((0...1).contains(point.x) && (0...1).contains(point.y)) {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Bean counter: every object named, the tally and the money")
 struct BlobTallyTests {
-    static let shippedList = TestData.demo("beans/labels.json")
+    static let shippedList = TestData.shippedTrainingList
 
     static func classifier(values: [Int: TrainingList.Worth] = [:]) throws -> BlobClassifier {
         try BlobClassifier(profile: .standard, labelDescriptions: ["unidentified", "Canadian penny", "Canadian quarter", "loonie, Canadian dollar",

@@ -16,6 +16,10 @@ enum TestData {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/OcularStudio/Public/demo/" + relative).path
     }
+
+    /// The studio's shipped training list (outside the folder it serves).
+    static let shippedTrainingList = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/OcularStudio/TrainingList/labels.json").path
 }
 
 /// A fresh folder for one test's files, removed when the test ends.

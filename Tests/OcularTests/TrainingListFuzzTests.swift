@@ -40,7 +40,7 @@ struct TrainingListFuzzTests {
         // The shared list, the textbook's property list, and the shipped list with coins' values.
         for (name, path) in [("labels.json", TestData.path("beancounter/labels.json")),
                              ("BlobClassifierTraining.plist", TestData.path("beancounter/BlobClassifierTraining.plist")),
-                             ("shipped labels.json", TestData.demo("beans/labels.json"))] {
+                             ("shipped labels.json", TestData.shippedTrainingList)] {
             let seed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             for round in 0..<Self.rounds {
                 let bytes = Self.mutated(seed, round: round, using: &generator)

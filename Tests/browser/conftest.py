@@ -14,6 +14,8 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("OCULAR_TEST_DATA", REPOSITORY.parent / "shared" / "data"))
 ARTIFACTS = Path(os.environ.get("OCULAR_ARTIFACTS", REPOSITORY / "artifacts"))
 OCULAR = Path(os.environ.get("OCULAR_BIN", REPOSITORY / ".build" / "debug" / "ocular"))
+# The studio with a stage only the tests register (Tests/StudioFixture): the page must show it unchanged.
+STUDIO_FIXTURE = Path(os.environ.get("OCULAR_STUDIO_FIXTURE", REPOSITORY / ".build" / "debug" / "ocular-studio-fixture"))
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 
 
@@ -61,10 +63,11 @@ def camera_file_30fps(tmp_path_factory):
 class Studio:
     """An `ocular studio` process on a free port."""
 
-    def __init__(self, gallery):
-        assert OCULAR.exists(), f"build ocular first: {OCULAR} is missing"
+    def __init__(self, gallery, executable=None):
+        command = [str(executable)] if executable else [str(OCULAR), "studio"]
+        assert Path(command[0]).exists(), f"build it first: {command[0]} is missing"
         self.gallery = gallery
-        self.process = subprocess.Popen([str(OCULAR), "studio", "--port", "0", "--gallery", str(gallery)],
+        self.process = subprocess.Popen(command + ["--port", "0", "--gallery", str(gallery)],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 30
         line = ""

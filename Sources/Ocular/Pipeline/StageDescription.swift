@@ -9,6 +9,20 @@ public struct StageDescription: Sendable, Equatable, Encodable {
     public var summary: String
     /// The declared parameters, in the order controls show them.
     public var parameters: [ParameterDescriptor]
+    /// What the stage attaches to frames, kind and JSON group (`{"kind":"face","group":"faces"}`), so a
+    /// page can tell a recipe that finds things from one that does not.
+    public var annotations: [AnnotationKind]
+
+    /// One kind of ``FrameAnnotation`` by its names.
+    public struct AnnotationKind: Sendable, Equatable, Encodable {
+        public var kind: String
+        public var group: String
+
+        public init(_ annotation: any FrameAnnotation.Type) {
+            kind = annotation.kind
+            group = annotation.group
+        }
+    }
 }
 
 extension ParameterDescriptor: Encodable {

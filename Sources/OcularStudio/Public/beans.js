@@ -12,7 +12,7 @@
 // "save" when there is nothing to classify or save. The blobs stay on the server, pixels included, so
 // Classify names exactly the blob that was boxed.
 
-import { createBooth } from "./review.js";
+import { createBooth } from "./booth.js";
 import { elements as liveElements, live, liveStats, liveTools, send, showNotice, startLive } from "./live.js";
 
 const STATUS_POLL_MS = 300;

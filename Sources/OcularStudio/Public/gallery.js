@@ -1,5 +1,6 @@
 // Ocular Studio's gallery: thumbnails of every saved photo and video, newest first, from
 // /api/gallery; open one full size (videos play), download, share or delete it.
+import "./shell.js";
 import { shareItem } from "./share.js";
 
 const PAGE_SIZE = 48;

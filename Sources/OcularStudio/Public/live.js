@@ -1,6 +1,8 @@
-// The live view every Ocular Studio camera page shares (Light Work, Many Masks): the camera or a
-// built-in still as the source, frames sent to the server over a WebSocket, and what comes back shown.
-// A page starts it with startLive(page) and handles the messages that are its own.
+// The live view every Ocular Studio camera page shares (Light Work, Many Masks, Bean Counter): the
+// camera or a built-in still as the source, frames sent to the server over a WebSocket, and what
+// comes back shown. A page starts it with startLive(page) and handles the messages that are its own.
+// The stream is opened under the page's name (?page=manyMasks): the server's page actions for that
+// page see its frames and take its messages; the hello lists them ("actions").
 //
 // Protocol (/api/stream): binary messages carry frames, JPEG both ways; the server answers every frame
 // with exactly one message: the processed JPEG, or JSON {type: "error", about: "frame"} / {type: "dropped"}.
@@ -17,6 +19,8 @@
 //
 // Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
 // and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
+
+import { pageName } from "./shell.js";
 
 const MAX_FRAMES_PER_SECOND = 30;
 const CAPTURE_QUALITY = 0.85;
@@ -72,6 +76,7 @@ const state = {
   cameraChoice: "static",   // what Switch camera shows: "static", "front" or "back"
   stillName: "astronaut",   // the still shown for "static"
   cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
+  actions: [],              // the server's page actions live on this page, from "hello"
 };
 export const live = state;
 
@@ -83,6 +88,8 @@ const page = {
   onClose: () => {},
   /// Whether the busy overlay must stay when a frame arrives (a save waits).
   keepsBusy: () => false,
+  /// Answer `number` (counted from 1) was drawn on the output canvas.
+  onFrameDrawn: () => {},
 };
 
 // ---- Status, notices, busy state -------------------------------------------------------------
@@ -384,6 +391,7 @@ async function showFrame(data) {
     if (state.delayLog.length < 100000) state.delayLog.push({ delay: now - capturedAt, roundTrip });
     if (state.latencies.length > 30) state.latencies.shift();
     if (!elements.busy.hidden && !page.keepsBusy()) setBusy("");
+    page.onFrameDrawn(number);
   } catch (error) {
     showNotice("The server sent a frame this browser could not decode.", "error");
   }
@@ -396,6 +404,7 @@ function handleMessage(message) {
     return;
   }
   if (message.type === "hello") {
+    state.actions = (message.actions || []).map((action) => action.name);
     // A read-only gallery: saving is off (the Save buttons go), and the page says why.
     serverNotice = message.notice || "";
     document.body.dataset.saving = message.notice ? "off" : "on";
@@ -417,7 +426,7 @@ export function send(object) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/stream`);
+  const socket = new WebSocket(`${scheme}://${location.host}/api/stream?page=${encodeURIComponent(pageName)}`);
   socket.binaryType = "arraybuffer";
   state.socket = socket;
   setConnection("connecting", "Connecting…");
@@ -475,6 +484,8 @@ export function liveStats() {
     medianLatencyMs: [...state.latencies].sort((a, b) => a - b)[Math.floor(state.latencies.length / 2)] ?? null,
     camera: state.cameraChoice,
     cameras: Object.keys(state.cameras).filter((name) => state.cameras[name] !== null),
+    page: pageName,
+    actions: state.actions,
   };
 }
 

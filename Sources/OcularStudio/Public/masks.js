@@ -9,7 +9,7 @@
 // "merge" or "save" when there is nothing to capture, merge or save. The faces themselves stay on the
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
-import { createBooth } from "./review.js";
+import { createBooth } from "./booth.js";
 import { elements as liveElements, live, liveStats, liveTools, send, showNotice, startLive } from "./live.js";
 
 const elements = {

@@ -10,6 +10,8 @@ import Ocular
 struct StreamController {
     let configuration: StudioConfiguration
     let registry: StageRegistry
+    /// The page actions streams may use.
+    let actions: PageActionRegistry
     /// Where recipes' image ids are looked up.
     let images: any ImageCatalog
     /// Where `save` messages put frames.
@@ -29,16 +31,19 @@ struct StreamController {
 
     func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
         router.ws(RouterPath(stringLiteral: Self.path)) { inbound, outbound, context in
-            try await stream(inbound: inbound, outbound: outbound, logger: context.logger)
+            // A page names itself (`?page=manyMasks`) so that its actions see the frames; a client
+            // that does not gets every action.
+            let page = context.request.uri.queryParameters.get("page").map { String($0.prefix(64)) }
+            try await stream(inbound: inbound, outbound: outbound, page: page, logger: context.logger)
         }
     }
 
     /// Runs one client's stream. Frames are processed one at a time by a second task; a frame that
     /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
     /// that floods the server gets the newest frames processed and never builds a queue.
-    func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws {
-        let session = try StreamSession(configuration: configuration, registry: registry, images: images, gallery: gallery,
-                                        beans: beans)
+    func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, page: String? = nil, logger: Logger) async throws {
+        let session = try StreamSession(configuration: configuration, registry: registry, actions: actions, page: page, images: images,
+                                        gallery: gallery, beans: beans)
         try await outbound.write(.text(session.hello.json))
 
         let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
@@ -49,10 +54,10 @@ struct StreamController {
                     // this and other clients' readers from taking frames (and dropping late ones).
                     let reply = try await NIOThreadPool.singleton.runIfActive { session.process(frame) }
                     switch reply {
-                    case .frame(let jpeg, let annotations, let saved):
+                    case .frame(let jpeg, let annotations, let answers):
                         try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
                         if let annotations { try await outbound.write(.text(annotations.json)) }
-                        if let saved { try await outbound.write(.text(saved.json)) }
+                        for answer in answers { try await outbound.write(.text(answer.json)) }
                     case .refused(let reason):
                         try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))
                     }

@@ -6,6 +6,8 @@ import Ocular
 /// mapped by the server through ``CameraGeometry`` (the one tested place) to the camera's point of
 /// interest, which the page then hands to the camera.
 struct TapRequest: Decodable, Equatable {
+    static let fields = ["x", "y", "viewWidth", "viewHeight", "frameWidth", "frameHeight", "layout", "orientation", "position"]
+
     var x: Double
     var y: Double
     var viewWidth: Double
@@ -57,5 +59,48 @@ struct TapRequest: Decodable, Equatable {
                                                  view: CGSize(width: viewWidth, height: viewHeight), layout: layout)
         let point = CameraGeometry.pointOfInterest(tap: CGPoint(x: x, y: y), preview: preview, orientation: orientation, position: position)
         return (preview, point)
+    }
+}
+
+/// Tap to focus, on every page: a ``TapRequest`` answered `tapped` with where the frame shows in the
+/// view and the camera's point of interest (0…1 in the camera's frame), or null for a tap beside the
+/// picture.
+final class FocusTapAction: PageAction {
+    static let name = "focusTap"
+    static let messages = [PageMessage("tap", fields: TapRequest.fields)]
+
+    init(context: PageActionContext) {}
+
+    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
+        let tap: TapRequest
+        do {
+            tap = try JSONDecoder().decode(TapRequest.self, from: Data(message.text.utf8))
+        } catch let error as StreamMessageError {
+            return .error(about: "settings", message: error.reason)
+        } catch {
+            return .error(about: "settings", message: "a tap message is not one: \(error)")
+        }
+        let answer = tap.answer
+        return .answer("tapped", Tapped(preview: answer.preview, pointOfInterest: answer.point))
+    }
+
+    /// The answer: the preview rectangle, and the point (null off the picture).
+    struct Tapped: Encodable, Sendable {
+        let preview: CGRect
+        let pointOfInterest: CGPoint?
+
+        private enum CodingKeys: String, CodingKey { case preview, pointOfInterest }
+        private struct Point: Encodable { let x: Double, y: Double }
+        private struct Rectangle: Encodable { let x: Double, y: Double, width: Double, height: Double }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(Rectangle(x: preview.minX, y: preview.minY, width: preview.width, height: preview.height), forKey: .preview)
+            if let point = pointOfInterest {
+                try container.encode(Point(x: point.x, y: point.y), forKey: .pointOfInterest)
+            } else {
+                try container.encodeNil(forKey: .pointOfInterest)
+            }
+        }
     }
 }

@@ -1,9 +1,12 @@
-// The booth pattern shared by Many Masks and Bean Counter: a request to the server that the page waits
-// for (busy state, a time limit, its error said where the person looks), and the review dialog of what
-// came back (Discard, Save into the gallery with a busy state and a link to the item, then Share).
+// The booth every page shares: a request to the server that the page waits for (busy state, a time
+// limit, its error said where the person looks), and saving into the gallery (a busy Save, then
+// "Saved in the gallery" with a link to the item, then Share, or why not). A page's own requests
+// (Many Masks' capture and merge, Bean Counter's classify) wait here too.
 //
-// The dialog's elements have the same ids on every page: review, review-image, review-title,
-// review-meta, review-status, review-discard, review-save, review-share.
+// Two ways to save. Light Work saves the next processed frame ({"type": "save"}) from its toolbar
+// (#save, #share, #save-status). Many Masks and Bean Counter open an answer for review in a dialog
+// (review, review-image, review-title, review-meta, review-status, review-discard, review-save,
+// review-share: the same ids on every page), where it is discarded or saved ("saveMerge", "saveBlob").
 
 import { shareItem, showSaveOutcome } from "./share.js";
 import { live, send, setBusy, showNotice } from "./live.js";
@@ -11,28 +14,35 @@ import { live, send, setBusy, showNotice } from "./live.js";
 const ANSWER_TIMEOUT_MS = 15000;  // a request with no answer by then is reported as failed
 
 /// @param {object} options
-/// @param {string} options.saveType The message that saves what is reviewed ("saveMerge", "saveBlob").
+/// @param {string} options.saveType The message that saves: "save" (the next frame), or what is
+///   reviewed ("saveMerge", "saveBlob").
 /// @param {string} options.saving The busy text while saving ("Saving the merge…").
-/// @param {Object<string, string>} options.failures For each request but "save", how its failure
+/// @param {boolean} [options.review] Whether saving follows a review in the dialog (true), or the
+///   toolbar's Save saves the next frame (false).
+/// @param {Object<string, string>} [options.failures] For each request but "save", how its failure
 ///   begins ("Not picked", "Not merged").
-/// @param {() => void} options.showControls Called whenever what waits changes.
-export function createBooth({ saveType, saving, failures, showControls }) {
+/// @param {() => void} [options.showControls] Called whenever what waits changes.
+/// @param {(saving: boolean) => void} [options.whileSaving] Called as a save starts and ends (to hold
+///   still the controls that would change what is saved).
+/// @param {(item: object) => void} [options.onSaved] Called with the item saved.
+export function createBooth({ saveType, saving, review = true, failures = {}, showControls = () => {}, whileSaving = () => {}, onSaved = () => {} }) {
+  const id = (name) => document.getElementById(review ? `review-${name}` : name);
   const elements = {
-    review: document.getElementById("review"),
-    image: document.getElementById("review-image"),
-    title: document.getElementById("review-title"),
-    meta: document.getElementById("review-meta"),
-    status: document.getElementById("review-status"),
-    discard: document.getElementById("review-discard"),
-    save: document.getElementById("review-save"),
-    share: document.getElementById("review-share"),
+    review: review ? document.getElementById("review") : null,
+    image: id("image"),
+    title: id("title"),
+    meta: id("meta"),
+    status: review ? id("status") : id("save-status"),
+    discard: id("discard"),
+    save: id("save"),
+    share: id("share"),
   };
   const state = {
     waiting: null,     // the request that waits for the server's answer: "capture", "merge", "save"…
     timer: 0,
-    reviewed: false,   // something is open for review and can be saved
+    reviewed: !review, // something can be saved: the next frame always; a review once opened
     savedItem: null,
-    saves: [],         // every save's outcome, for tests: {id, caption} or {error}
+    saves: [],         // every save's outcome, for tests: {id} (with its caption, if any) or {error}
   };
 
   function setStatus(kind, text, link) {
@@ -40,10 +50,14 @@ export function createBooth({ saveType, saving, failures, showControls }) {
   }
 
   function setSaving(busy) {
+    // "off" (a read-only gallery: no Save at all) stays.
+    if (document.body.dataset.saving !== "off") document.body.dataset.saving = String(busy);
     elements.save.disabled = busy;
     elements.save.setAttribute("aria-busy", String(busy));
     elements.save.textContent = busy ? "Saving…" : "Save";
-    elements.discard.disabled = busy;
+    if (elements.discard) elements.discard.disabled = busy;
+    if (busy) elements.share.hidden = true;
+    whileSaving(busy);
   }
 
   /// Sends a request and waits for its answer (`what` names it in the server's errors).
@@ -86,7 +100,7 @@ export function createBooth({ saveType, saving, failures, showControls }) {
     elements.share.hidden = true;
     setSaving(false);
     elements.save.disabled = false;
-    if (!elements.review.open) elements.review.showModal();
+    if (elements.review && !elements.review.open) elements.review.showModal();
   }
 
   function save() {
@@ -103,11 +117,12 @@ export function createBooth({ saveType, saving, failures, showControls }) {
   function saved(item) {
     finish("save", null);
     state.savedItem = item;
-    state.saves.push({ id: item.id, caption: item.caption });
+    state.saves.push(item.caption ? { id: item.id, caption: item.caption } : { id: item.id });
     setSaving(false);
-    elements.save.disabled = true;  // saved once; ask again for another
+    if (review) elements.save.disabled = true;  // saved once; review again for another
     setStatus("saved", "Saved", { href: `gallery.html#item-${item.id}`, text: "in the gallery" });
     elements.share.hidden = false;
+    onSaved(item);
   }
 
   /// An error message from the server: ends the wait it answers and returns true, or returns false.
@@ -118,8 +133,10 @@ export function createBooth({ saveType, saving, failures, showControls }) {
   }
 
   elements.save.addEventListener("click", save);
-  elements.discard.addEventListener("click", () => elements.review.close());
-  elements.review.addEventListener("cancel", (event) => { if (state.waiting === "save") event.preventDefault(); });
+  if (review) {
+    elements.discard.addEventListener("click", () => elements.review.close());
+    elements.review.addEventListener("cancel", (event) => { if (state.waiting === "save") event.preventDefault(); });
+  }
   elements.share.addEventListener("click", async () => {
     if (!state.savedItem) return;
     try {
@@ -137,6 +154,6 @@ export function createBooth({ saveType, saving, failures, showControls }) {
     failed,
     get waiting() { return state.waiting; },
     get saves() { return state.saves; },
-    get reviewing() { return elements.review.open; },
+    get reviewing() { return Boolean(elements.review && elements.review.open); },
   };
 }

@@ -1,0 +1,83 @@
+import Ocular
+import Synchronization
+
+/// The Bean Counter page's blobs in one stream (SPEC §5): those of the frame just processed, and the
+/// one classified for review. The blobs are the server's own values, pixels included, so Classify
+/// names exactly the blob that was boxed.
+///
+/// `{"type":"classify"}` classifies the biggest blob of the frame just answered with the studio's
+/// classifier, answered `classified` with the blob (label, description, distance) and its picture as
+/// a JPEG `data:` URL; `{"type":"saveBlob","caption":"…"}` saves that blob in the gallery, the caption
+/// defaulting to its label's description.
+final class BlobReviewAction: PageAction {
+    static let name = "blobReview"
+    static let pages = ["beanCounter"]
+    static let messages = [PageMessage("classify"), PageMessage("saveBlob", fields: ["caption"], about: "save")]
+
+    private struct Contents {
+        var seen: [Blob] = []
+        var classified: Blob?
+    }
+
+    private let contents = Mutex(Contents())
+    private let saves: GallerySaves
+    private let beans: BeanCounter?
+
+    init(context: PageActionContext) {
+        saves = context.saves
+        beans = context.beans
+    }
+
+    func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? {
+        let blobs = frame.annotations(of: Blob.self)
+        contents.withLock { $0.seen = blobs }
+        return nil
+    }
+
+    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
+        if message.type == "classify" {
+            do {
+                guard let beans else { throw StreamMessageError("this studio has no classifier") }
+                let blob = try classify(with: try beans.classifier())
+                return .answer("classified", Classified(blob: blob, image: try blob.image.jpegDataURL(longestSide: 1024, quality: 92)))
+            } catch let error as StreamMessageError {
+                return .error(about: "classify", message: error.reason)
+            } catch {
+                return .error(about: "classify", message: "the blob could not be encoded: \(error)")
+            }
+        }
+        let caption: String?
+        do throws(StreamMessageError) {
+            caption = try message.caption()
+        } catch {
+            return .error(about: "settings", message: error.reason)
+        }
+        guard let blob = classified else { return .error(about: "save", message: "nothing to save: classify a blob first") }
+        if let refusal = saves.takeOne() { return refusal }
+        return saves.save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",
+                          caption: caption ?? blob.classification?.description ?? "unidentified")
+    }
+
+    private struct Classified: Encodable {
+        let blob: Blob
+        let image: String
+    }
+
+    /// Classifies the biggest blob of the frame just processed, and keeps it for saving.
+    func classify(with classifier: BlobClassifier) throws(StreamMessageError) -> Blob {
+        guard let biggest = contents.withLock({ Blob.biggest(of: $0.seen) }) else {
+            throw StreamMessageError("no blob in the frame just shown: classify while a blob is boxed")
+        }
+        let classified: Blob
+        do {
+            classified = try classifier.classified(biggest)
+        } catch {
+            throw StreamMessageError("the blob could not be classified: \(error)")
+        }
+        contents.withLock { $0.classified = classified }
+        return classified
+    }
+
+    /// The last blob classified, until the next.
+    var classified: Blob? { contents.withLock { $0.classified } }
+}

@@ -1,0 +1,82 @@
+import Ocular
+import Synchronization
+
+/// `{"type":"save","caption":"…"}` on every page: saves the next processed frame in the gallery,
+/// losslessly, with the recipe that made it; that frame's answer is followed by `saved` (or an error
+/// about "save").
+final class SaveFrameAction: PageAction {
+    static let name = "saveFrame"
+    static let messages = [PageMessage("save", fields: ["caption"])]
+
+    private let saves: GallerySaves
+    /// The caption of a save waiting for the next processed frame.
+    private let pendingCaption = Mutex<String?>(nil)
+
+    init(context: PageActionContext) {
+        saves = context.saves
+    }
+
+    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
+        let caption: String?
+        do throws(StreamMessageError) {
+            caption = try message.caption()
+        } catch {
+            return .error(about: "settings", message: error.reason)
+        }
+        if let refusal = saves.takeOne() { return refusal }
+        let accepted = pendingCaption.withLock { pending in
+            guard pending == nil else { return false }
+            pending = caption ?? ""
+            return true
+        }
+        return accepted ? nil : .error(about: "save", message: "a save is already waiting for the next frame")
+    }
+
+    func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? {
+        guard let caption = pendingCaption.withLock({ pending in defer { pending = nil }; return pending }) else { return nil }
+        return saves.save(frame.image, named: "frame", recipe: recipe, source: "studio", caption: caption)
+    }
+}
+
+/// One stream's saves into the gallery, shared by its save actions: the allowance (a token bucket:
+/// `savesPerMinute` at most at once, refilled at that rate, so that one page cannot fill the disk in
+/// a loop), the size and quota limits, and the answer.
+final class GallerySaves: Sendable {
+    private let configuration: StudioConfiguration
+    let gallery: StudioGallery
+    private let allowance: Mutex<(saves: Double, at: ContinuousClock.Instant)>
+
+    init(configuration: StudioConfiguration, gallery: StudioGallery) {
+        self.configuration = configuration
+        self.gallery = gallery
+        allowance = Mutex((Double(configuration.savesPerMinute), ContinuousClock.now))
+    }
+
+    /// Takes one save from the allowance, or says why not.
+    func takeOne() -> StreamMessage.Outbound? {
+        let perMinute = Double(configuration.savesPerMinute)
+        let allowed = allowance.withLock { allowance in
+            let now = ContinuousClock.now
+            let elapsed = (now - allowance.at) / .seconds(1)
+            allowance = (min(perMinute, allowance.saves + elapsed * perMinute / 60), now)
+            guard allowance.saves >= 1 else { return false }
+            allowance.saves -= 1
+            return true
+        }
+        return allowed ? nil : .error(about: "save", message: "too many saves: one page may save \(configuration.savesPerMinute) pictures a minute; wait a moment")
+    }
+
+    /// Saves a picture (what the person calls it: "frame", "merge") in the gallery: `saved` with the
+    /// item, or an error about "save".
+    func save(_ picture: Image, named name: String, recipe: Recipe, source: String, caption: String) -> StreamMessage.Outbound {
+        guard picture.width * picture.height <= configuration.maxFramePixels else {
+            return .error(about: "save", message: "the \(name) is \(picture.width)×\(picture.height), more than the studio's limit of \(configuration.maxFramePixels) pixels")
+        }
+        do throws(GalleryError) {
+            let item = try gallery.open().save(picture, recipe: recipe, source: source, caption: caption, withinBytes: configuration.galleryQuotaBytes)
+            return .saved(GalleryItemResource(item: item))
+        } catch {
+            return .error(about: "save", message: "the \(name) could not be saved: \(gallery.clientMessage(for: error))")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+// The page shell every page of Ocular Studio shares, rendered once here instead of copied into each
+// HTML file: the header with the navigation, and on a live page the view (the processed frame, its
+// figures, the busy state, the notice) and the toolbar with the source. A page's HTML holds only what
+// is its own: <body data-page="manyMasks" data-live data-stills="astronaut chelsea" data-view-label="…">,
+// its <main> content, and <template data-slot="camera-group"> / <template data-slot="toolbar"> for
+// the controls it adds to the toolbar, and <template data-slot="header"> for what it shows at the
+// header's end (the gallery's count).
+//
+// Every page script imports this module first (live.js does), so the shell exists before any module
+// looks its elements up.
+
+/// The pages, in the navigation's order. `name` is what a live page streams under (`?page=`), which
+/// the server's page actions are registered for.
+export const PAGES = [
+  { name: "lightWork", title: "Light Work", href: "./" },
+  { name: "manyMasks", title: "Many Masks", href: "masks.html" },
+  { name: "beanCounter", title: "Bean Counter", href: "beans.html" },
+  { name: "gallery", title: "Gallery", href: "gallery.html" },
+];
+
+/// The built-in stills, shown where there is no camera (demo/NAME.jpg).
+const STILLS = {
+  astronaut: "Still: astronaut",
+  chelsea: "Still: chelsea (cat)",
+  coffee: "Still: coffee",
+  beans: "Still: coins and beans",
+};
+
+/// The name this page streams under.
+export const pageName = document.body.dataset.page || "";
+
+/// Builds an element: tag with attributes (a string is the text, a Node a child), then children.
+function make(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === true) element.setAttribute(key, "");
+    else if (value !== false && value != null) element.setAttribute(key, value);
+  }
+  element.append(...children);
+  return element;
+}
+
+function header() {
+  const links = PAGES.map((page) => make("a", { href: page.href, "aria-current": page.name === pageName ? "page" : null }, page.title));
+  const bar = make("header", { class: "bar" },
+    make("div", { class: "brand" }, make("img", { src: "favicon.svg", alt: "", width: 22, height: 22 }), make("span", {}, "Ocular Studio")),
+    make("nav", { class: "nav", "aria-label": "Pages" }, ...links));
+  if ("live" in document.body.dataset) {
+    bar.append(make("div", { id: "connection", class: "pill", "data-state": "connecting", role: "status" }, "Connecting…"));
+  }
+  bar.append(...slot("header"));
+  return bar;
+}
+
+/// The processed frame with its figures and busy state, and the notice under it.
+function view() {
+  const hud = make("div", { class: "hud", "aria-live": "off" },
+    make("span", {}, make("b", { id: "fps" }, "–"), " fps"),
+    make("span", {}, make("b", { id: "latency" }, "–"), " ms"),
+    make("span", { id: "frame-size" }));
+  const busy = make("div", { id: "busy", class: "busy" },
+    make("div", { class: "spinner", "aria-hidden": "true" }), make("span", { id: "busy-text" }, "Starting…"));
+  const stage = make("div", { class: "stage" },
+    make("canvas", { id: "output", width: 640, height: 480, "data-frames": "0", "aria-label": document.body.dataset.viewLabel || "The processed frame" }),
+    make("div", { id: "focus-mark", class: "focus-mark", hidden: true, "aria-hidden": "true" }),
+    hud, busy);
+  return make("section", { class: "view" }, stage, make("p", { id: "notice", class: "notice", role: "alert", hidden: true }));
+}
+
+/// The page's controls kept in a template, as nodes.
+function slot(name) {
+  const template = document.querySelector(`template[data-slot="${name}"]`);
+  return template ? [...template.content.childNodes] : [];
+}
+
+function toolbar() {
+  const stills = (document.body.dataset.stills || "astronaut").split(/\s+/).filter((name) => name in STILLS);
+  const source = make("select", { id: "source" }, make("option", { value: "camera" }, "Camera"),
+    ...stills.map((name) => make("option", { value: name }, STILLS[name])));
+  const cameraGroup = make("div", { class: "camera-group" },
+    make("label", { class: "source" }, make("span", {}, "Source"), source),
+    make("button", { id: "switch-camera", type: "button", class: "secondary", title: "Static → front camera → back camera → static, skipping what is absent" }, "Switch camera"),
+    ...slot("camera-group"));
+  return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"));
+}
+
+function render() {
+  document.body.prepend(header());
+  if (!("live" in document.body.dataset)) return;
+  const main = document.querySelector("main");
+  main.prepend(view());
+  main.after(toolbar());
+  document.body.append(make("video", { id: "camera", playsinline: true, muted: true, hidden: true }), make("canvas", { id: "capture", hidden: true }));
+}
+
+render();

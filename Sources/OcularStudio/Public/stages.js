@@ -1,0 +1,308 @@
+// The stage panel: one card per stage the server declares in "hello", built from its parameters (a
+// slider for a number, a menu for a choice, a toggle for a flag, a colour well, two sliders for a
+// point, a file picker for an image), so no stage needs HTML or script of its own. Switching a stage
+// on, moving it, or changing a value sends {"type": "settings", "recipe": {"stages": [...]}}; the
+// server answers "settings" with the recipe spelled out, which the panel adopts.
+
+import { send, setBusy, showNotice } from "./live.js";
+
+const SETTINGS_DELAY_MS = 60;  // while a slider moves, at most one settings message per this
+
+const elements = {
+  stages: document.getElementById("stages"),
+  recipeSummary: document.getElementById("recipe-summary"),
+};
+
+/// The panel's state; the page's toolbar may change which stages are on and their values, then call
+/// renderStages() and sendSettings().
+export const state = {
+  /// Object URLs of the pictures chosen for image parameters, by "stage.parameter".
+  previews: {},
+  stages: [],               // the server's stage declarations, from "hello"
+  order: [],                // stage names, top to bottom
+  enabled: new Set(),
+  values: {},               // stage name → {parameter: value}
+  recipe: { stages: [] },   // the recipe the server last confirmed
+  settingsTimer: 0,
+};
+
+/// Called after the cards are rendered (the page's toolbar follows the recipe).
+const hooks = { rendered: () => {} };
+
+/// Sets what the page does when the panel changes: {rendered}.
+export function onPanelChange(handlers) {
+  Object.assign(hooks, handlers);
+}
+
+/// The recipe the controls describe: the switched-on stages, top to bottom, with their values.
+export function currentRecipe() {
+  return {
+    stages: state.order.filter((name) => state.enabled.has(name))
+      .map((name) => ({ stage: name, ...state.values[name] })),
+  };
+}
+
+export function sendSettings() {
+  clearTimeout(state.settingsTimer);
+  state.settingsTimer = 0;
+  send({ type: "settings", recipe: currentRecipe() });
+  summariseRecipe(currentRecipe());
+}
+
+/// While a slider moves: at most one settings message per SETTINGS_DELAY_MS.
+function sendSettingsSoon() {
+  if (!state.settingsTimer) state.settingsTimer = setTimeout(sendSettings, SETTINGS_DELAY_MS);
+}
+
+export function titleOf(name) {
+  return (state.stages.find((stage) => stage.name === name) || { title: name }).title;
+}
+
+function summariseRecipe(recipe) {
+  elements.recipeSummary.textContent = recipe.stages.length
+    ? `Stages: ${recipe.stages.map((step) => titleOf(step.stage)).join(" → ")}`
+    : "No stages: frames come back as they are.";
+}
+
+/// Takes the server's confirmed recipe: which stages are on, in what order, with what values.
+export function adoptRecipe(recipe) {
+  if (!recipe || !Array.isArray(recipe.stages)) return;
+  state.recipe = recipe;
+  // A change still waiting to be sent (a slider moved just after a stage was switched on) is newer
+  // than this confirmation: adopting it would put the slider back and send the old value. The
+  // change's own confirmation follows.
+  if (state.settingsTimer) return;
+  const named = recipe.stages.map((step) => step.stage);
+  state.enabled = new Set(named);
+  // The list keeps its order (the registry's, or the user's) while it agrees with the recipe's;
+  // otherwise the recipe's stages come first, in its order.
+  const listed = state.order.filter((name) => named.includes(name));
+  if (listed.length !== named.length || listed.some((name, index) => name !== named[index])) {
+    state.order = [...named, ...state.order.filter((name) => !named.includes(name))];
+  }
+  for (const step of recipe.stages) {
+    const { stage, ...values } = step;
+    state.values[stage] = { ...state.values[stage], ...values };
+  }
+  renderStages();
+  summariseRecipe(recipe);
+}
+
+export function buildStageControls(stages) {
+  if (!Array.isArray(stages)) return;
+  state.stages = stages;
+  const known = stages.map((stage) => stage.name);
+  state.order = [...state.order.filter((name) => known.includes(name)), ...known.filter((name) => !state.order.includes(name))];
+  for (const stage of stages) {
+    const values = {};
+    for (const parameter of stage.parameters) values[parameter.name] = parameter.default;
+    state.values[stage.name] = { ...values, ...state.values[stage.name] };
+  }
+  renderStages();
+}
+
+export function renderStages() {
+  const cards = state.order.map((name, index) => {
+    const stage = state.stages.find((candidate) => candidate.name === name);
+    return stage ? stageCard(stage, index) : null;
+  }).filter(Boolean);
+  elements.stages.replaceChildren(...cards);
+  hooks.rendered();
+}
+
+function stageCard(stage, index) {
+  const card = document.createElement("li");
+  card.className = "stage-card";
+  card.dataset.stage = stage.name;
+  card.dataset.enabled = String(state.enabled.has(stage.name));
+
+  const head = document.createElement("div");
+  head.className = "stage-head";
+  const label = document.createElement("label");
+  const toggle = document.createElement("input");
+  toggle.type = "checkbox";
+  toggle.dataset.stageToggle = stage.name;
+  toggle.checked = state.enabled.has(stage.name);
+  toggle.addEventListener("change", () => {
+    if (toggle.checked) state.enabled.add(stage.name);
+    else state.enabled.delete(stage.name);
+    card.dataset.enabled = String(toggle.checked);
+    sendSettings();
+  });
+  label.append(toggle, document.createTextNode(stage.title));
+  head.append(label, moveButton(stage.name, index, -1, "↑", "Run earlier"), moveButton(stage.name, index, 1, "↓", "Run later"));
+
+  const summary = document.createElement("p");
+  summary.className = "stage-summary";
+  summary.textContent = stage.summary;
+
+  const parameters = document.createElement("div");
+  parameters.className = "parameters";
+  parameters.append(...stage.parameters.map((parameter) => parameterControl(stage.name, parameter)));
+  card.append(head, summary, parameters);
+  return card;
+}
+
+function moveButton(name, index, offset, text, title) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = text;
+  button.title = title;
+  button.setAttribute("aria-label", `${title}: ${titleOf(name)}`);
+  button.disabled = index + offset < 0 || index + offset >= state.order.length;
+  button.addEventListener("click", () => {
+    const order = [...state.order];
+    [order[index], order[index + offset]] = [order[index + offset], order[index]];
+    state.order = order;
+    renderStages();
+    if (state.enabled.has(name)) sendSettings();
+  });
+  return button;
+}
+
+/// One control per parameter kind: a slider for a number, a menu for a choice, a toggle for a flag,
+/// a colour well for a colour, two sliders for a point, a file picker for an image.
+export function parameterControl(stageName, parameter) {
+  const row = document.createElement("label");
+  row.className = "parameter";
+  row.title = parameter.help || "";
+  const caption = document.createElement("span");
+  caption.textContent = parameter.title;
+  row.append(caption);
+  const value = state.values[stageName][parameter.name];
+  const set = (next, soon) => {
+    state.values[stageName][parameter.name] = next;
+    if (!state.enabled.has(stageName)) return;
+    if (soon) sendSettingsSoon();
+    else sendSettings();
+  };
+  const mark = (input) => {
+    input.dataset.stage = stageName;
+    input.dataset.parameter = parameter.name;
+    return input;
+  };
+
+  switch (parameter.kind) {
+    case "number": {
+      const slider = mark(document.createElement("input"));
+      slider.type = "range";
+      const box = document.createElement("input");
+      box.type = "number";
+      for (const input of [slider, box]) {
+        input.min = parameter.minimum;
+        input.max = parameter.maximum;
+        input.step = parameter.step;
+        input.value = value;
+      }
+      box.setAttribute("aria-label", parameter.title);
+      slider.addEventListener("input", () => { box.value = slider.value; set(Number(slider.value), true); });
+      box.addEventListener("change", () => {
+        const number = Number(box.value);
+        if (box.value === "" || !Number.isFinite(number)) { box.value = state.values[stageName][parameter.name]; return; }
+        slider.value = box.value;
+        set(number, false);  // out of range: the server says what is allowed
+      });
+      row.append(box, slider);
+      break;
+    }
+    case "choice": {
+      const menu = mark(document.createElement("select"));
+      for (const option of parameter.options) menu.add(new Option(option.title, option.value));
+      menu.value = value;
+      menu.addEventListener("change", () => set(menu.value, false));
+      row.append(menu);
+      break;
+    }
+    case "flag": {
+      const box = mark(document.createElement("input"));
+      box.type = "checkbox";
+      box.checked = Boolean(value);
+      box.addEventListener("change", () => set(box.checked, false));
+      row.append(box);
+      break;
+    }
+    case "colour": {
+      const well = mark(document.createElement("input"));
+      well.type = "color";
+      well.value = value;
+      well.addEventListener("input", () => set(well.value, true));
+      row.append(well);
+      break;
+    }
+    case "point": {
+      const [x, y] = Array.isArray(value) ? value : [0.5, 0.5];
+      const sliders = [x, y].map((coordinate, axis) => {
+        const slider = mark(document.createElement("input"));
+        slider.type = "range";
+        slider.min = 0;
+        slider.max = 1;
+        slider.step = 0.01;
+        slider.value = coordinate;
+        slider.setAttribute("aria-label", `${parameter.title} ${axis ? "y" : "x"}`);
+        return slider;
+      });
+      const update = () => set(sliders.map((slider) => Number(slider.value)), true);
+      sliders.forEach((slider) => slider.addEventListener("input", update));
+      row.append(...sliders);
+      break;
+    }
+    case "image": {
+      // The picture itself shows beside the picker: it says more than a file name.
+      const key = `${stageName}.${parameter.name}`;
+      const preview = document.createElement("img");
+      preview.className = "picture-preview";
+      preview.alt = `${parameter.title} chosen`;
+      preview.hidden = !state.previews[key];
+      if (state.previews[key]) preview.src = state.previews[key];
+      const picker = mark(document.createElement("input"));
+      picker.type = "file";
+      picker.accept = "image/*";
+      picker.addEventListener("change", () => uploadImage(picker.files[0], (id) => {
+        if (state.previews[key]) URL.revokeObjectURL(state.previews[key]);
+        state.previews[key] = URL.createObjectURL(picker.files[0]);
+        preview.src = state.previews[key];
+        preview.hidden = false;
+        set(id, false);
+      }));
+      row.append(picker, preview);
+      break;
+    }
+    case "trainingList": {
+      // The studio names one list, its own ("default"): on, or off for boxes only.
+      const box = mark(document.createElement("input"));
+      box.type = "checkbox";
+      box.checked = value === "default";
+      box.title = "Name and count every object with the studio's training list";
+      box.addEventListener("change", () => set(box.checked ? "default" : null, false));
+      row.append(box);
+      break;
+    }
+    default: {
+      const unknown = document.createElement("span");
+      unknown.textContent = `(${parameter.kind}: not settable here)`;
+      row.append(unknown);
+    }
+  }
+  return row;
+}
+
+/// Uploads a picture for an image parameter; the server answers its id.
+export async function uploadImage(file, use) {
+  if (!file) return;
+  setBusy("Uploading the picture…");
+  try {
+    const response = await fetch("api/sources", { method: "POST", body: file, headers: { "Content-Type": file.type || "application/octet-stream" } });
+    if (!response.ok) {
+      const text = (await response.text()).trim();
+      let reason = text || response.statusText;
+      try { reason = JSON.parse(text).error ?? reason; } catch { /* not JSON: the text itself */ }
+      throw new Error(reason);
+    }
+    const { id } = await response.json();
+    use(id);
+  } catch (error) {
+    showNotice(`The picture could not be uploaded: ${error.message}`, "error");
+  } finally {
+    setBusy("");
+  }
+}

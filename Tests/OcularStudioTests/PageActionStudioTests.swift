@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import Logging
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import Ocular
+import StudioPlugins
+import Synchronization
+import Testing
+@testable import OcularStudio
+
+/// An action only this test registers: `{"type":"ping","word":"…"}` answered `pong` with the word,
+/// how many frames it saw on its page, and the last brightest quadrant found (the test stage's kind).
+private final class PingAction: PageAction {
+    static let name = "ping"
+    static let pages = ["testPage"]
+    static let messages = [PageMessage("ping", fields: ["word"])]
+
+    private let seen = Mutex<(frames: Int, quadrant: String?)>((0, nil))
+
+    init(context: PageActionContext) {}
+
+    func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? {
+        let quadrant = frame.annotations(of: BrightestQuadrantStage.Quadrant.self).first?.name
+        seen.withLock { $0 = ($0.frames + 1, quadrant ?? $0.quadrant) }
+        return nil
+    }
+
+    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
+        let word: String?
+        do throws(StreamMessageError) {
+            word = try message.field("word", as: String.self, otherwise: "a ping's word must be text")
+        } catch {
+            return .error(about: "ping", message: error.reason)
+        }
+        let (frames, quadrant) = seen.withLock { $0 }
+        return .answer("pong", Pong(word: word ?? "", frames: frames, quadrant: quadrant))
+    }
+
+    private struct Pong: Encodable { let word: String, frames: Int, quadrant: String? }
+}
+
+private func text(_ message: WebSocketMessage?) throws -> [String: Any] {
+    guard case .text(let text) = message else { throw Unexpected(description: "expected text, got \(String(describing: message))") }
+    return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+private struct Unexpected: Error, CustomStringConvertible { let description: String }
+
+/// A 64 × 48 frame, dark but for its bottom-right quarter.
+private func bottomRightBright() throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 20, count: 64 * 48 * 3)
+    for y in 24..<48 { for x in 32..<64 { for c in 0..<3 { bytes[(y * 64 + x) * 3 + c] = 230 } } }
+    return try Image(width: 64, height: 48, format: .bgr8, bytes: bytes).encoded(as: .png())
+}
+
+@Suite("Ocular Studio's page actions: registered in one place, routed by type, live on their page", .timeLimit(.minutes(1)))
+struct PageActionStudioTests {
+    @Test("a stage and an action registered only in this test appear in the hello and work, untouched by the session")
+    func registeredInTest() async throws {
+        let registry = StageRegistry(StageRegistry.standard.stages + [BrightestQuadrantStage.self])
+        let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0), registry: registry,
+                                                      actions: PageActionRegistry.standard.adding([PingAction.self]),
+                                                      gallery: nil, logger: Logger(label: "test"), onServerRunning: { _ in })
+        let frame = try bottomRightBright()
+        _ = try await application.test(.live) { client in
+            try await client.ws("/api/stream?page=testPage", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                let hello = try text(try await messages.next())
+                let stages = try #require(hello["stages"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+                #expect(stages.contains("brightestQuadrant"))
+                let actions = try #require(hello["actions"] as? [[String: Any]])
+                // The page's own action, and every page's; not Many Masks' or Bean Counter's.
+                #expect(actions.compactMap { $0["name"] as? String } == ["saveFrame", "focusTap", "ping"])
+                let ping = try #require(actions.last?["messages"] as? [[String: Any]])
+                #expect(ping.first?["type"] as? String == "ping" && ping.first?["fields"] as? [String] == ["word"])
+
+                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"brightestQuadrant"}]}}"#))
+                #expect(try text(try await messages.next())["type"] as? String == "settings")
+                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                guard case .binary = try await messages.next() else { throw Unexpected(description: "no frame") }
+                // The unknown kind goes out under its declared group, as the stage made it.
+                let annotations = try text(try await messages.next())
+                #expect(annotations["type"] as? String == "annotations")
+                let quadrants = try #require(annotations["quadrants"] as? [[String: Any]])
+                #expect(quadrants.count == 1 && quadrants.first?["name"] as? String == "bottom right")
+                #expect(quadrants.first?["bounds"] as? [Int] == [32, 24, 32, 24])
+                #expect(quadrants.first?["mean"] as? Double == 230)
+
+                try await outbound.write(.text(#"{"type":"ping","word":"hello"}"#))
+                let pong = try text(try await messages.next())
+                #expect(pong["type"] as? String == "pong" && pong["word"] as? String == "hello")
+                #expect(pong["frames"] as? Int == 1 && pong["quadrant"] as? String == "bottom right")
+                // Its declaration holds: a field it does not declare is refused by name.
+                try await outbound.write(.text(#"{"type":"ping","wrod":"x"}"#))
+                #expect(try text(try await messages.next())["message"] as? String == "a ping message has no 'wrod'; it has word")
+                // Another page's action is not live here.
+                try await outbound.write(.text(#"{"type":"classify"}"#))
+                #expect(try text(try await messages.next())["message"] as? String
+                        == "unknown message type 'classify'; the types are settings, save, tap, ping")
+            }
+        }
+    }
+
+    @Test("a page's stream has its own actions and every page's; a stream naming no page has all")
+    func actionsByPage() throws {
+        let names = { (page: String?) throws -> [String] in
+            try StreamSession(configuration: StudioConfiguration(port: 0), page: page).actions.map { type(of: $0).name }
+        }
+        #expect(try names("manyMasks") == ["saveFrame", "focusTap", "faceMerge"])
+        #expect(try names("beanCounter") == ["saveFrame", "focusTap", "blobReview"])
+        #expect(try names("lightWork") == ["saveFrame", "focusTap"])
+        #expect(try names(nil) == ["saveFrame", "focusTap", "faceMerge", "blobReview"])
+    }
+
+    @Test("the shipped training list lies outside the folder the studio serves")
+    func trainingListOutsideWebRoot() throws {
+        let served = URL(fileURLWithPath: try StudioResources.publicFolder()).standardizedFileURL.path
+        let list = URL(fileURLWithPath: try StudioResources.trainingList()).standardizedFileURL.path
+        #expect(FileManager.default.fileExists(atPath: list))
+        #expect(!list.hasPrefix(served + "/"), "\(list) is inside \(served)")
+        let servedFiles = FileManager.default.enumerator(atPath: served)?.compactMap { $0 as? String } ?? []
+        #expect(!servedFiles.contains { $0.hasSuffix(".json") || $0.hasSuffix(".blobmodel") }, "\(servedFiles)")
+    }
+}
