@@ -42,6 +42,14 @@ private final class PingAction: PageAction {
     private struct Pong: Encodable { let word: String, frames: Int, quadrant: String? }
 }
 
+/// An action that claims the session's own message.
+private final class SettingsThief: PageAction {
+    static let name = "settingsThief"
+    static let messages = [PageMessage("settings")]
+    init(context: PageActionContext) {}
+    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? { nil }
+}
+
 private func text(_ message: WebSocketMessage?) throws -> [String: Any] {
     guard case .text(let text) = message else { throw Unexpected(description: "expected text, got \(String(describing: message))") }
     return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -113,6 +121,16 @@ struct PageActionStudioTests {
         #expect(try names("beanCounter") == ["saveFrame", "focusTap", "blobReview"])
         #expect(try names("lightWork") == ["saveFrame", "focusTap"])
         #expect(try names(nil) == ["saveFrame", "focusTap", "faceMerge", "blobReview"])
+    }
+
+    @Test("two actions taking one message type, or an action taking settings, stop the program at registration")
+    func clashesFailLoudly() async {
+        await #expect(processExitsWith: .failure) {
+            _ = PageActionRegistry.standard.adding([PingAction.self, PingAction.self])
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = PageActionRegistry([SettingsThief.self])
+        }
     }
 
     @Test("the shipped training list lies outside the folder the studio serves")

@@ -26,16 +26,17 @@ const ANSWER_TIMEOUT_MS = 15000;  // a request with no answer by then is reporte
 ///   still the controls that would change what is saved).
 /// @param {(item: object) => void} [options.onSaved] Called with the item saved.
 export function createBooth({ saveType, saving, review = true, failures = {}, showControls = () => {}, whileSaving = () => {}, onSaved = () => {} }) {
-  const id = (name) => document.getElementById(review ? `review-${name}` : name);
+  // The review dialog's parts, or the toolbar's Save, Share and status.
+  const part = (name) => (review ? document.getElementById(`review-${name}`) : null);
   const elements = {
     review: review ? document.getElementById("review") : null,
-    image: id("image"),
-    title: id("title"),
-    meta: id("meta"),
-    status: review ? id("status") : id("save-status"),
-    discard: id("discard"),
-    save: id("save"),
-    share: id("share"),
+    image: part("image"),
+    title: part("title"),
+    meta: part("meta"),
+    discard: part("discard"),
+    status: document.getElementById(review ? "review-status" : "save-status"),
+    save: document.getElementById(review ? "review-save" : "save"),
+    share: document.getElementById(review ? "review-share" : "share"),
   };
   const state = {
     waiting: null,     // the request that waits for the server's answer: "capture", "merge", "save"…
