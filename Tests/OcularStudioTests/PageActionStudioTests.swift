@@ -28,13 +28,8 @@ private final class PingAction: PageAction {
         return nil
     }
 
-    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
-        let word: String?
-        do throws(StreamMessageError) {
-            word = try message.field("word", as: String.self, otherwise: "a ping's word must be text")
-        } catch {
-            return .error(about: "ping", message: error.reason)
-        }
+    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        let word = try message.field("word", as: String.self, otherwise: "a ping's word must be text")
         let (frames, quadrant) = seen.withLock { $0 }
         return .answer("pong", Pong(word: word ?? "", frames: frames, quadrant: quadrant))
     }
@@ -47,7 +42,7 @@ private final class SettingsThief: PageAction {
     static let name = "settingsThief"
     static let messages = [PageMessage("settings")]
     init(context: PageActionContext) {}
-    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? { nil }
+    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? { nil }
 }
 
 private func text(_ message: WebSocketMessage?) throws -> [String: Any] {

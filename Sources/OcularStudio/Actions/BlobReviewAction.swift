@@ -12,7 +12,7 @@ import Synchronization
 final class BlobReviewAction: PageAction {
     static let name = "blobReview"
     static let pages = ["beanCounter"]
-    static let messages = [PageMessage("classify"), PageMessage("saveBlob", fields: ["caption"], about: "save")]
+    static let messages = [PageMessage("classify"), PageMessage("saveBlob", fields: ["caption"])]
 
     private struct Contents {
         var seen: [Blob] = []
@@ -34,7 +34,7 @@ final class BlobReviewAction: PageAction {
         return nil
     }
 
-    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
+    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
         if message.type == "classify" {
             do {
                 guard let beans else { throw StreamMessageError("this studio has no classifier") }
@@ -46,12 +46,7 @@ final class BlobReviewAction: PageAction {
                 return .error(about: "classify", message: "the blob could not be encoded: \(error)")
             }
         }
-        let caption: String?
-        do throws(StreamMessageError) {
-            caption = try message.caption()
-        } catch {
-            return .error(about: "settings", message: error.reason)
-        }
+        let caption = try message.caption()
         guard let blob = classified else { return .error(about: "save", message: "nothing to save: classify a blob first") }
         if let refusal = saves.takeOne() { return refusal }
         return saves.save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",

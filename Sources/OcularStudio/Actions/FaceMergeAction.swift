@@ -15,7 +15,7 @@ final class FaceMergeAction: PageAction {
     static let name = "faceMerge"
     static let pages = ["manyMasks"]
     static let messages = [PageMessage("capture", fields: ["slot"]), PageMessage("merge"),
-                           PageMessage("saveMerge", fields: ["caption"], about: "save")]
+                           PageMessage("saveMerge", fields: ["caption"])]
     static let slots = 1...2
 
     private struct Contents {
@@ -37,16 +37,12 @@ final class FaceMergeAction: PageAction {
         return nil
     }
 
-    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
+    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
         switch message.type {
         case "capture":
-            let slot: Int?
-            do throws(StreamMessageError) {
-                slot = try message.field("slot", as: Int.self, otherwise: "a capture message's slot must be 1 or 2")
-            } catch {
-                return .error(about: "settings", message: error.reason)
+            guard let slot = try message.field("slot", as: Int.self, otherwise: "a capture message's slot must be 1 or 2") else {
+                throw StreamMessageError("a capture message needs a slot, 1 or 2")
             }
-            guard let slot else { return .error(about: "settings", message: "a capture message needs a slot, 1 or 2") }
             do {
                 let face = try capture(slot: slot)
                 return .answer("captured", Captured(slot: slot, face: face, thumbnail: try face.image.jpegDataURL(longestSide: 160, quality: 85)))
@@ -65,12 +61,7 @@ final class FaceMergeAction: PageAction {
                 return .error(about: "merge", message: "the merge could not be encoded: \(error)")
             }
         default:
-            let caption: String?
-            do throws(StreamMessageError) {
-                caption = try message.caption()
-            } catch {
-                return .error(about: "settings", message: error.reason)
-            }
+            let caption = try message.caption()
             guard let merged else { return .error(about: "save", message: "nothing to save: merge two faces first") }
             if let refusal = saves.takeOne() { return refusal }
             return saves.save(merged.image, named: "merge", recipe: Recipe(), source: "many masks", caption: caption ?? merged.species.rawValue)

@@ -71,14 +71,14 @@ final class FocusTapAction: PageAction {
 
     init(context: PageActionContext) {}
 
-    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
+    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
         let tap: TapRequest
         do {
             tap = try JSONDecoder().decode(TapRequest.self, from: Data(message.text.utf8))
         } catch let error as StreamMessageError {
-            return .error(about: "settings", message: error.reason)
+            throw error
         } catch {
-            return .error(about: "settings", message: "a tap message is not one: \(error)")
+            throw StreamMessageError("a tap message is not one: \(error)")
         }
         let answer = tap.answer
         return .answer("tapped", Tapped(preview: answer.preview, pointOfInterest: answer.point))

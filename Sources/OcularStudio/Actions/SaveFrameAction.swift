@@ -16,13 +16,8 @@ final class SaveFrameAction: PageAction {
         saves = context.saves
     }
 
-    func receive(_ message: InboundMessage) -> StreamMessage.Outbound? {
-        let caption: String?
-        do throws(StreamMessageError) {
-            caption = try message.caption()
-        } catch {
-            return .error(about: "settings", message: error.reason)
-        }
+    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        let caption = try message.caption()
         if let refusal = saves.takeOne() { return refusal }
         let accepted = pendingCaption.withLock { pending in
             guard pending == nil else { return false }

@@ -107,7 +107,7 @@ export function showFindings(section, message) {
     heading.textContent = renderer.heading;
     const list = document.createElement("ul");
     list.id = `${group}-list`;
-    list.className = "faces-list";
+    list.className = "findings-list";
     const rows = found.map((finding) => {
       const item = document.createElement("li");
       if (finding.species) item.dataset.species = finding.species;

@@ -23,9 +23,11 @@ protocol PageAction: AnyObject, Sendable {
     /// after the frame's answer (a save waiting for that frame answers "saved").
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound?
 
-    /// One of its messages, its fields checked against the declaration; nil when the answer comes
-    /// later (after a frame).
-    func receive(_ message: InboundMessage) -> StreamMessage.Outbound?
+    /// One of its messages, its keys checked against the declaration; nil when the answer comes later
+    /// (after a frame).
+    /// - Throws: When a field is not what the message takes; the session answers it as it answers
+    ///   every message it cannot read (an error about "settings").
+    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound?
 }
 
 extension PageAction {
@@ -45,13 +47,10 @@ struct PageMessage: Sendable, Encodable {
     let type: String
     /// The fields beside `type` it may have; any other is refused by name.
     let fields: [String]
-    /// What its errors are about (`"save"` for every kind of save), so a page knows which wait ends.
-    let about: String
 
-    init(_ type: String, fields: [String] = [], about: String? = nil) {
+    init(_ type: String, fields: [String] = []) {
         self.type = type
         self.fields = fields
-        self.about = about ?? type
     }
 
     /// How a refusal says what the message has.

@@ -4,12 +4,6 @@ import Ocular
 /// The JSON text messages of `/api/stream`, both directions, each an object with a `type`. Binary
 /// messages carry frames: the client sends an encoded image (JPEG), the server answers each with
 /// exactly one message, the processed frame as a JPEG of the same size, or an `error` (about
-/// "frame") or `dropped` message naming that frame's fate. After a `save` message, the next frame
-/// processed is also saved in the gallery, losslessly, and its answer is followed by `saved` (or an
-/// `error` about "save").
-/// The JSON text messages of `/api/stream`, both directions, each an object with a `type`. Binary
-/// messages carry frames: the client sends an encoded image (JPEG), the server answers each with
-/// exactly one message, the processed frame as a JPEG of the same size, or an `error` (about
 /// "frame") or `dropped` message naming that frame's fate.
 ///
 /// The session itself takes one text message, `{"type":"settings","recipe":{…},"quality":80}`: the

@@ -87,7 +87,7 @@ final class StreamSession: Sendable {
                 throw StreamMessageError("unknown message type \(StageError.quoted(envelope.type)); the types are \(messageTypes.joined(separator: ", "))")
             }
             try envelope.refuseUnknownKeys(allowed: route.message.fields, has: route.message.has)
-            return route.action.receive(InboundMessage(type: envelope.type, text: text))
+            return try route.action.receive(InboundMessage(type: envelope.type, text: text))
         } catch {
             return .error(about: "settings", message: error.reason)
         }
