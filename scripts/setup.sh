@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
-packages=(libopencv-dev libopencv-contrib-dev opencv-data libsqlite3-dev zlib1g-dev)
-if [ "$mode" = test ]; then packages+=(chromium ffmpeg); fi
+packages=(libopencv-dev libopencv-contrib-dev opencv-data libsqlite3-dev zlib1g-dev libqrencode-dev)
+if [ "$mode" = test ]; then packages+=(chromium ffmpeg iproute2); fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -27,8 +27,8 @@ if ! command -v swift >/dev/null; then
 fi
 
 if [ "$mode" = test ]; then
-  if ! .venv/bin/python -c "import playwright, pytest" 2>/dev/null; then
-    echo "== Creating .venv with Playwright and pytest (Chromium comes from Debian, not from Playwright)"
+  if ! .venv/bin/python -c "import playwright, pytest, cv2" 2>/dev/null; then
+    echo "== Creating .venv with Playwright, pytest and OpenCV (to read QR codes); Chromium comes from Debian, not from Playwright"
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
   fi

@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Ocular
 
 /// Ocular Studio: the web app in which a browser's camera streams frames to the server and gets them
@@ -77,7 +79,7 @@ public enum Studio {
         GalleryController(gallery: studioGallery).addRoutes(to: router)
         stream.addRoutes(to: router)
 
-        let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
+        let webSocketRouter = Router(context: StreamRequestContext.self)
         // A refused upgrade falls through to `router`, whose guard answers the status.
         webSocketRouter.add(middleware: AccessGuardMiddleware(access: configuration.access))
         stream.addRoutes(to: webSocketRouter)
@@ -88,11 +90,20 @@ public enum Studio {
                                                          maxHeaderListSize: configuration.maxHeaderBytes)),
             ws: .init(maxFrameSize: configuration.maxMessageBytes))
         let requestHeadTimeout = TimeAmount(configuration.requestHeadTimeout)
+        let tlsConfiguration: TLSConfiguration?
+        do {
+            tlsConfiguration = try configuration.tls?.serverConfiguration()
+        } catch {
+            throw .unusableTLS("\(error)")
+        }
         let server = HTTPServerBuilder { responder in
-            GuardedHTTPChannel(
+            let http = GuardedHTTPChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                    configuration: channelConfiguration),
                 requestHeadTimeout: requestHeadTimeout, access: configuration.access)
+            // TLS first: the guard's request-head deadline and limits then apply to the decrypted stream.
+            guard let tlsConfiguration else { return http }
+            return try TLSChannel(http, tlsConfiguration: tlsConfiguration)
         }
         return Application(
             router: router,
@@ -135,16 +146,27 @@ public enum Studio {
 }
 
 /// Why the studio cannot start.
-public enum StudioError: Error, CustomStringConvertible {
+public enum StudioError: CodedError {
     case missingWebApp(String)
     case cannotListen(host: String, port: Int, reason: String)
     case unusableGallery(GalleryError)
+    case unusableTLS(String)
 
     public var description: String {
         switch self {
         case .unusableGallery(let error): "cannot open the gallery: \(error)"
+        case .unusableTLS(let detail): "cannot serve HTTPS: \(detail)"
         case .missingWebApp(let detail): "cannot find Ocular Studio's web app: \(detail)"
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+
+    public var code: ErrorCode {
+        switch self {
+        case .unusableGallery(let error): error.code
+        case .missingWebApp: ErrorCode("studio.missingWebApp", .unavailable)
+        case .unusableTLS: ErrorCode("studio.unusableTLS", .badInput)
+        case .cannotListen: ErrorCode("studio.cannotListen", .unavailable)
         }
     }
 }

@@ -39,13 +39,23 @@ public struct StudioConfiguration: Sendable {
     public var galleryQuotaBytes: Int64
     /// Saves one connection may make in a minute (a burst of this many, then one every 60/N seconds).
     public var savesPerMinute: Int
+    /// Serve HTTPS and WSS with this pair; nil serves plain HTTP (browsers then give the camera only
+    /// to pages on loopback).
+    public var tls: StudioTLS? {
+        didSet { access.scheme = tls == nil ? "http" : "https" }
+    }
+    /// Whether each stream's frame size and JPEG qualities follow its link (``LinkMeter``); when
+    /// false they stay at the top rung whatever the link holds.
+    public var adaptsToLink = true
+    /// How the studio's pages are addressed: "https" with ``tls``, else "http".
+    public var scheme: String { access.scheme }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, maxFrameBytes: Int = 8 << 20, maxMessageBytes: Int = 32 << 20,
                 maxFramePixels: Int = 7680 * 4320,
                 maxSourceBytes: Int = 16 << 20, maxSources: Int = 16, maxSourcePixelBytes: Int = 256 << 20, jpegQuality: Int = 80, publicFolder: String? = nil,
                 maxHeaderBytes: Int = 32 << 10, requestHeadTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
                 galleryFolder: String? = nil, trainingList: String? = nil, allowedHosts: [String] = [], token: String? = nil,
-                galleryQuotaBytes: Int64 = 2 << 30, savesPerMinute: Int = 60) {
+                galleryQuotaBytes: Int64 = 2 << 30, savesPerMinute: Int = 60, tls: StudioTLS? = nil) {
         self.host = host
         self.port = port
         self.maxFrameBytes = maxFrameBytes
@@ -64,5 +74,7 @@ public struct StudioConfiguration: Sendable {
         self.access = StudioAccess(boundHost: host, allowedHosts: allowedHosts, token: token)
         self.galleryQuotaBytes = galleryQuotaBytes
         self.savesPerMinute = savesPerMinute
+        self.tls = tls
+        self.access.scheme = tls == nil ? "http" : "https"
     }
 }

@@ -11,7 +11,9 @@ struct StudioCommand: AsyncParsableCommand {
         discussion: """
             Open the printed address in a browser. The page asks for the camera; with none, or when \
             permission is refused, it streams a built-in still image instead. Browsers give the camera \
-            only to https pages or to localhost, so from another device use a localhost tunnel.
+            only to https pages or to localhost, so for a phone on the same network serve HTTPS: \
+            `ocular studio --host 0.0.0.0 --self-signed` prints the address and a QR code of it, and \
+            the certificate's fingerprint to compare with what the phone shows.
             """)
 
     @Option(help: "Address to listen on; 0.0.0.0 listens on every network interface.")
@@ -48,6 +50,18 @@ struct StudioCommand: AsyncParsableCommand {
     @Option(help: "Saves are refused once the gallery's files take this many megabytes.")
     var galleryQuotaMegabytes = 2048
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    @Flag(help: ArgumentHelp("Serve HTTPS with a self-signed certificate for localhost and this machine's addresses, made once and kept in $XDG_CONFIG_HOME/ocular/tls (or ~/.config/ocular/tls)."))
+    var selfSigned = false
+
+    @Flag(help: "Keep the frame size and JPEG quality at their best whatever the link holds (by default a slow link gets smaller frames so the rate keeps up).")
+    var fixedQuality = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .notice
 
@@ -61,6 +75,12 @@ struct StudioCommand: AsyncParsableCommand {
                 throw ValidationError("--token must be at least 16 letters, digits or - _ . ~")
             }
         }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError(tlsCertificate == nil ? "--tls-key needs --tls-cert, the certificate it belongs to" : "--tls-cert needs --tls-key, its private key")
+        }
+        if selfSigned, tlsCertificate != nil {
+            throw ValidationError("--self-signed and --tls-cert both choose the certificate; give one")
+        }
         for name in allowedHosts where StudioAccess.hostName(of: name) == nil {
             throw ValidationError("--allow-host '\(name)' is not a host name")
         }
@@ -70,21 +90,25 @@ struct StudioCommand: AsyncParsableCommand {
         FrameMemory.keepFreedFramesForReuse()  // every streamed frame reuses the last one's memory
         var logger = Logger(label: "ocular.studio")
         logger.logLevel = logLevel
-        let configuration = StudioConfiguration(
+        var configuration = StudioConfiguration(
             host: host, port: port, maxFrameBytes: maxFrameMegabytes << 20, jpegQuality: quality, publicFolder: publicFolder,
             galleryFolder: galleryFolder, trainingList: training, allowedHosts: allowedHosts, token: token,
             galleryQuotaBytes: Int64(galleryQuotaMegabytes) << 20)
         // A list that cannot be read is said now, not only on the Bean Counter page.
         if let training { _ = try TrainingList(contentsOfFile: training) }
-        let host = self.host
+        configuration.adaptsToLink = !fixedQuality
+        var certificateNote: String?
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = try StudioTLS(certificateFile: tlsCertificate, keyFile: tlsKey)
+        } else if selfSigned {
+            let folder = SelfSignedCertificate.defaultFolder()
+            let (tls, made) = try SelfSignedCertificate.load(folder: folder, names: LocalAddresses.certificateNames(including: host))
+            configuration.tls = tls
+            certificateNote = "\(made ? "Made a self-signed certificate" : "Using the self-signed certificate") in \(folder) for \(tls.names.joined(separator: ", "))."
+        }
+        let addresses = StudioAddressList(configuration: configuration, certificateNote: certificateNote)
         try await Studio.run(configuration: configuration, logger: logger) { port in
-            let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
-            // The token travels in the address once; the page trades it for a cookie at once.
-            let query = configuration.access.token.map { "?token=\($0)" } ?? ""
-            print("Ocular Studio is running at http://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)/\(query)  (Ctrl-C stops it)")
-            if !["127.0.0.1", "localhost", "::1"].contains(host) {
-                print("Note: on other devices browsers allow the camera only over https; plain http shows the built-in still.")
-            }
+            print(addresses.announcement(port: port, terminal: isatty(STDOUT_FILENO) == 1))
             fflush(nil)  // the address must reach a pipe or log right away, not when the buffer fills
         }
     }

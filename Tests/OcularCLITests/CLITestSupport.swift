@@ -20,10 +20,11 @@ func ocular(_ arguments: String...) throws -> Run {
     try ocular(arguments)
 }
 
-func ocular(_ arguments: [String]) throws -> Run {
+func ocular(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ocularExecutable)
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let output = Pipe(), errors = Pipe()
     process.standardOutput = output
     process.standardError = errors

@@ -61,26 +61,35 @@ def camera_file_30fps(tmp_path_factory):
 
 
 class Studio:
-    """An `ocular studio` process on a free port."""
+    """An `ocular studio` process on a free port. `url` is the address it prints for this machine
+    (with its token off loopback), `printed` everything it printed when it started listening."""
 
-    def __init__(self, gallery, executable=None):
+    def __init__(self, gallery, executable=None, arguments=(), environment=None, namespace=None):
         command = [str(executable)] if executable else [str(OCULAR), "studio"]
         assert Path(command[0]).exists(), f"build it first: {command[0]} is missing"
+        if namespace:
+            command = ["ip", "netns", "exec", namespace] + command
         self.gallery = gallery
-        self.process = subprocess.Popen(command + ["--port", "0", "--gallery", str(gallery)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(command + ["--port", "0", "--gallery", str(gallery), *arguments],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        env={**os.environ, **(environment or {})})
         deadline = time.time() + 30
         line = ""
+        self.printed = ""
+        self.url = None
         while time.time() < deadline:
             line = self.process.stdout.readline()
-            match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            self.printed += line
+            match = re.search(r"running at ((https?)://[^\s/]+:(\d+)/(\?token=[0-9a-zA-Z_.~-]+)?)", line)
             if match:
-                self.url = match.group(1)
+                self.url, self.scheme, self.port, self.token = match.group(1), match.group(2), int(match.group(3)), (match.group(4) or "")[7:]
+            # The address is the announcement's last line.
+            if self.url:
                 return
             if self.process.poll() is not None:
                 break
         self.stop()
-        raise RuntimeError(f"ocular studio did not start: {line!r}")
+        raise RuntimeError(f"ocular studio did not start: {self.printed!r}")
 
     def stop(self):
         if self.process.poll() is None:
@@ -114,14 +123,15 @@ def launch(playwright, camera=None):
 
 
 @contextmanager
-def browser_page(playwright, camera=None, bypass_csp=True):
+def browser_page(playwright, camera=None, bypass_csp=True, ignore_https_errors=False, **context):
     """A page in a fresh Chromium, with a fake camera fed from `camera` when given; closed afterwards.
 
     Playwright's wait_for_function evaluates its predicate with eval, which the studio's
     Content-Security-Policy forbids; test_security.py drives the pages with the policy in force."""
     browser = launch(playwright, camera)
     try:
-        yield browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=bypass_csp)
+        options = {"viewport": {"width": 1000, "height": 760}, **context}
+        yield browser.new_page(bypass_csp=bypass_csp, ignore_https_errors=ignore_https_errors, **options)
     finally:
         browser.close()
 

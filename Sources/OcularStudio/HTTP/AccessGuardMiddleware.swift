@@ -45,7 +45,7 @@ struct AccessGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     private func guarded(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if access.token != nil, access.refusal(ofHost: request.head.authority) == nil,
            let offered = request.uri.queryParameters.get("token"), access.accepts(token: offered) {
-            return Self.exchange(offered, request: request)
+            return Self.exchange(offered, request: request, secure: access.scheme == "https")
         }
         let upgrades = request.headers[.upgrade]?.lowercased() == "websocket"
         if let refusal = access.refusal(authority: request.head.authority,
@@ -61,12 +61,12 @@ struct AccessGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Trades the token in the address for a cookie, and sends the browser to the address without
     /// it, so that it stays out of the history and of what the page can read.
-    static func exchange(_ token: String, request: Request) -> Response {
+    static func exchange(_ token: String, request: Request, secure: Bool) -> Response {
         let kept = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") }
         let query = kept.isEmpty ? "" : "?" + kept.joined(separator: "&")
         return Response(status: .seeOther, headers: [
             .location: request.uri.path + query,
-            .setCookie: "\(StudioAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict",
+            .setCookie: "\(StudioAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : ""),
             .cacheControl: "no-store",
         ])
     }

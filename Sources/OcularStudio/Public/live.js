@@ -19,10 +19,21 @@
 //
 // Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
 // and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
+// So no queue anywhere holds frames: what is shown is at most one processing time and one round trip old.
+// When the recipe is slower than the camera, the frame sent is one taken after the last answer came, not
+// one that waited through the processing.
+//
+// The link: the page acknowledges every answer as it arrives, {"type":"received","next":true|false}, just
+// before its next frame ("next": that frame follows at once). From these the server measures the answers'
+// round trip and the frames' upload, and sends {"type":"link", level, upload:{longSide, quality},
+// answerQuality, processingMs, …} when the level changes and once a second. The page sends frames at that
+// size and quality; the server encodes its answers at that quality (LinkMeter.swift).
 
-import { pageName } from "./shell.js";
+import { isPhone, pageName } from "./shell.js";
 
 const MAX_FRAMES_PER_SECOND = 30;
+const FRAME_INTERVAL_MS = 1000 / MAX_FRAMES_PER_SECOND;
+// Until the server has measured the link: its top rung.
 const CAPTURE_QUALITY = 0.85;
 const STALL_TIMEOUT_MS = 5000;
 // A camera's frame intervals jitter around its rate: only hold back what comes much faster than the cap.
@@ -77,6 +88,8 @@ const state = {
   stillName: "astronaut",   // the still shown for "static"
   cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
   actions: [],              // the server's page actions live on this page, from "hello"
+  link: null,               // the server's latest "link" report: the size and quality to send at
+  answeredAt: 0,            // when the last answer arrived
 };
 export const live = state;
 
@@ -127,7 +140,10 @@ setInterval(updateStats, 250);
 
 function cameraProblem(error) {
   if (!window.isSecureContext) {
-    return `The camera needs https or localhost; this page was opened over plain http at ${location.host}, so it shows a built-in still image.`;
+    // Browsers give the camera only to secure contexts: a phone on plain http gets none, silently.
+    return `No camera over plain http: browsers give the camera only to https pages or to localhost, and this page came from ${location.host}. `
+      + "Showing a built-in still. To use this device's camera, start the studio with --self-signed "
+      + "(ocular studio --host 0.0.0.0 --self-signed) and open the https address it prints, or scan its QR code.";
   }
   switch (error && error.name) {
     case "NotAllowedError": return "Camera permission was refused: showing a built-in still image.";
@@ -145,8 +161,9 @@ async function startCamera(choice) {
   }
   const deviceId = state.cameras[choice];
   const which = deviceId ? { deviceId: { exact: deviceId } } : { facingMode: choice === "back" ? "environment" : "user" };
+  // 720p where the camera has it: the link's level decides what size is sent.
   const stream = await navigator.mediaDevices.getUserMedia({
-    video: { width: { ideal: 640 }, height: { ideal: 480 }, ...which },
+    video: { width: { ideal: 1280 }, height: { ideal: 720 }, ...which },
     audio: false,
   });
   elements.camera.srcObject = stream;
@@ -264,20 +281,34 @@ async function chooseSource(value, camera = "front") {
 
 // ---- Frames out ------------------------------------------------------------------------------
 
-/// Draws the current source into the capture canvas and encodes it as a JPEG blob.
+/// The size and quality frames go at: the server's word on the link (LinkLevel), else the full size.
+/// A still goes as it is: it has no camera rate to keep, and its findings stay the same from one visit
+/// to the next.
+function uploadSettings() {
+  const upload = state.source === "camera" && state.link && state.link.upload;
+  return { longSide: (upload && upload.longSide) || null, quality: (upload && upload.quality) || CAPTURE_QUALITY };
+}
+
+/// Draws the current source into the capture canvas, scaled down to the link's size, and encodes it
+/// as a JPEG blob at the link's quality.
 function grabFrame() {
   const source = state.source === "camera" ? elements.camera : state.still;
   if (!source) return Promise.resolve(null);
-  const width = state.source === "camera" ? source.videoWidth : source.naturalWidth;
-  const height = state.source === "camera" ? source.videoHeight : source.naturalHeight;
-  if (!width || !height) return Promise.resolve(null);  // the camera has not delivered a frame yet
+  const fullWidth = state.source === "camera" ? source.videoWidth : source.naturalWidth;
+  const fullHeight = state.source === "camera" ? source.videoHeight : source.naturalHeight;
+  if (!fullWidth || !fullHeight) return Promise.resolve(null);  // the camera has not delivered a frame yet
+  const { longSide, quality } = uploadSettings();
+  const scale = longSide ? Math.min(1, longSide / Math.max(fullWidth, fullHeight)) : 1;
+  // Even sizes: JPEG's 4:2:0 chroma halves them.
+  const width = Math.max(2, Math.round((fullWidth * scale) / 2) * 2);
+  const height = Math.max(2, Math.round((fullHeight * scale) / 2) * 2);
   const canvas = elements.capture;
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;
     canvas.height = height;
   }
   canvas.getContext("2d").drawImage(source, 0, 0, width, height);
-  return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", CAPTURE_QUALITY));
+  return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", quality));
 }
 
 /// Captures and encodes the newest frame into `state.prepared`, ready to send, while the previous
@@ -310,6 +341,23 @@ async function prepareFrame() {
   else if (state.connected) setTimeout(sendIfDue, 100);  // no picture yet: try again shortly
 }
 
+/// Whether the server spends longer on a frame than the camera takes to make one.
+function recipeIsSlow() {
+  return Boolean(state.link && state.link.processingMs > FRAME_INTERVAL_MS);
+}
+
+/// When the prepared frame may go: 0 now, a number of ms later (the rate cap), or null: nothing to
+/// send yet (nothing prepared, or only a frame older than the last answer while the recipe is slow).
+function frameDueIn() {
+  if (!state.connected || state.inFlight || !state.prepared) return null;
+  const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
+  // A slow recipe: a frame that waited through the processing would be shown that much later; the
+  // camera's next one comes within an interval.
+  if (camera && recipeIsSlow() && state.prepared.capturedAt < state.answeredAt) return null;
+  const minimumInterval = FRAME_INTERVAL_MS * (camera ? CAMERA_JITTER : 1);
+  return Math.max(0, state.lastSend + minimumInterval - performance.now());
+}
+
 /// Sends the prepared frame if one is due: nothing in flight, and not faster than the cap. Called on
 /// every prepared frame and every answer. A still is prepared on demand; a camera frame when it arrives.
 function sendIfDue() {
@@ -319,8 +367,8 @@ function sendIfDue() {
     if (!camera && !state.encoding) prepareFrame();
     return;
   }
-  const minimumInterval = (1000 / MAX_FRAMES_PER_SECOND) * (camera ? CAMERA_JITTER : 1);
-  const early = state.lastSend + minimumInterval - performance.now();
+  const early = frameDueIn();
+  if (early === null) return;  // the camera's next frame calls again
   if (early > 0) {
     clearTimeout(state.capTimer);
     state.capTimer = setTimeout(sendIfDue, early);
@@ -333,6 +381,7 @@ function sendIfDue() {
   state.capturedAt = capturedAt;
   state.lastSend = state.sentAt;
   state.framesSent += 1;
+  state.sentBytes = blob.size;
   state.socket.send(blob);
   clearTimeout(state.stallTimer);
   state.stallTimer = setTimeout(() => {
@@ -368,8 +417,14 @@ function frameAnswered() {
 /// one's decoding; a late decode never overwrites a newer frame.
 async function showFrame(data) {
   const capturedAt = state.capturedAt;
-  const roundTrip = performance.now() - state.sentAt;  // sent → answered, before the next send resets sentAt
+  state.answeredAt = performance.now();
+  const roundTrip = state.answeredAt - state.sentAt;  // sent → answered, before the next send resets sentAt
   const number = ++state.answers;
+  // Acknowledged before the next frame goes, so the server can time both (a still is ready at once).
+  clearTimeout(state.stallTimer);
+  state.inFlight = false;
+  const due = frameDueIn();
+  send({ type: "received", next: due === 0 || (due === null && !state.prepared && state.source !== "camera" && Boolean(state.stillBlob)) });
   frameAnswered();
   try {
     const bitmap = await createImageBitmap(new Blob([data], { type: "image/jpeg" }));
@@ -381,14 +436,22 @@ async function showFrame(data) {
       canvas.height = bitmap.height;
     }
     canvas.getContext("2d").drawImage(bitmap, 0, 0);
-    elements.frameSize.textContent = `${bitmap.width}×${bitmap.height}`;
+    elements.frameSize.textContent = `${bitmap.width}×${bitmap.height}`
+      + (state.link && state.link.level > 0 ? ` · link ${state.link.level}/${state.link.levels - 1}` : "");
+    elements.frameSize.title = state.link
+      ? `Link: ${state.link.downloadMbps ?? "?"} Mbit/s down, ${state.link.uploadMbps ?? "?"} Mbit/s up; `
+        + `server ${state.link.processingMs ?? "?"} ms a frame; answers at quality ${state.link.answerQuality}`
+      : "";
     bitmap.close();
     state.framesReceived += 1;
     canvas.dataset.frames = String(state.framesReceived);
     const now = performance.now();
     state.arrivals.push(now);
     state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
-    if (state.delayLog.length < 100000) state.delayLog.push({ delay: now - capturedAt, roundTrip });
+    if (state.delayLog.length < 100000) {
+      state.delayLog.push({ delay: now - capturedAt, roundTrip, processingMs: state.link ? state.link.processingMs : null,
+                            level: state.link ? state.link.level : 0, bytesUp: state.sentBytes, width: canvas.width });
+    }
     if (state.latencies.length > 30) state.latencies.shift();
     if (!elements.busy.hidden && !page.keepsBusy()) setBusy("");
     page.onFrameDrawn(number);
@@ -401,6 +464,10 @@ async function showFrame(data) {
 function handleMessage(message) {
   if (message.type === "dropped") {
     frameAnswered();
+    return;
+  }
+  if (message.type === "link") {
+    state.link = message;
     return;
   }
   if (message.type === "hello") {
@@ -435,6 +502,7 @@ function connect() {
     state.connected = true;
     state.retryDelay = 500;
     state.inFlight = false;
+    state.link = null;  // a new stream measures its link afresh
     setConnection("live", "Live");
     if (elements.notice.dataset.kind === "error") showNotice("");
     if (elements.busy.textContent.includes("server")) setBusy("");
@@ -486,6 +554,7 @@ export function liveStats() {
     cameras: Object.keys(state.cameras).filter((name) => state.cameras[name] !== null),
     page: pageName,
     actions: state.actions,
+    link: state.link,
   };
 }
 
@@ -506,5 +575,6 @@ export function startLive(handlers) {
   elements.source.addEventListener("change", () => chooseSource(elements.source.value));
   elements.switchCamera.addEventListener("click", () => switchCamera());
   connect();
-  chooseSource("camera");
+  // A phone points its back camera at the world; a laptop's camera faces its user.
+  chooseSource("camera", isPhone() ? "back" : "front");
 }

@@ -84,12 +84,36 @@ function toolbar() {
   return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"));
 }
 
+/// On a phone the page's panel is a bottom sheet under the preview: a handle opens and closes it. Light
+/// Work's long stage list starts closed (the preview first); a panel page's few controls start open.
+function sheet(panel) {
+  const title = panel.getAttribute("aria-label") || "Controls";
+  const handle = make("button", { type: "button", class: "sheet-handle", "aria-controls": panel.id || null },
+    make("span", { class: "sheet-grip", "aria-hidden": "true" }), make("span", { class: "sheet-title" }, title));
+  const setOpen = (open) => {
+    panel.dataset.sheet = open ? "open" : "closed";
+    handle.setAttribute("aria-expanded", String(open));
+    handle.title = open ? `Hide the ${title.toLowerCase()}` : `Show the ${title.toLowerCase()}`;
+  };
+  handle.addEventListener("click", () => setOpen(panel.dataset.sheet !== "open"));
+  setOpen(document.body.classList.contains("panel-page"));
+  panel.prepend(handle);
+}
+
+/// Whether this is a phone (a touch screen a hand holds), where the back camera is the one wanted.
+export function isPhone() {
+  return window.matchMedia("(pointer: coarse)").matches && Math.min(screen.width, screen.height) <= 600;
+}
+
 function render() {
   document.body.prepend(header());
   if (!("live" in document.body.dataset)) return;
   const main = document.querySelector("main");
   main.prepend(view());
   main.after(toolbar());
+  const panel = main.querySelector("aside");
+  if (panel) sheet(panel);
+
   document.body.append(make("video", { id: "camera", playsinline: true, muted: true, hidden: true }), make("canvas", { id: "capture", hidden: true }));
 }
 

@@ -69,10 +69,10 @@ struct PageActionContext: Sendable {
 struct PageActionRegistry: Sendable {
     let actions: [any PageAction.Type]
 
-    /// - Precondition: No two actions take the same message type, and none takes `settings` (the
-    ///   session's own): a clash is a programming error.
+    /// - Precondition: No two actions take the same message type, and none takes `settings` or
+    ///   `received` (the session's own): a clash is a programming error.
     init(_ actions: [any PageAction.Type]) {
-        var types: Set<String> = [StreamSession.settingsType]
+        var types = Set(StreamSession.ownTypes)
         for action in actions {
             for message in action.messages {
                 precondition(types.insert(message.type).inserted, "the page action \(action.name) takes '\(message.type)', which another already takes")

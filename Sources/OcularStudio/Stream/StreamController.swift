@@ -29,21 +29,23 @@ struct StreamController {
         }
     }
 
-    func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
+    func addRoutes(to router: Router<StreamRequestContext>) {
         router.ws(RouterPath(stringLiteral: Self.path)) { inbound, outbound, context in
             // A page names itself (`?page=manyMasks`) so that its actions see the frames; a client
             // that does not gets every action.
             let page = context.request.uri.queryParameters.get("page").map { String($0.prefix(64)) }
-            try await stream(inbound: inbound, outbound: outbound, page: page, logger: context.logger)
+            // A page on this machine has no network to adapt to (LinkMeter): its answers stay at their best.
+            try await stream(inbound: inbound, outbound: outbound, page: page, adaptsToLink: !context.requestContext.isLoopback, logger: context.logger)
         }
     }
 
     /// Runs one client's stream. Frames are processed one at a time by a second task; a frame that
     /// arrives while another waits replaces it (the waiting one is answered `dropped`), so a client
     /// that floods the server gets the newest frames processed and never builds a queue.
-    func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, page: String? = nil, logger: Logger) async throws {
+    func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, page: String? = nil, adaptsToLink: Bool = true,
+                logger: Logger) async throws {
         let session = try StreamSession(configuration: configuration, registry: registry, actions: actions, page: page, images: images,
-                                        gallery: gallery, beans: beans)
+                                        gallery: gallery, beans: beans, adaptsToLink: adaptsToLink)
         try await outbound.write(.text(session.hello.json))
 
         let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
@@ -56,6 +58,7 @@ struct StreamController {
                     switch reply {
                     case .frame(let jpeg, let annotations, let answers):
                         try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                        session.answerWritten(bytes: jpeg.count)
                         if let annotations { try await outbound.write(.text(annotations.json)) }
                         for answer in answers { try await outbound.write(.text(answer.json)) }
                     case .refused(let reason):
@@ -72,6 +75,7 @@ struct StreamController {
                     logger.info("\(reason)")
                     try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))
                 case .binary(let frame):
+                    session.frameArrived(bytes: frame.readableBytes)
                     if case .dropped = pending.yield(frame) {
                         try await outbound.write(.text(StreamMessage.Outbound.dropped.json))
                     }

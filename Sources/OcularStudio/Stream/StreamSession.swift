@@ -19,8 +19,14 @@ final class StreamSession: Sendable {
         var quality: Int
     }
 
-    /// The one message type the session takes itself; every other is a page action's.
+    /// The message types the session takes itself; every other is a page action's.
     static let settingsType = "settings"
+    /// The page has an answer: `{"type":"received","next":true}`, `next` when its next frame follows
+    /// at once. The stream's link is measured by these (``LinkMeter``).
+    static let receivedType = "received"
+    static let ownTypes = [settingsType, receivedType]
+    /// How often the link's figures go to the page when its level stays.
+    static let linkReportIntervalMs = 1000.0
 
     private let configuration: StudioConfiguration
     private let registry: StageRegistry
@@ -32,16 +38,21 @@ final class StreamSession: Sendable {
     /// Each message type an action takes: the action and the message's declaration.
     private let routes: [String: (action: any PageAction, message: PageMessage)]
     private let started = ContinuousClock.now
+    /// The link's measurements and level, and when the page last heard of them.
+    private let link: Mutex<(meter: LinkMeter, reportedAt: Double)>
 
-    /// - Parameter page: The page the stream serves (`manyMasks`), whose actions are live; nil for
-    ///   every action.
+    /// - Parameters:
+    ///   - page: The page the stream serves (`manyMasks`), whose actions are live; nil for every action.
+    ///   - adaptsToLink: Whether the link's level may move (not for a page on this machine).
     init(configuration: StudioConfiguration, registry: StageRegistry = .standard, actions actionRegistry: PageActionRegistry = .standard,
-         page: String? = nil, images: any ImageCatalog = NoImages(), gallery: StudioGallery? = nil, beans: BeanCounter? = nil) throws(StageError) {
+         page: String? = nil, images: any ImageCatalog = NoImages(), gallery: StudioGallery? = nil, beans: BeanCounter? = nil,
+         adaptsToLink: Bool = true) throws(StageError) {
         self.configuration = configuration
         self.registry = registry
         self.images = images
         let gallery = gallery ?? StudioGallery(folder: configuration.galleryFolder)
         self.gallery = gallery
+        self.link = Mutex((meter: LinkMeter(adapts: configuration.adaptsToLink && adaptsToLink), reportedAt: -Double.infinity))
         self.settings = Mutex(Settings(pipeline: try Pipeline(Recipe(), registry: registry), quality: configuration.jpegQuality))
         let context = PageActionContext(configuration: configuration, saves: GallerySaves(configuration: configuration, gallery: gallery), beans: beans)
         actions = actionRegistry.actions.filter { $0.serves(page: page) }.map { $0.init(context: context) }
@@ -61,7 +72,38 @@ final class StreamSession: Sendable {
 
     /// The message types this stream takes, its own first.
     var messageTypes: [String] {
-        [Self.settingsType] + actions.flatMap { type(of: $0).messages.map(\.type) }
+        Self.ownTypes + actions.flatMap { type(of: $0).messages.map(\.type) }
+    }
+
+    /// Milliseconds since the stream opened, the link meter's clock.
+    private var now: Double {
+        let elapsed = (ContinuousClock.now - started).components
+        return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+    }
+
+    var linkMeter: LinkMeter { link.withLock { $0.meter } }
+
+    /// The answer to a frame has been handed to the connection.
+    func answerWritten(bytes: Int) {
+        let time = now
+        link.withLock { $0.meter.answerWritten(bytes: bytes, at: time) }
+    }
+
+    /// A frame has arrived whole.
+    func frameArrived(bytes: Int) {
+        let time = now
+        link.withLock { $0.meter.frameArrived(bytes: bytes, at: time) }
+    }
+
+    /// The link's figures for the page: when its level changed, and once a second.
+    private func acknowledge(sendingNext: Bool) -> StreamMessage.Outbound? {
+        let time = now
+        return link.withLock { state -> StreamMessage.Outbound? in
+            let changed = state.meter.answerReceived(at: time, sendingNext: sendingNext)
+            guard changed || time - state.reportedAt >= Self.linkReportIntervalMs else { return nil }
+            state.reportedAt = time
+            return .answer("link", LinkReport(state.meter, chosenQuality: currentSettings.quality))
+        }
     }
 
     /// The message that opens the stream.
@@ -78,6 +120,11 @@ final class StreamSession: Sendable {
     func receive(_ text: String) -> StreamMessage.Outbound? {
         do throws(StreamMessageError) {
             let envelope = try StreamMessage.Envelope.read(text)
+            if envelope.type == Self.receivedType {
+                try envelope.refuseUnknownKeys(allowed: ["next"], has: "next")
+                let next = try InboundMessage(type: envelope.type, text: text).field("next", as: Bool.self, otherwise: "next must be true or false")
+                return acknowledge(sendingNext: next ?? false)
+            }
             if envelope.type == Self.settingsType {
                 try envelope.refuseUnknownKeys(allowed: ["recipe", "quality"], has: "recipe and quality")
                 let (recipe, quality) = try StreamMessage.settings(from: text)
@@ -116,12 +163,19 @@ final class StreamSession: Sendable {
     /// the same size, and shows the result to the page's actions.
     func process(_ frame: ByteBuffer) -> Reply {
         let settings = currentSettings
+        let startedAt = now
+        defer {
+            let time = now
+            link.withLock { $0.meter.processed(milliseconds: time - startedAt) }
+        }
+        // The link's level may lower the answers' quality below the chosen one, never raise it.
+        let quality = min(settings.quality, link.withLock { $0.meter.current.answerQuality })
         let elapsed = ContinuousClock.now - started
         let options = ImageReadOptions(pixelLimit: configuration.maxFramePixels)
         do {
             let image = try frame.withUnsafeReadableBytes { try Image(decoding: $0, name: "frame", options: options) }
             let processed = try settings.pipeline.process(Frame(image: image, timestamp: elapsed))
-            let jpeg = try processed.image.encoded(as: .jpeg(quality: settings.quality))
+            let jpeg = try processed.image.encoded(as: .jpeg(quality: quality))
             // Whatever kinds the recipe's stages declare go out, known to the studio or not.
             let annotations = !settings.pipeline.annotationKinds.isEmpty
                 ? StreamMessage.Outbound.annotations(processed.annotationGroups(listing: settings.pipeline.annotationKinds)) : nil
@@ -130,4 +184,43 @@ final class StreamSession: Sendable {
             return .refused("\(error)")
         }
     }
+}
+
+/// The link's level and figures, as the page gets them (`{"type":"link", …}`): what size and quality
+/// to send frames at, and what the server measured.
+struct LinkReport: Encodable, Sendable {
+    struct Upload: Encodable, Sendable {
+        /// The longest side to send frames at; nil for the camera's own size.
+        let longSide: Int?
+        let quality: Double
+    }
+
+    let level: Int
+    let levels: Int
+    let upload: Upload
+    let answerQuality: Int
+    let processingMs: Double?
+    let answerRoundTripMs: Double?
+    let uploadMs: Double?
+    let budgetMs: Double
+    /// Megabits per second down (answers) and up (frames), as the last frames crossed.
+    let downloadMbps: Double?
+    let uploadMbps: Double?
+
+    init(_ meter: LinkMeter, chosenQuality: Int) {
+        let level = meter.current
+        self.level = meter.level
+        levels = LinkLevel.ladder.count
+        upload = Upload(longSide: level.longSide, quality: level.uploadQuality)
+        answerQuality = min(level.answerQuality, chosenQuality)
+        processingMs = meter.processingMs.map(Self.rounded)
+        answerRoundTripMs = meter.answerRoundTripMs.map(Self.rounded)
+        uploadMs = meter.uploadMs.map(Self.rounded)
+        budgetMs = Self.rounded(meter.budgetMs)
+        // 1 byte/ms = 8 kbit/s.
+        downloadMbps = meter.downloadRate.map { Self.rounded($0 * 8 / 1000) }
+        uploadMbps = meter.uploadRate.map { Self.rounded($0 * 8 / 1000) }
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }

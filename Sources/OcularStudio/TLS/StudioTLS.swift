@@ -1,0 +1,150 @@
+import Crypto
+import Foundation
+import NIOSSL
+import Ocular
+import SwiftASN1
+import X509
+
+/// The certificate and key Ocular Studio serves HTTPS (and WSS) with.
+///
+/// Browsers give the camera only to a secure context, so a phone on the same network needs HTTPS
+/// (SPEC §10). The pair is read and checked when the studio starts, so a damaged file, a key that
+/// belongs to another certificate or a key the user may not read is one clear line before anything
+/// listens, not a failed handshake in the browser later.
+public struct StudioTLS: Sendable {
+    /// The certificate chain, PEM, leaf first.
+    public let certificatePEM: String
+    /// The private key, PEM.
+    public let privateKeyPEM: String
+    /// SHA-256 of the leaf certificate's DER bytes, as colon-separated hex pairs (what browsers show).
+    public let fingerprint: String
+    /// Names and addresses the leaf certificate is valid for (its subject alternative names).
+    public let names: [String]
+
+    /// Reads and checks a PEM certificate (chain) and its PEM private key.
+    /// - Throws: ``StudioTLSError`` naming the file and what is wrong with it.
+    public init(certificateFile: String, keyFile: String) throws(StudioTLSError) {
+        let certificateText = try Self.read(certificateFile, what: "certificate")
+        let keyText = try Self.read(keyFile, what: "key")
+        try self.init(certificatePEM: certificateText, privateKeyPEM: keyText, certificateName: certificateFile, keyName: keyFile)
+    }
+
+    /// Checks a PEM certificate (chain) and private key given as text; the names say where they came from.
+    init(certificatePEM: String, privateKeyPEM: String, certificateName: String, keyName: String) throws(StudioTLSError) {
+        let leaf: Certificate
+        do {
+            let documents = try PEMDocument.parseMultiple(pemString: certificatePEM).filter { $0.discriminator == "CERTIFICATE" }
+            guard let first = documents.first else { throw StudioTLSError.damaged(file: certificateName, what: "certificate", reason: "it holds no PEM certificate (-----BEGIN CERTIFICATE-----)") }
+            leaf = try Certificate(derEncoded: first.derBytes)
+        } catch let error as StudioTLSError {
+            throw error
+        } catch {
+            throw .damaged(file: certificateName, what: "certificate", reason: "it is not a readable PEM certificate (cut off, or not DER inside)")
+        }
+        let key: Certificate.PrivateKey
+        do {
+            key = try Certificate.PrivateKey(pemEncoded: privateKeyPEM)
+        } catch {
+            throw .damaged(file: keyName, what: "key", reason: "it is not a readable PEM private key (RSA, EC or Ed25519)")
+        }
+        guard key.publicKey == leaf.publicKey else {
+            throw .mismatched(certificate: certificateName, key: keyName)
+        }
+        // What NIOSSL (BoringSSL) will load must load now, not at the first connection.
+        do {
+            _ = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))
+            _ = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
+        } catch {
+            throw .damaged(file: certificateName, what: "certificate", reason: "the TLS library cannot load the pair (\(error))")
+        }
+        self.certificatePEM = certificatePEM
+        self.privateKeyPEM = privateKeyPEM
+        self.fingerprint = Self.fingerprint(of: leaf)
+        self.names = Self.subjectAlternativeNames(of: leaf)
+    }
+
+    /// The server side of TLS: this pair, TLS 1.2 or newer, HTTP/1.1 offered by ALPN.
+    func serverConfiguration() throws -> TLSConfiguration {
+        let chain = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.applicationProtocols = ["http/1.1"]
+        return configuration
+    }
+
+    static func fingerprint(of certificate: Certificate) -> String {
+        var serializer = DER.Serializer()
+        try? serializer.serialize(certificate)
+        return SHA256.hash(data: serializer.serializedBytes).map { String(format: "%02X", $0) }.joined(separator: ":")
+    }
+
+    static func subjectAlternativeNames(of certificate: Certificate) -> [String] {
+        guard let names = try? certificate.extensions.subjectAlternativeNames else { return [] }
+        return names.compactMap { name in
+            switch name {
+            case .dnsName(let dns): dns
+            case .ipAddress(let bytes): Self.addressText(Array(bytes.bytes))
+            default: nil
+            }
+        }
+    }
+
+    static func addressText(_ bytes: [UInt8]) -> String? {
+        switch bytes.count {
+        case 4: return bytes.map(String.init).joined(separator: ".")
+        case 16:
+            var address = in6_addr()
+            withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return nil }
+            return String(cString: text)
+        default: return nil
+        }
+    }
+
+    /// Reads a file, saying which one and why it cannot be read.
+    static func read(_ path: String, what: String) throws(StudioTLSError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason: String
+            switch errno {
+            case EACCES, EPERM: reason = "permission denied"
+            case ENOENT: reason = "no such file"
+            default: reason = String(cString: strerror(errno))
+            }
+            throw .unreadable(file: path, what: what, reason: reason)
+        }
+        defer { try? handle.close() }
+        // A certificate chain or key is a few kilobytes; a huge file is not one.
+        guard let data = try? handle.read(upToCount: 1 << 20), let text = String(data: data, encoding: .utf8) else {
+            throw .damaged(file: path, what: what, reason: "it is not PEM text")
+        }
+        return text
+    }
+}
+
+/// Why the studio cannot serve HTTPS with the files it was given.
+public enum StudioTLSError: CodedError, Equatable {
+    case unreadable(file: String, what: String, reason: String)
+    case damaged(file: String, what: String, reason: String)
+    case mismatched(certificate: String, key: String)
+    case cannotMake(folder: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let what, let reason): "cannot read the TLS \(what) '\(file)': \(reason)"
+        case .damaged(let file, let what, let reason): "the TLS \(what) '\(file)' is damaged: \(reason)"
+        case .mismatched(let certificate, let key): "the TLS key '\(key)' does not belong to the certificate '\(certificate)' (their public keys differ)"
+        case .cannotMake(let folder, let reason): "cannot keep a self-signed certificate in '\(folder)': \(reason)"
+        }
+    }
+
+    public var code: ErrorCode {
+        switch self {
+        case .unreadable(_, _, let reason): ErrorCode("tls.unreadable", reason == "no such file" ? .notFound : .ioFailure)
+        case .damaged: ErrorCode("tls.damaged", .badInput)
+        case .mismatched: ErrorCode("tls.mismatched", .badInput)
+        case .cannotMake: ErrorCode("tls.cannotMake", .ioFailure)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@Suite("ocular studio over HTTPS")
+struct StudioTLSCLITests {
+    /// A pair made the way `--self-signed` makes it, in `folder`'s configuration folder.
+    static func makePair(in folder: Folder) throws -> (certificate: String, key: String) {
+        let environment = ["XDG_CONFIG_HOME": folder.file("config")]
+        let printed = try studioAnnouncement(["--self-signed", "--gallery", folder.file("gallery")], environment: environment)
+        #expect(printed.contains("https://127.0.0.1:"))
+        return (folder.file("config/ocular/tls/studio-certificate.pem"), folder.file("config/ocular/tls/studio-key.pem"))
+    }
+
+    /// Starts `ocular studio` on a free port, returns everything it printed once it listens, stops it.
+    static func studioAnnouncement(_ arguments: [String], environment: [String: String]) throws -> String {
+        let studio = Process()
+        studio.executableURL = URL(fileURLWithPath: ocularExecutable)
+        studio.arguments = ["studio", "--port", "0"] + arguments
+        studio.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        studio.standardOutput = output
+        try studio.run()
+        defer { studio.terminate(); studio.waitUntilExit() }
+        var printed = Data()
+        // The address is the announcement's last line.
+        while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
+            printed += output.fileHandleForReading.availableData
+        }
+        return String(decoding: printed, as: UTF8.self)
+    }
+
+    @Test("--self-signed makes a pair once in the configuration folder, prints its fingerprint, and keeps it")
+    func selfSigned() throws {
+        let folder = try Folder()
+        let environment = ["XDG_CONFIG_HOME": folder.file("config")]
+        let arguments = ["--host", "0.0.0.0", "--self-signed", "--gallery", folder.file("gallery")]
+        let first = try Self.studioAnnouncement(arguments, environment: environment)
+        #expect(first.contains(#/Ocular Studio is running at https://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64} /#), "\(first)")
+        #expect(first.contains("Made a self-signed certificate in \(folder.file("config"))/ocular/tls for localhost, 127.0.0.1, ::1"))
+        let fingerprint = try #require(first.firstMatch(of: #/fingerprint: ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})/#)?.1)
+        let second = try Self.studioAnnouncement(arguments, environment: environment)
+        #expect(second.contains("Using the self-signed certificate") && second.contains(String(fingerprint)), "kept: the phone's trust holds")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("gallery/studio-key.pem")), "nothing beside the gallery")
+    }
+
+    @Test("a damaged, mismatched, missing or unreadable certificate or key is one line and a failing status")
+    func badPairs() throws {
+        let folder = try Folder()
+        let pair = try Self.makePair(in: folder)
+        let otherFolder = try Folder()
+        let other = try Self.makePair(in: otherFolder)
+        let damaged = folder.file("damaged.pem")
+        try "not a certificate\n".write(toFile: damaged, atomically: true, encoding: .utf8)
+        let cut = folder.file("cut.pem")
+        try String(try String(contentsOfFile: pair.certificate, encoding: .utf8).prefix(300)).write(toFile: cut, atomically: true, encoding: .utf8)
+        let gallery = ["--gallery", folder.file("gallery")]
+        func studio(_ arguments: String...) throws -> Run { try ocular(["studio", "--port", "0"] + arguments + gallery) }
+
+        let mismatched = try studio("--tls-cert", pair.certificate, "--tls-key", other.key)
+        expectCleanFailure(mismatched, mentioning: "the TLS key '\(other.key)' does not belong to the certificate '\(pair.certificate)'")
+        #expect(mismatched.status == 65 && mismatched.errors.split(separator: "\n").count == 1, "\(mismatched.errors)")
+        expectCleanFailure(try studio("--tls-cert", damaged, "--tls-key", pair.key), mentioning: "the TLS certificate '\(damaged)' is damaged: it holds no PEM certificate")
+        expectCleanFailure(try studio("--tls-cert", cut, "--tls-key", pair.key), mentioning: "the TLS certificate '\(cut)' is damaged")
+        expectCleanFailure(try studio("--tls-cert", pair.certificate, "--tls-key", damaged), mentioning: "the TLS key '\(damaged)' is damaged")
+        let missing = try studio("--tls-cert", folder.file("none.pem"), "--tls-key", pair.key)
+        expectCleanFailure(missing, mentioning: "cannot read the TLS certificate '\(folder.file("none.pem"))': no such file")
+        #expect(missing.status == 66)
+        expectCleanFailure(try studio("--tls-cert", pair.certificate), mentioning: "--tls-cert needs --tls-key")
+        expectCleanFailure(try studio("--self-signed", "--tls-cert", pair.certificate, "--tls-key", pair.key), mentioning: "give one")
+        withExtendedLifetime(otherFolder) {}
+    }
+
+    /// Root reads every file, so the test runs the studio as nobody; that needs the executable to be
+    /// reachable by nobody (a clone under /root is not).
+    static let canTestPermissions: Bool = {
+        guard getuid() == 0 else { return true }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        probe.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", ocularExecutable, "--version"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    @Test("a key the user may not read is refused by name", .enabled(if: canTestPermissions, "root here, and nobody cannot run the built executable"))
+    func unreadableKey() throws {
+        let folder = try Folder()
+        let pair = try Self.makePair(in: folder)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: pair.key)
+        var arguments = [ocularExecutable, "studio", "--port", "0", "--tls-cert", pair.certificate, "--tls-key", pair.key, "--gallery", folder.file("gallery")]
+        // Root reads every file: drop to nobody, who may run the executable but not read the key.
+        if getuid() == 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.file("config/ocular/tls"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.file("config/ocular"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.file("config"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: pair.certificate)
+            arguments = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        expectCleanFailure(Run(status: process.terminationStatus, output: "", errors: text),
+                           mentioning: "cannot read the TLS key '\(pair.key)': permission denied")
+        #expect(process.terminationStatus == 74)
+    }
+
+    @Test("a second HTTPS studio on a taken port says the port is in use")
+    func portInUse() throws {
+        let folder = try Folder()
+        let environment = ["XDG_CONFIG_HOME": folder.file("config")]
+        let port = Int.random(in: 20000...40000)
+        let printed = try Self.studioAnnouncement(["--self-signed", "--gallery", folder.file("g1")], environment: environment)
+        #expect(printed.contains("https://"))
+        // The first studio has stopped; hold the port with a second one while a third tries it.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: ocularExecutable)
+        holder.arguments = ["studio", "--port", String(port), "--gallery", folder.file("g2")]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("running at"), holder.isRunning { said += output.fileHandleForReading.availableData }
+        let run = try ocular(["studio", "--port", String(port), "--self-signed", "--gallery", folder.file("g3")], environment: environment)
+        expectCleanFailure(run, mentioning: "cannot listen on 127.0.0.1:\(port): the port is in use")
+        #expect(run.status == 69 && run.errors.split(separator: "\n").count == 1)
+    }
+}

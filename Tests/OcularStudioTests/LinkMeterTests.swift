@@ -1,0 +1,146 @@
+import Foundation
+import NIOCore
+import Ocular
+import Testing
+@testable import OcularStudio
+
+@Suite("a stream's link: measured from its answers, and the level that keeps the rate")
+struct LinkMeterTests {
+    /// A simulated client: frames of `bytes(level)` each way over a link of `kilobytesPerMs` (both
+    /// directions), `latencyMs` one way, and `processingMs` on the server. Returns the level after
+    /// each frame.
+    struct SimulatedLink {
+        var meter = LinkMeter()
+        var time = 0.0
+        var kilobytesPerMs: Double
+        var latencyMs = 0.5
+        var processingMs = 5.0
+
+        /// A 1280×720 frame of an ordinary scene at the top rung, and two thirds of it per rung down.
+        static func bytes(_ level: Int) -> Double { 110_000 * Foundation.pow(2.0 / 3.0, Double(level)) }
+
+        mutating func run(frames: Int) -> [Int] {
+            var levels: [Int] = []
+            for _ in 0..<frames {
+                let bytes = Self.bytes(meter.level)
+                let transfer = bytes / 1000 / kilobytesPerMs
+                // Up: the frame follows the acknowledgement at once.
+                time += transfer + latencyMs
+                meter.frameArrived(bytes: Int(bytes), at: time)
+                meter.processed(milliseconds: processingMs)
+                time += processingMs
+                meter.answerWritten(bytes: Int(bytes), at: time)
+                time += transfer + 2 * latencyMs  // down, then the acknowledgement back
+                _ = meter.answerReceived(at: time, sendingNext: true)
+                levels.append(meter.level)
+            }
+            return levels
+        }
+    }
+
+    @Test("a fast link stays at the top rung")
+    func fastLinkStays() {
+        var link = SimulatedLink(kilobytesPerMs: 125)  // 1 Gbit/s
+        #expect(link.run(frames: 300).allSatisfy { $0 == 0 })
+        #expect(link.meter.downloadRate.map { $0 > 50_000 } == true, "bytes per ms")
+    }
+
+    @Test("20 Mbit/s settles on the largest frames whose transfers fit, without oscillating; 5 Mbit/s on smaller ones; a clear link climbs back")
+    func settlesAndClimbs() {
+        var link = SimulatedLink(kilobytesPerMs: 2.5)  // 20 Mbit/s
+        let twenty = link.run(frames: 300)
+        // Rung 3 (~33 kB a frame) is the largest whose two transfers fit in 33 ms less processing.
+        #expect(twenty.last == 3)
+        #expect(Set(twenty.suffix(200)).count == 1, "settled: \(Array(twenty.suffix(200)))")
+        #expect(link.meter.waitBeforeStepUp == LinkMeter.underBeforeStepUp, "no failed tries")
+        #expect(twenty.firstIndex(of: 3).map { $0 < 30 } == true, "down within a second: \(twenty.prefix(40))")
+        link.kilobytesPerMs = 0.625  // 5 Mbit/s
+        let five = link.run(frames: 300)
+        #expect(five.last == 7)
+        #expect(Set(five.suffix(200)).count == 1)
+        link.kilobytesPerMs = 12.5  // 100 Mbit/s
+        let clear = link.run(frames: 400)
+        #expect(clear.last == 0, "climbed back: \(clear)")
+        #expect(Set(clear.suffix(100)).count == 1)
+        // The rates it measured are those of the link (the answer's round trip includes the latency).
+        let measured = link.meter.downloadRate ?? 0
+        #expect(measured > 12_500 * 0.8 && measured <= 12_500, "\(measured) bytes/ms")
+        #expect(abs((link.meter.uploadRate ?? 0) - 12_500) < 12_500 * 0.1)
+    }
+
+    @Test("a recipe slower than the camera sets the rate: the transfers may take half its time, no more")
+    func slowRecipe() {
+        var link = SimulatedLink(kilobytesPerMs: 2.5, processingMs: 200)
+        let levels = link.run(frames: 100)
+        #expect(abs(link.meter.budgetMs - 100) < 1, "half the processing time")
+        // At 20 Mbit/s the full frames' transfers fit in 100 ms; at 5 Mbit/s ~22 kB frames do (rung 4).
+        #expect(levels.allSatisfy { $0 == 0 })
+        link.kilobytesPerMs = 0.625
+        #expect(link.run(frames: 100).last == 4)
+    }
+
+    @Test("a link that holds a rung but not the one above tries it ever more rarely")
+    func triesBackOff() {
+        // Rung 3 of an ordinary frame takes ~26 ms both ways here; latency makes rung 2 ~40 ms.
+        var link = SimulatedLink(kilobytesPerMs: 2.5, latencyMs: 0.5)
+        link.meter = LinkMeter()
+        _ = link.run(frames: 100)
+        #expect(link.meter.level == 3)
+        // Make rung 3 look roomy (its transfers well under the budget) while rung 2 stays too large:
+        // a faster link for small frames is what a bursty Wi-Fi link looks like.
+        var levels: [Int] = []
+        for _ in 0..<3000 {
+            link.kilobytesPerMs = link.meter.level >= 3 ? 5 : 2
+            levels += link.run(frames: 1)
+        }
+        let tries = zip(levels, levels.dropFirst()).filter { $0.0 == 3 && $0.1 == 2 }.count
+        #expect(tries >= 3 && tries <= 8, "tries: \(tries)")
+        #expect(Double(levels.filter { $0 == 3 }.count) / Double(levels.count) > 0.95)
+        #expect(link.meter.waitBeforeStepUp > LinkMeter.underBeforeStepUp * 4)
+    }
+
+    @Test("fixed quality measures but never moves; an upload is timed only when the frame followed the acknowledgement")
+    func fixedAndUntimed() {
+        var link = SimulatedLink(kilobytesPerMs: 0.625)
+        link.meter = LinkMeter(adapts: false)
+        #expect(link.run(frames: 100).allSatisfy { $0 == 0 })
+        #expect(link.meter.transferMs.map { $0 > 300 } == true)
+
+        var meter = LinkMeter()
+        meter.answerWritten(bytes: 10_000, at: 0)
+        _ = meter.answerReceived(at: 10, sendingNext: false)
+        meter.frameArrived(bytes: 10_000, at: 500)  // the page waited for its camera: no upload time
+        #expect(meter.uploadMs == nil)
+        #expect(meter.answerRoundTripMs == 10)
+    }
+}
+
+@Suite("the stream's link reports")
+struct StreamLinkTests {
+    static func report(_ message: StreamMessage.Outbound?) throws -> [String: Any] {
+        let text = try #require(message).json
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("an acknowledged answer brings the link's figures; a bad acknowledgement is refused by name; answers follow the level's quality")
+    func acknowledgements() throws {
+        let session = try StreamSession(configuration: StudioConfiguration())
+        let image = try Image(contentsOfFile: dataRoot + "/images/coffee.png")
+        let frame = ByteBuffer(bytes: try image.encoded(as: .jpeg(quality: 90)))
+        session.frameArrived(bytes: frame.readableBytes)
+        guard case .frame(let jpeg, _, _) = session.process(frame) else { Issue.record("no answer"); return }
+        session.answerWritten(bytes: jpeg.count)
+        let link = try Self.report(session.receive(#"{"type":"received","next":true}"#))
+        #expect(link["type"] as? String == "link" && link["level"] as? Int == 0 && link["levels"] as? Int == LinkLevel.ladder.count)
+        #expect((link["processingMs"] as? Double).map { $0 > 0 } == true)
+        #expect((link["upload"] as? [String: Any])?["quality"] as? Double == 0.85)
+        #expect(link["answerQuality"] as? Int == 80, "the top rung keeps the chosen quality")
+        // Within the second and at the same level: no report.
+        session.answerWritten(bytes: jpeg.count)
+        #expect(session.receive(#"{"type":"received","next":false}"#) == nil)
+        let refused = try Self.report(session.receive(#"{"type":"received","next":"yes"}"#))
+        #expect(refused["type"] as? String == "error" && refused["message"] as? String == "next must be true or false")
+        let unknown = try Self.report(session.receive(#"{"type":"received","nxt":true}"#))
+        #expect(unknown["message"] as? String == "a received message has no 'nxt'; it has next")
+    }
+}

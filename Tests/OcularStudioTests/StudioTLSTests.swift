@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import OcularStudio
+
+@Suite("HTTPS and the phone's way in")
+struct StudioTLSTests {
+    /// The terminal picture read back into light and dark modules (half blocks, light painted, as
+    /// printed without colours). Tests/browser/test_phone.py reads the printed code with a QR decoder.
+    static func modules(ofTerminalText text: String) -> [[Bool]] {
+        var dark: [[Bool]] = []
+        for line in text.split(separator: "\n") {
+            dark.append(line.map { !($0 == "█" || $0 == "▀") })
+            dark.append(line.map { !($0 == "█" || $0 == "▄") })
+        }
+        return dark
+    }
+
+    @Test("the QR code's terminal picture is its modules inside a light quiet zone, in either colouring")
+    func qrCodeTerminalPicture() throws {
+        let address = "https://192.168.1.23:8080/?token=" + String(repeating: "0123456789abcdef", count: 4)
+        let code = try QRCode(address)
+        #expect(code.size >= 21 && (code.size - 17) % 4 == 0, "a QR code has 17 + 4·version modules a side")
+        // The three finder patterns: a dark 7×7 ring with a dark 3×3 centre, at three corners.
+        for (left, top) in [(0, 0), (code.size - 7, 0), (0, code.size - 7)] {
+            for y in 0..<7 { for x in 0..<7 {
+                let ring = x == 0 || y == 0 || x == 6 || y == 6, centre = (2...4).contains(x) && (2...4).contains(y)
+                #expect(code.isDark(x: left + x, y: top + y) == (ring || centre))
+            } }
+        }
+        let quiet = 2
+        let picture = Self.modules(ofTerminalText: code.terminalText(quietZone: quiet, colours: false))
+        for y in 0..<(code.size + 2 * quiet) {
+            for x in 0..<(code.size + 2 * quiet) {
+                #expect(picture[y][x] == code.isDark(x: x - quiet, y: y - quiet))
+            }
+        }
+        // With colours the glyphs paint the dark modules: the same picture, inverted.
+        let coloured = code.terminalText(quietZone: quiet, colours: true)
+        #expect(coloured.hasPrefix("\u{1B}[30;107m"))
+        let glyphs = coloured.replacingOccurrences(of: "\u{1B}[30;107m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")
+        let inverted = String(glyphs.map { ["█": " ", " ": "█", "▀": "▄", "▄": "▀"][$0] ?? $0 })
+        #expect(Array(Self.modules(ofTerminalText: inverted).prefix(code.size + 2 * quiet)) == Array(picture.prefix(code.size + 2 * quiet)))
+        #expect(throws: QRCodeError.tooLong(8000)) { try QRCode(String(repeating: "x", count: 8000)) }
+    }
+
+    static func temporaryFolder() -> String {
+        NSTemporaryDirectory() + "ocular-tls-" + UUID().uuidString
+    }
+
+    @Test("a self-signed pair is made once, kept with the key private, reused, and made anew for a new address")
+    func selfSignedIsKept() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let names = ["localhost", "127.0.0.1", "::1", "192.0.2.77"]
+        let (first, made) = try SelfSignedCertificate.load(folder: folder, names: names)
+        #expect(made)
+        #expect(Set(first.names) == Set(names))
+        #expect(first.fingerprint.count == 32 * 3 - 1 && first.fingerprint.allSatisfy { $0.isHexDigit || $0 == ":" })
+        let keyMode = try FileManager.default.attributesOfItem(atPath: folder + "/studio-key.pem")[.posixPermissions] as? Int
+        #expect(keyMode == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/studio-key.pem.part"))
+        let (again, madeAgain) = try SelfSignedCertificate.load(folder: folder, names: ["127.0.0.1"])
+        #expect(!madeAgain && again.fingerprint == first.fingerprint, "a subset of its names: the kept one")
+        let (moved, madeForMove) = try SelfSignedCertificate.load(folder: folder, names: names + ["10.0.0.9"])
+        #expect(madeForMove && moved.fingerprint != first.fingerprint && moved.names.contains("10.0.0.9"))
+        let (late, madeLate) = try SelfSignedCertificate.load(folder: folder, names: ["127.0.0.1"], now: Date().addingTimeInterval(380 * 24 * 3600))
+        #expect(madeLate && late.fingerprint != moved.fingerprint, "within a month of expiry it is renewed")
+        // The kept files are a pair the studio reads like any other.
+        let read = try StudioTLS(certificateFile: folder + "/studio-certificate.pem", keyFile: folder + "/studio-key.pem")
+        #expect(read.fingerprint == late.fingerprint)
+        #expect(throws: Never.self) { _ = try read.serverConfiguration() }
+    }
+
+    @Test("damaged, mismatched, missing and cut-off pairs are refused with what and why")
+    func badPairs() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let one = try SelfSignedCertificate.make(names: ["localhost"], now: Date())
+        let other = try SelfSignedCertificate.make(names: ["localhost"], now: Date())
+        #expect(throws: StudioTLSError.mismatched(certificate: "c", key: "k")) {
+            try StudioTLS(certificatePEM: one.certificate, privateKeyPEM: other.key, certificateName: "c", keyName: "k")
+        }
+        #expect(throws: StudioTLSError.self) {
+            try StudioTLS(certificatePEM: String(one.certificate.prefix(200)), privateKeyPEM: one.key, certificateName: "c", keyName: "k")
+        }
+        #expect(throws: StudioTLSError.damaged(file: "k", what: "key", reason: "it is not a readable PEM private key (RSA, EC or Ed25519)")) {
+            try StudioTLS(certificatePEM: one.certificate, privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+                          certificateName: "c", keyName: "k")
+        }
+        #expect(throws: StudioTLSError.unreadable(file: folder + "/none.pem", what: "certificate", reason: "no such file")) {
+            try StudioTLS(certificateFile: folder + "/none.pem", keyFile: folder + "/none.key")
+        }
+        let error = StudioTLSError.mismatched(certificate: "c.pem", key: "k.pem")
+        #expect(error.description == "the TLS key 'k.pem' does not belong to the certificate 'c.pem' (their public keys differ)")
+        #expect(error.code.kind == .badInput)
+    }
+}

@@ -1,0 +1,202 @@
+"""The studio over a shaped link: a network namespace and a veth pair on this machine, both directions
+limited with tc's token bucket (tbf), the studio on one side over HTTPS and headless Chromium with a
+1280×720 30 frames/s camera on the other. The shown rate must stay near the camera's and the shown
+frame fresh, at 20 Mbit/s, and degrade gracefully at 5 Mbit/s.
+
+Needs root (or CAP_NET_ADMIN) for `ip netns`; skips with the reason where namespaces are not permitted.
+Figures go to artifacts/link-figures.json."""
+import json
+import os
+import shutil
+import subprocess
+import time
+import uuid
+
+import pytest
+
+from conftest import ARTIFACTS, DATA, STUDIO_FIXTURE, Studio, browser_page, screenshot
+
+# Private test addresses inside the pair only (RFC 1918), unlikely to clash with a real network.
+HOST_ADDRESS, STUDIO_ADDRESS = "10.231.77.1", "10.231.77.2"
+WARM_UP_SECONDS = 5
+MEASURE_SECONDS = 8
+
+
+def run(*command, namespace=None):
+    prefix = ["ip", "netns", "exec", namespace] if namespace else []
+    return subprocess.run(prefix + list(command), capture_output=True, text=True)
+
+
+class ShapedLink:
+    """A namespace joined to this one by a veth pair, each end's egress limited to `rate`."""
+
+    def __init__(self):
+        suffix = uuid.uuid4().hex[:6]
+        self.namespace = f"ocular-link-{suffix}"
+        self.host_end, self.studio_end = f"ocl{suffix}h", f"ocl{suffix}s"
+        steps = [
+            ["ip", "netns", "add", self.namespace],
+            ["ip", "link", "add", self.host_end, "type", "veth", "peer", "name", self.studio_end],
+            ["ip", "link", "set", self.studio_end, "netns", self.namespace],
+            ["ip", "addr", "add", f"{HOST_ADDRESS}/30", "dev", self.host_end],
+            ["ip", "link", "set", self.host_end, "up"],
+        ]
+        inside = [
+            ["ip", "addr", "add", f"{STUDIO_ADDRESS}/30", "dev", self.studio_end],
+            ["ip", "link", "set", self.studio_end, "up"],
+            ["ip", "link", "set", "lo", "up"],
+        ]
+        for step in steps:
+            result = run(*step)
+            if result.returncode != 0:
+                self.remove()
+                raise PermissionError(f"{' '.join(step)}: {result.stderr.strip()}")
+        for step in inside:
+            result = run(*step, namespace=self.namespace)
+            if result.returncode != 0:
+                self.remove()
+                raise PermissionError(f"{' '.join(step)} (in the namespace): {result.stderr.strip()}")
+        self.rate = None
+
+    def shape(self, rate):
+        """Both directions at `rate` (e.g. "20mbit"), at most 20 ms of queue."""
+        verb = "change" if self.rate else "add"
+        for namespace, device in [(None, self.host_end), (self.namespace, self.studio_end)]:
+            # A bucket of 10 kB (the least tbf takes at 20 Mbit/s with a 250 Hz kernel): frames cross at the
+            # rate, not in one burst.
+            result = run("tc", "qdisc", verb, "dev", device, "root", "tbf", "rate", rate, "burst", "10kb", "latency", "20ms",
+                         namespace=namespace)
+            assert result.returncode == 0, f"tc on {device}: {result.stderr}"
+        self.rate = rate
+
+    def remove(self):
+        # Deleting the namespace deletes its end of the pair, and with it the other end.
+        run("ip", "netns", "del", self.namespace)
+        run("ip", "link", "del", self.host_end)
+
+
+@pytest.fixture(scope="module")
+def shaped_link():
+    if shutil.which("ip") is None or shutil.which("tc") is None:
+        pytest.skip("iproute2's ip and tc are not installed")
+    try:
+        link = ShapedLink()
+    except PermissionError as error:
+        pytest.skip(f"network namespaces are not permitted here ({error})")
+    yield link
+    link.remove()
+    assert run("ip", "netns", "pids", link.namespace).returncode != 0 or not run("ip", "netns", "pids", link.namespace).stdout
+
+
+@pytest.fixture(scope="module")
+def camera_720p(tmp_path_factory):
+    """The astronaut pan at 1280×720, 30 frames/s, as a phone's camera sends it."""
+    path = tmp_path_factory.mktemp("camera720") / "astronaut_720p_30fps.y4m"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(DATA / "video" / "astronaut_pan.avi"),
+                    "-vf", "scale=1280:720,fps=30", "-pix_fmt", "yuv420p", "-frames:v", "60", str(path)], check=True)
+    return path
+
+
+def studio_in(link, tmp_path, *extra, executable=None):
+    return Studio(tmp_path / "gallery", executable=executable,
+                  arguments=["--host", STUDIO_ADDRESS, "--self-signed", *extra],
+                  environment={"XDG_CONFIG_HOME": str(tmp_path / "config")}, namespace=link.namespace)
+
+
+def measure(page):
+    """Frames shown per second and camera-to-screen delays over MEASURE_SECONDS, after a warm-up in
+    which the link's level settles."""
+    page.wait_for_function("() => window.ocularStudio && window.ocularStudio.stats().framesReceived >= 3", timeout=30000)
+    page.wait_for_timeout(WARM_UP_SECONDS * 1000)
+    page.evaluate("() => window.ocularStudio.takeDelays()")
+    start = page.evaluate("() => window.ocularStudio.stats()")
+    page.wait_for_timeout(MEASURE_SECONDS * 1000)
+    delays = page.evaluate("() => window.ocularStudio.takeDelays()")
+    end = page.evaluate("() => window.ocularStudio.stats()")
+    shown = sorted(d["delay"] for d in delays)
+    transfer = sorted(d["roundTrip"] - (d["processingMs"] or 0) for d in delays)  # the link's share
+    return {
+        "framesPerSecond": round(len(delays) / MEASURE_SECONDS, 1),
+        "delayP50Ms": round(shown[len(shown) // 2], 1),
+        "delayP95Ms": round(shown[int(len(shown) * 0.95)], 1),
+        "transferRoundTripP50Ms": round(transfer[len(transfer) // 2], 1),
+        "transferRoundTripP95Ms": round(transfer[int(len(transfer) * 0.95)], 1),
+        "width": delays[-1]["width"],
+        "level": (end["link"] or {}).get("level"),
+        "link": end["link"],
+        "cameraFrames": end["cameraFrames"] - start["cameraFrames"],
+    }
+
+
+FIGURES = {}
+
+
+def record(name, figures):
+    FIGURES[name] = figures
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "link-figures.json").write_text(json.dumps(FIGURES, indent=2))
+    print(name, json.dumps(figures))
+
+
+def open_page(page, studio):
+    page.goto(f"https://{STUDIO_ADDRESS}:{studio.port}/?token={studio.token}")
+    page.wait_for_function("() => window.ocularStudio && window.ocularStudio.stats().framesReceived >= 3", timeout=30000)
+
+
+@pytest.mark.parametrize("rate, fixed", [("20mbit", False), ("5mbit", False), ("20mbit", True), ("5mbit", True)])
+def test_the_shown_rate_follows_the_link(playwright_instance, shaped_link, camera_720p, tmp_path, rate, fixed):
+    shaped_link.shape(rate)
+    studio = studio_in(shaped_link, tmp_path, *(["--fixed-quality"] if fixed else []))
+    try:
+        with browser_page(playwright_instance, camera_720p, ignore_https_errors=True) as page:
+            open_page(page, studio)
+            figures = measure(page)
+            name = f"{rate}-{'fixed' if fixed else 'adaptive'}"
+            if not fixed:
+                screenshot(page, f"link-{rate}.png")
+            if not fixed and rate == "5mbit":
+                # The link clears: the level climbs back.
+                shaped_link.shape("20mbit")
+                page.wait_for_timeout(10000)
+                figures["levelAfterClearing"] = page.evaluate("() => window.ocularStudio.stats().link.level")
+            record(name, figures)
+    finally:
+        studio.stop()
+    if fixed:
+        return  # the figures before adaptation, for the record
+    assert figures["cameraFrames"] >= 24 * MEASURE_SECONDS * 0.9, f"the fake camera itself ran slow: {figures}"
+    if rate == "20mbit":
+        assert figures["framesPerSecond"] >= 24, figures
+        assert figures["delayP95Ms"] <= 150, figures
+    else:
+        assert figures["framesPerSecond"] >= 10, figures
+        assert figures["level"] > 0, figures
+        assert figures["levelAfterClearing"] < figures["level"], figures
+
+
+SLOW_MS = 200
+
+
+@pytest.mark.parametrize("rate, fixed", [("20mbit", False), ("5mbit", False), ("20mbit", True), ("5mbit", True)])
+def test_a_slow_recipe_builds_no_queue(playwright_instance, shaped_link, camera_720p, tmp_path, rate, fixed):
+    """A recipe of 200 ms a frame: the frame shown is never older than one processing time plus one
+    round trip of the link: p95 camera-to-screen ≤ 200 ms + 2 × the link's round trip (a frame's
+    round trip less its processing: both transfers, as the page saw them), both at p95."""
+    shaped_link.shape(rate)
+    studio = studio_in(shaped_link, tmp_path, *(["--fixed-quality"] if fixed else []), executable=STUDIO_FIXTURE)
+    try:
+        with browser_page(playwright_instance, camera_720p, ignore_https_errors=True) as page:
+            open_page(page, studio)
+            page.evaluate("""window.ocularStudio.sendText(JSON.stringify(
+                {type: "settings", recipe: {stages: [{stage: "sleep", milliseconds: %d}]}}))""" % SLOW_MS)
+            page.wait_for_function("() => (window.ocularStudio.stats().link || {}).processingMs > 150", timeout=10000)
+            figures = measure(page)
+            record(f"slow-{rate}-{'fixed' if fixed else 'adaptive'}", figures)
+    finally:
+        studio.stop()
+    if fixed:
+        return
+    bound = SLOW_MS + 2 * figures["transferRoundTripP95Ms"]
+    assert figures["delayP95Ms"] <= bound, f"p95 {figures['delayP95Ms']} ms > {bound} ms: {figures}"
+    # One frame in flight and nothing queued: the rate is what the recipe allows, less the transfers.
+    assert figures["framesPerSecond"] >= 0.8 * 1000 / (SLOW_MS + figures["transferRoundTripP50Ms"] + 34), figures
