@@ -164,6 +164,7 @@ let package = Package(
                 "OcularStudio",
                 "StudioPlugins",
                 "OcularTestSupport",
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -36,6 +36,24 @@ func ocular(_ arguments: [String], environment: [String: String] = [:]) throws -
                errors: String(decoding: errorData, as: UTF8.self))
 }
 
+/// Runs `ocular studio` with `arguments` until it prints its address (the port is bound then, and the
+/// address is the announcement's last line), gives `body` what it printed, then stops it.
+func withStudio<T>(_ arguments: [String], environment: [String: String] = [:], _ body: (String) throws -> T) throws -> T {
+    let studio = Process()
+    studio.executableURL = URL(fileURLWithPath: ocularExecutable)
+    studio.arguments = ["studio"] + arguments
+    if !environment.isEmpty { studio.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+    let output = Pipe()
+    studio.standardOutput = output
+    try studio.run()
+    defer { studio.terminate(); studio.waitUntilExit() }
+    var printed = Data()
+    while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
+        printed += output.fileHandleForReading.availableData
+    }
+    return try body(String(decoding: printed, as: UTF8.self))
+}
+
 final class Folder {
     let path = NSTemporaryDirectory() + "ocular-cli-" + UUID().uuidString
     init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }

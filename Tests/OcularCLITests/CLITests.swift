@@ -129,23 +129,6 @@ struct CLITests {
         expectCleanFailure(try ocular("studio", "--port", "70000"), mentioning: "--port must be from 0 to 65535")
     }
 
-    /// Runs `ocular studio` with `arguments` until it prints its address (the port is bound then),
-    /// gives `body` what it printed, then stops it.
-    func withStudio<T>(_ arguments: [String], _ body: (String) throws -> T) throws -> T {
-        let studio = Process()
-        studio.executableURL = URL(fileURLWithPath: ocularExecutable)
-        studio.arguments = ["studio"] + arguments
-        let output = Pipe()
-        studio.standardOutput = output
-        try studio.run()
-        defer { studio.terminate(); studio.waitUntilExit() }
-        var printed = Data()
-        while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
-            printed += output.fileHandleForReading.availableData
-        }
-        return try body(String(decoding: printed, as: UTF8.self))
-    }
-
     @Test("off loopback the studio prints its address with a random token, or the one given; bad tokens and names are refused")
     func studioToken() throws {
         let folder = try Folder()

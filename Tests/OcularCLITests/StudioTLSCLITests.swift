@@ -13,20 +13,7 @@ struct StudioTLSCLITests {
 
     /// Starts `ocular studio` on a free port, returns everything it printed once it listens, stops it.
     static func studioAnnouncement(_ arguments: [String], environment: [String: String]) throws -> String {
-        let studio = Process()
-        studio.executableURL = URL(fileURLWithPath: ocularExecutable)
-        studio.arguments = ["studio", "--port", "0"] + arguments
-        studio.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        studio.standardOutput = output
-        try studio.run()
-        defer { studio.terminate(); studio.waitUntilExit() }
-        var printed = Data()
-        // The address is the announcement's last line.
-        while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
-            printed += output.fileHandleForReading.availableData
-        }
-        return String(decoding: printed, as: UTF8.self)
+        try withStudio(["--port", "0"] + arguments, environment: environment) { $0 }
     }
 
     @Test("--self-signed makes a pair once in the configuration folder, prints its fingerprint, and keeps it")
@@ -121,17 +108,10 @@ struct StudioTLSCLITests {
         let printed = try Self.studioAnnouncement(["--self-signed", "--gallery", folder.file("g1")], environment: environment)
         #expect(printed.contains("https://"))
         // The first studio has stopped; hold the port with a second one while a third tries it.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: ocularExecutable)
-        holder.arguments = ["studio", "--port", String(port), "--gallery", folder.file("g2")]
-        let output = Pipe()
-        holder.standardOutput = output
-        try holder.run()
-        defer { holder.terminate(); holder.waitUntilExit() }
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("running at"), holder.isRunning { said += output.fileHandleForReading.availableData }
-        let run = try ocular(["studio", "--port", String(port), "--self-signed", "--gallery", folder.file("g3")], environment: environment)
-        expectCleanFailure(run, mentioning: "cannot listen on 127.0.0.1:\(port): the port is in use")
-        #expect(run.status == 69 && run.errors.split(separator: "\n").count == 1)
+        try withStudio(["--port", String(port), "--gallery", folder.file("g2")]) { _ in
+            let run = try ocular(["studio", "--port", String(port), "--self-signed", "--gallery", folder.file("g3")], environment: environment)
+            expectCleanFailure(run, mentioning: "cannot listen on 127.0.0.1:\(port): the port is in use")
+            #expect(run.status == 69 && run.errors.split(separator: "\n").count == 1)
+        }
     }
 }

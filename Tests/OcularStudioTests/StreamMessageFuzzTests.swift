@@ -4,7 +4,8 @@ import Testing
 @testable import OcularStudio
 
 /// A deterministic fuzz test of the stream's text messages: every damaged message gets a `settings`,
-/// `tapped` or `error` reply, or none when it is a save (answered after the next frame); anything but
+/// `tapped`, `link` or `error` reply, or none when it is a save (answered after the next frame) or an
+/// acknowledgement with nothing new; anything but
 /// a settings reply leaves the session's settings as they were, a tap's point is inside 0…1, and no
 /// reply is long.
 @Suite("Damaged stream messages")
@@ -19,21 +20,33 @@ struct StreamMessageFuzzTests {
         #"{"type":"saveMerge","caption":"us"}"#,
         #"{"type":"classify"}"#,
         #"{"type":"saveBlob","caption":"dime"}"#,
+        #"{"type":"received","next":true}"#,
         #"{"type":"tap","x":300,"y":60,"viewWidth":1000,"viewHeight":600,"frameWidth":640,"frameHeight":480,"orientation":"portrait","position":"front","layout":"aspect-fill"}"#,
     ]
     static let fragments = ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-1", "101", "1e400", "\"type\"",
                             "\"settings\"", "\"recipe\"", "\"quality\"", "\"stages\"", "\"stage\"", "\"save\"", "\"caption\"",
-                            "\"tap\"", "\"x\"", "\"capture\"", "\"slot\"", "\"merge\"", "\"saveMerge\"", "\"classify\"", "\"saveBlob\"", "1", "2", "\"viewWidth\"", "\"orientation\"", "\"front\"", "1e308", "-0", "0.5",
+                            "\"tap\"", "\"x\"", "\"capture\"", "\"slot\"", "\"merge\"", "\"saveMerge\"", "\"classify\"", "\"saveBlob\"", "\"next\"", "false", "1", "2", "\"viewWidth\"", "\"orientation\"", "\"front\"", "1e308", "-0", "0.5",
                             String(repeating: "z", count: 4000)]
 
     @Test("every damaged message is answered settings or error, or waits as a save; only settings change settings")
     func mutations() throws {
         let session = try StreamSession(configuration: StudioConfiguration())
         var generator = SeededGenerator(seed: 77)
-        var accepted = 0, refused = 0, saves = 0, taps = 0
+        var accepted = 0, refused = 0, saves = 0, taps = 0, acknowledgements = 0
         var failures: [String] = []
         for seed in Self.seeds {
             for round in 0..<600 {
+                // Between them, valid acknowledgements: a link report at first and once a second, else nothing.
+                if round % 6 == 3 {
+                    let before = session.currentSettings
+                    switch session.receive(#"{"type":"received","next":\#(Bool.random(using: &generator))}"#) {
+                    case nil: acknowledgements += 1
+                    case .answer(let answer) where answer.type == "link": acknowledgements += 1
+                    case let other: failures.append("an acknowledgement answered \(String(describing: other))")
+                    }
+                    if session.currentSettings.quality != before.quality { failures.append("an acknowledgement changed the settings") }
+                    continue
+                }
                 // Every third message is a valid one, so the settings an error must keep vary.
                 if round.isMultiple(of: 3) {
                     let quality = Int.random(in: 1...100, using: &generator), seed = Int.random(in: 0...1000, using: &generator)
@@ -64,6 +77,17 @@ struct StreamMessageFuzzTests {
                     accepted += 1
                     let now = session.currentSettings
                     if now.pipeline.recipe != recipe || now.quality != quality { failures.append("\(text): reply differs from the session") }
+                case .answer(let answer) where answer.type == "link":
+                    acknowledgements += 1
+                    guard let link = answer.body as? LinkReport, (0..<link.levels).contains(link.level), (1...100).contains(link.answerQuality),
+                          [link.processingMs, link.answerRoundTripMs, link.uploadMs].allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? true }) else {
+                        failures.append("\(text.prefix(200)): a link report out of range: \(answer.body)")
+                        continue
+                    }
+                    let now = session.currentSettings
+                    if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
+                        failures.append("\(text.prefix(200)): an acknowledgement changed the settings")
+                    }
                 case .answer(let answer):
                     guard answer.type == "tapped", let tapped = answer.body as? FocusTapAction.Tapped else {
                         failures.append("\(text.prefix(200)): an answer of another action: \(answer.type)")
@@ -82,7 +106,8 @@ struct StreamMessageFuzzTests {
                         failures.append("\(text.prefix(200)): a tap changed the settings")
                     }
                 case nil:
-                    saves += 1
+                    // A save waits for its frame; an acknowledgement within the second has no news.
+                    if text.contains("received") { acknowledgements += 1 } else { saves += 1 }
                     let now = session.currentSettings
                     if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
                         failures.append("\(text.prefix(200)): a save changed the settings")
@@ -103,7 +128,7 @@ struct StreamMessageFuzzTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        #expect(accepted >= 100 && refused >= 500 && saves == 1 && taps >= 5,
-                "\(accepted) accepted, \(refused) refused, \(saves) saves waiting, \(taps) taps answered")
+        #expect(accepted >= 100 && refused >= 500 && saves == 1 && taps >= 5 && acknowledgements >= 5,
+                "\(accepted) accepted, \(refused) refused, \(saves) saves waiting, \(taps) taps answered, \(acknowledgements) acknowledged")
     }
 }

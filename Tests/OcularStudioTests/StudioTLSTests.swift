@@ -1,5 +1,7 @@
 import Foundation
+import Ocular
 import Testing
+import X509
 @testable import OcularStudio
 
 @Suite("HTTPS and the phone's way in")
@@ -93,5 +95,44 @@ struct StudioTLSTests {
         let error = StudioTLSError.mismatched(certificate: "c.pem", key: "k.pem")
         #expect(error.description == "the TLS key 'k.pem' does not belong to the certificate 'c.pem' (their public keys differ)")
         #expect(error.code.kind == .badInput)
+    }
+
+    @Test("damaged PEM certificates and keys are refused with a StudioTLSError, never a crash (deterministic mutations)")
+    func mutatedPairs() throws {
+        let pair = try SelfSignedCertificate.make(names: ["localhost", "127.0.0.1"], now: Date())
+        let original = try StudioTLS(certificatePEM: pair.certificate, privateKeyPEM: pair.key, certificateName: "c", keyName: "k").fingerprint
+        var generator = SeededGenerator(seed: 443)
+        var refused = 0, accepted = 0
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-\n ")
+        for round in 0..<800 {
+            let mutateKey = round.isMultiple(of: 2)
+            var characters = Array(mutateKey ? pair.key : pair.certificate)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let position = Int.random(in: 0..<characters.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: characters[position] = alphabet.randomElement(using: &generator)!
+                case 1: characters.removeSubrange(position..<min(characters.count, position + Int.random(in: 1...40, using: &generator)))
+                default: characters.insert(contentsOf: Array(repeating: alphabet.randomElement(using: &generator)!, count: Int.random(in: 1...8, using: &generator)), at: position)
+                }
+                if characters.isEmpty { characters = ["-"] }
+            }
+            let text = String(characters)
+            let result = Result { () throws(StudioTLSError) in
+                try StudioTLS(certificatePEM: mutateKey ? pair.certificate : text, privateKeyPEM: mutateKey ? text : pair.key,
+                              certificateName: "c.pem", keyName: "k.pem")
+            }
+            switch result {
+            case .success(let tls):
+                // Accepted only when what changed leaves a certificate that parses, whose public key is
+                // still the key's (a changed signature or name can); a key that still loads is the key.
+                accepted += 1
+                if mutateKey { #expect(tls.fingerprint == original) }
+                #expect(try Certificate(pemEncoded: tls.certificatePEM).publicKey == Certificate.PrivateKey(pemEncoded: tls.privateKeyPEM).publicKey)
+            case .failure(let error):
+                refused += 1
+                #expect(error.description.contains(mutateKey ? "'k.pem'" : "'c.pem'"), "\(error)")
+            }
+        }
+        #expect(refused >= 600, "\(refused) refused, \(accepted) accepted")
     }
 }

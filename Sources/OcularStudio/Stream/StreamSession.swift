@@ -98,11 +98,12 @@ final class StreamSession: Sendable {
     /// The link's figures for the page: when its level changed, and once a second.
     private func acknowledge(sendingNext: Bool) -> StreamMessage.Outbound? {
         let time = now
+        let chosenQuality = currentSettings.quality  // read first: one lock at a time
         return link.withLock { state -> StreamMessage.Outbound? in
             let changed = state.meter.answerReceived(at: time, sendingNext: sendingNext)
             guard changed || time - state.reportedAt >= Self.linkReportIntervalMs else { return nil }
             state.reportedAt = time
-            return .answer("link", LinkReport(state.meter, chosenQuality: currentSettings.quality))
+            return .answer("link", LinkReport(state.meter, chosenQuality: chosenQuality))
         }
     }
 

@@ -51,11 +51,11 @@ public struct StudioTLS: Sendable {
             throw .mismatched(certificate: certificateName, key: keyName)
         }
         // What NIOSSL (BoringSSL) will load must load now, not at the first connection.
-        do {
-            _ = try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))
-            _ = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
-        } catch {
-            throw .damaged(file: certificateName, what: "certificate", reason: "the TLS library cannot load the pair (\(error))")
+        guard (try? NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8))) != nil else {
+            throw .damaged(file: certificateName, what: "certificate", reason: "BoringSSL cannot load it")
+        }
+        guard (try? NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)) != nil else {
+            throw .damaged(file: keyName, what: "key", reason: "BoringSSL cannot load it (an encrypted key needs its passphrase removed)")
         }
         self.certificatePEM = certificatePEM
         self.privateKeyPEM = privateKeyPEM
@@ -105,16 +105,17 @@ public struct StudioTLS: Sendable {
 
     /// Reads a file, saying which one and why it cannot be read.
     static func read(_ path: String, what: String) throws(StudioTLSError) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             let reason: String
             switch errno {
             case EACCES, EPERM: reason = "permission denied"
             case ENOENT: reason = "no such file"
-            default: reason = String(cString: strerror(errno))
+            case let code: reason = String(cString: strerror(code))
             }
             throw .unreadable(file: path, what: what, reason: reason)
         }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         // A certificate chain or key is a few kilobytes; a huge file is not one.
         guard let data = try? handle.read(upToCount: 1 << 20), let text = String(data: data, encoding: .utf8) else {
             throw .damaged(file: path, what: what, reason: "it is not PEM text")
