@@ -98,7 +98,7 @@ public struct StudioTLS: Sendable {
             withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return nil }
-            return String(cString: text)
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         default: return nil
         }
     }
