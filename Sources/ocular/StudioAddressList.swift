@@ -13,10 +13,10 @@ struct StudioAddressList {
         let host = configuration.host
         // The token travels in the address once; the page trades it for a cookie at once.
         let query = configuration.access.token.map { "?token=\($0)" } ?? ""
-        let wildcard = ["0.0.0.0", "::", ""].contains(host)
+        let wildcard = StudioAccess.isWildcard(host)
         let here = wildcard ? "127.0.0.1" : host
         var lines: [String] = []
-        let network = wildcard ? LocalAddresses.network() : (Self.isLoopback(host) ? [] : [host])
+        let network = wildcard ? LocalAddresses.network() : (StudioAccess.isLoopback(host) ? [] : [host])
         if !network.isEmpty {
             let urls = network.map { Self.url(scheme, $0, port, query) }
             lines.append("On this network: " + urls.joined(separator: "  "))
@@ -43,9 +43,5 @@ struct StudioAddressList {
 
     static func url(_ scheme: String, _ host: String, _ port: Int, _ query: String) -> String {
         "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)/\(query)"
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

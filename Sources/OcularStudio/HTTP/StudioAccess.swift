@@ -116,7 +116,8 @@ public struct StudioAccess: Sendable, Equatable {
         return name
     }
 
-    static func isLoopback(_ host: String) -> Bool {
+    /// Whether a host name or address is this machine: `localhost` (and `*.localhost`), 127.0.0.0/8, `::1`.
+    public static func isLoopback(_ host: String) -> Bool {
         let name = normalisedName(host)
         if name == "localhost" || name.hasSuffix(".localhost") { return true }
         var v4 = in_addr()
@@ -128,7 +129,8 @@ public struct StudioAccess: Sendable, Equatable {
         return false
     }
 
-    static func isWildcard(_ host: String) -> Bool {
+    /// Whether an address to listen on means every interface (`0.0.0.0`, `::`).
+    public static func isWildcard(_ host: String) -> Bool {
         ["0.0.0.0", "::", ""].contains(normalisedName(host))
     }
 

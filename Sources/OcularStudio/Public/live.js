@@ -381,7 +381,6 @@ function sendIfDue() {
   state.capturedAt = capturedAt;
   state.lastSend = state.sentAt;
   state.framesSent += 1;
-  state.sentBytes = blob.size;
   state.socket.send(blob);
   clearTimeout(state.stallTimer);
   state.stallTimer = setTimeout(() => {
@@ -405,9 +404,14 @@ function watchCameraFrames(video) {
   video.requestVideoFrameCallback(onFrame);
 }
 
-function frameAnswered() {
+/// The frame in flight has its answer (or its fate): nothing is in flight any more.
+function settleAnswer() {
   clearTimeout(state.stallTimer);
   state.inFlight = false;
+}
+
+function frameAnswered() {
+  settleAnswer();
   sendIfDue();
 }
 
@@ -421,11 +425,10 @@ async function showFrame(data) {
   const roundTrip = state.answeredAt - state.sentAt;  // sent → answered, before the next send resets sentAt
   const number = ++state.answers;
   // Acknowledged before the next frame goes, so the server can time both (a still is ready at once).
-  clearTimeout(state.stallTimer);
-  state.inFlight = false;
+  settleAnswer();
   const due = frameDueIn();
   send({ type: "received", next: due === 0 || (due === null && !state.prepared && state.source !== "camera" && Boolean(state.stillBlob)) });
-  frameAnswered();
+  sendIfDue();
   try {
     const bitmap = await createImageBitmap(new Blob([data], { type: "image/jpeg" }));
     if (number < state.shownAnswer) { bitmap.close(); return; }
@@ -449,8 +452,7 @@ async function showFrame(data) {
     state.arrivals.push(now);
     state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
     if (state.delayLog.length < 100000) {
-      state.delayLog.push({ delay: now - capturedAt, roundTrip, processingMs: state.link ? state.link.processingMs : null,
-                            level: state.link ? state.link.level : 0, bytesUp: state.sentBytes, width: canvas.width });
+      state.delayLog.push({ delay: now - capturedAt, roundTrip, processingMs: state.link ? state.link.processingMs : null, width: canvas.width });
     }
     if (state.latencies.length > 30) state.latencies.shift();
     if (!elements.busy.hidden && !page.keepsBusy()) setBusy("");
@@ -562,8 +564,9 @@ export function liveStats() {
 export const liveTools = {
   /// Sends a text message as it is, to try the server's checks by hand.
   sendText: (text) => state.connected && state.socket.send(text),
-  /// {delay, roundTrip} in ms of every frame shown since the last call: camera frame to screen, and
-  /// frame sent to answer received.
+  /// {delay, roundTrip, processingMs, width} of every frame shown since the last call: camera frame to
+  /// screen and frame sent to answer received (ms), the server's processing time as last reported, and
+  /// the width of the frame shown.
   takeDelays: () => state.delayLog.splice(0),
 };
 

@@ -17,11 +17,9 @@ struct StreamRequestContext: RequestContext, WebSocketRequestContext, RemoteAddr
 
     /// A client on this machine: its "link" is memory, and what slows its answers is its own work.
     var isLoopback: Bool {
-        switch remoteAddress {
-        case .v4(let address)?: return withUnsafeBytes(of: address.address.sin_addr.s_addr) { $0[0] == 127 }
-        case .v6?: return remoteAddress?.ipAddress == "::1" || remoteAddress?.ipAddress?.hasPrefix("::ffff:127.") == true
-        case .unixDomainSocket?: return true
-        case nil: return false
-        }
+        guard let remoteAddress else { return false }
+        guard let address = remoteAddress.ipAddress else { return true }  // a Unix domain socket
+        // An IPv4 client of a dual-stack socket arrives as ::ffff:a.b.c.d.
+        return StudioAccess.isLoopback(address.hasPrefix("::ffff:") ? String(address.dropFirst(7)) : address)
     }
 }
