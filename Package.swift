@@ -66,6 +66,14 @@ let package = Package(
             cxxSettings: cxxSettings,
             linkerSettings: [.linkedLibrary("opencv_video")] + openCVLibraries
         ),
+        // The OpenCV tutorial's samples (edges, corners, contours, cartoon, keypoints, TV denoising, the
+        // pencil drawing): denoise_TVL1 is photo's, the keypoint detectors features2d's.
+        .target(
+            name: "OpenCVSamples",
+            dependencies: ["OpenCVBridge"],
+            cxxSettings: cxxSettings,
+            linkerSettings: [.linkedLibrary("opencv_photo"), .linkedLibrary("opencv_features2d")] + openCVLibraries
+        ),
         // zlib's CRC-32, the gallery's checksum of every saved file (zlib comes with OpenCV's PNG codec).
         .systemLibrary(
             name: "CZlib",
@@ -86,6 +94,7 @@ let package = Package(
                 "OpenCVCascades",
                 "OpenCVFeatures",
                 "OpenCVMotion",
+                "OpenCVSamples",
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

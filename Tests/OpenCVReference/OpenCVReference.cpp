@@ -2,6 +2,7 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <climits>
 #include <cstdlib>
@@ -42,4 +43,44 @@ int reference_decode(const void *bytes, size_t count, int mode, ReferenceImage *
 void reference_image_free(ReferenceImage *image) {
     std::free(image->bytes);
     image->bytes = nullptr;
+}
+
+int reference_edges(const char *path, int method, double low, double high, int aperture, int direction, double scale,
+                    ReferenceImage *image) {
+    *image = ReferenceImage{nullptr, 0, 0, 0};
+    try {
+        const cv::Mat colour = cv::imread(path, cv::IMREAD_COLOR);
+        if (colour.empty()) return -1;
+        cv::Mat gray, edges;
+        cv::cvtColor(colour, gray, cv::COLOR_BGR2GRAY);
+        if (method == 0) {
+            cv::Canny(gray, edges, low, high, aperture);
+        } else {
+            const auto derivative = [&](int dx, int dy, cv::Mat &result) {
+                if (method == 2) cv::Scharr(gray, result, CV_32F, dx, dy);
+                else cv::Sobel(gray, result, CV_32F, dx, dy, aperture);
+            };
+            if (direction == 2) {
+                cv::Mat gx, gy, magnitude;
+                derivative(1, 0, gx);
+                derivative(0, 1, gy);
+                cv::magnitude(gx, gy, magnitude);
+                magnitude.convertTo(edges, CV_8U, scale);
+            } else {
+                cv::Mat slope;
+                derivative(direction == 0 ? 1 : 0, direction == 1 ? 1 : 0, slope);
+                cv::convertScaleAbs(slope, edges, scale);
+            }
+        }
+        const size_t count = edges.total();
+        image->bytes = static_cast<uint8_t *>(std::malloc(count));
+        if (!image->bytes) return -1;
+        for (int row = 0; row < edges.rows; ++row) std::memcpy(image->bytes + row * edges.cols, edges.ptr(row), static_cast<size_t>(edges.cols));
+        image->columns = edges.cols;
+        image->rows = edges.rows;
+        image->channels = 1;
+        return 0;
+    } catch (...) {
+        return -1;
+    }
 }

@@ -4,7 +4,7 @@ import OpenCVBridge
 /// what it found.
 extension Image {
     /// The colour in this format's channel order, alpha opaque.
-    private func channels(of colour: Colour) -> [Double] {
+    func channels(of colour: Colour) -> [Double] {
         switch format {
         case .rgb8, .rgba8: [Double(colour.red), Double(colour.green), Double(colour.blue), 255]
         case .gray8: [colour.luma, 0, 0, 0]

@@ -157,9 +157,11 @@ extension Parameter where Value == Double {
 }
 
 extension Parameter where Value == Int {
-    /// A whole number from `range`.
-    public static func integer(_ name: String, title: String, in range: ClosedRange<Int>, default value: Int, help: String) -> Self {
-        Self(.integer(name, title: title, in: Int64(range.lowerBound)...Int64(range.upperBound), default: Int64(value), help: help), default: value)
+    /// A whole number from `range`, in steps of `step` from its low end (`3...7, step: 2`: an odd
+    /// kernel size).
+    public static func integer(_ name: String, title: String, in range: ClosedRange<Int>, step: Int = 1, default value: Int, help: String) -> Self {
+        Self(.integer(name, title: title, in: Int64(range.lowerBound)...Int64(range.upperBound), step: Int64(step), default: Int64(value), help: help),
+             default: value)
     }
 }
 

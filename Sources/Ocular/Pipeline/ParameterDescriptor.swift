@@ -65,11 +65,13 @@ public struct ParameterDescriptor: Sendable, Equatable {
                             defaultValue: .number(value), help: help)
     }
 
-    /// A whole-number parameter.
-    public static func integer(_ name: String, title: String, in range: ClosedRange<Int64>, default value: Int64,
+    /// A whole-number parameter, in steps of `step` from the range's low end.
+    public static func integer(_ name: String, title: String, in range: ClosedRange<Int64>, step: Int64 = 1, default value: Int64,
                                help: String) -> ParameterDescriptor {
-        ParameterDescriptor(name: name, title: title, kind: .number(minimum: Double(range.lowerBound), maximum: Double(range.upperBound), step: 1, integer: true),
-                            defaultValue: .number(Double(value)), help: help)
+        precondition(step >= 1 && (value - range.lowerBound) % step == 0, "\(name)'s default \(value) is not on its steps of \(step)")
+        return ParameterDescriptor(name: name, title: title,
+                                   kind: .number(minimum: Double(range.lowerBound), maximum: Double(range.upperBound), step: Double(step), integer: true),
+                                   defaultValue: .number(Double(value)), help: help)
     }
 
     /// A choice parameter.
@@ -105,8 +107,9 @@ public struct ParameterDescriptor: Sendable, Equatable {
     /// What values are allowed, in words: "a whole number from 0 to 4294967295".
     public var allowed: String {
         switch kind {
-        case .number(let minimum, let maximum, _, let integer):
+        case .number(let minimum, let maximum, let step, let integer):
             "\(integer ? "a whole number" : "a number") from \(ParameterValue.number(minimum)) to \(ParameterValue.number(maximum))"
+                + (integer && step > 1 ? " in steps of \(ParameterValue.number(step))" : "")
         case .choice(let options):
             "one of \(options.map { "'\($0.value)'" }.joined(separator: ", "))"
         case .flag:
@@ -133,8 +136,10 @@ public struct ParameterDescriptor: Sendable, Equatable {
             StageError(stage: stage, parameter: name, reason: "must be \(allowed), got \(value)")
         }
         switch (kind, value) {
-        case (.number(let minimum, let maximum, _, let integer), .number(let number)):
-            guard number.isFinite, number >= minimum, number <= maximum, !integer || number == number.rounded() else { throw refuse() }
+        case (.number(let minimum, let maximum, let step, let integer), .number(let number)):
+            guard number.isFinite, number >= minimum, number <= maximum,
+                  !integer || (number == number.rounded() && (number - minimum).truncatingRemainder(dividingBy: step) == 0)
+            else { throw refuse() }
             return value
         case (.choice(let options), .text(let text)):
             guard options.contains(where: { $0.value == text }) else { throw refuse() }

@@ -68,7 +68,8 @@ extension Stage {
     }
 }
 
-/// What kind of work a stage does (SPEC §7's categories plus detection).
+/// What kind of work a stage does (SPEC §7's categories plus detection, and the OpenCV tutorial's
+/// samples of SPEC §6, which the studio's Samples page lists).
 public enum StageCategory: String, Sendable, Codable, CaseIterable {
-    case colourAdjustment, colourEffect, blur, sharpen, stylize, geometry, composite, generator, detection
+    case colourAdjustment, colourEffect, blur, sharpen, stylize, geometry, composite, generator, detection, sample
 }

@@ -16,6 +16,18 @@ public struct StageRegistry: Sendable {
         FacesStage.self,
         BlobsStage.self,
         PosterizeStage.self,
+        // The OpenCV tutorial's samples (SPEC §6), in its order.
+        EdgesStage.self,
+        CornersStage.self,
+        SepiaStage.self,
+        NegativeStage.self,
+        ContrastBrightnessStage.self,
+        ContoursStage.self,
+        CartoonStage.self,
+        FeaturesStage.self,
+        TrackingStage.self,
+        TotalVariationStage.self,
+        DrawingCanvasStage.self,
     ])
 
     /// The stage of that name.

@@ -24,6 +24,14 @@ int reference_decode(const void *_Nonnull bytes, size_t count, int mode, Referen
 
 void reference_image_free(ReferenceImage *_Nonnull image);
 
+/// The tutorial's edge detection written directly against OpenCV, as a C++ program would: cv::imread(path)
+/// (colour), cv::cvtColor BGR → gray, then `method` 0: cv::Canny(low, high, aperture); 1: cv::Sobel, 2:
+/// cv::Scharr into CV_32F in x (`direction` 0), y (1), or both (2: cv::magnitude), then convertScaleAbs
+/// (one direction) or convertTo CV_8U (both) by `scale`. Fills `image` with the 8-bit gray result and
+/// returns 0, or -1 when the file cannot be read or OpenCV throws.
+int reference_edges(const char *_Nonnull path, int method, double low, double high, int aperture, int direction, double scale,
+                    ReferenceImage *_Nonnull image);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,250 @@
+import OpenCVBridge
+import OpenCVSamples
+
+/// The OpenCV calls behind the tutorial's samples (SPEC §6), each a thin wrapper that checks its
+/// arguments' formats and names the operation in its errors. The stages compose them.
+extension Image {
+    /// The packed image a sample works on: YUV becomes BGR, the others stay as they are.
+    var packed: Image {
+        get throws(OcularError) { format.isYUV ? try converted(to: .bgr8) : self }
+    }
+
+    /// A new image of this one's size and `format` (gray by default) that one bridge call fills from this one.
+    private func filtered(into format: PixelFormat = .gray8, _ operation: @autoclosure () -> String,
+                          _ call: (UnsafePointer<OCVImage>, UnsafePointer<OCVImage>, UnsafeMutablePointer<OCVError>) -> OCVStatus)
+        throws(OcularError) -> Image {
+        try Image.filledByOpenCV(width: width, height: height, format: format) { (output) throws(OcularError) in
+            try withMatrix { (input) throws(OcularError) in
+                try OpenCV.call(operation()) { call(input, output, $0) }
+            }
+        }
+    }
+
+    private func requireGray(_ what: String) throws(OcularError) {
+        guard format == .gray8 else { throw .invalidArgument("\(what) works on gray images, not \(format)") }
+    }
+
+    /// Canny's edges of a gray image: 255 on edges, 0 elsewhere.
+    public func cannyEdges(low: Double, high: Double, aperture: Int, l2Gradient: Bool = false) throws(OcularError) -> Image {
+        try requireGray("Canny")
+        return try filtered("Canny(\(low), \(high), aperture \(aperture)) of \(self)") {
+            ocv_canny($0, $1, low, high, Int32(aperture), l2Gradient, $2)
+        }
+    }
+
+    /// The gradient's strength of a gray image by Sobel or Scharr, in one direction or both (magnitude),
+    /// scaled and saturated to 8 bits.
+    public func gradientStrength(_ method: OCVGradientOperator, _ direction: OCVGradientDirection, aperture: Int,
+                                 scale: Double) throws(OcularError) -> Image {
+        try requireGray("a gradient")
+        return try filtered("gradient of \(self)") { ocv_gradient($0, $1, method, direction, Int32(aperture), scale, $2) }
+    }
+
+    /// Paints `colour` over the image where `mask` (gray, the same size) is on, in proportion to it.
+    public mutating func paint(_ colour: Colour, where mask: Image) throws(OcularError) {
+        guard mask.format == .gray8, mask.width == width, mask.height == height, !format.isYUV else {
+            throw .invalidArgument("a \(mask.width)×\(mask.height) \(mask.format) mask cannot paint a \(width)×\(height) \(format) image")
+        }
+        let values = channels(of: colour)
+        let described = "\(self)"
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try mask.withMatrix { (weights) throws(OcularError) in
+                try OpenCV.call("paint over \(described)") { error in
+                    values.withUnsafeBufferPointer { ocv_paint_mask(canvas, weights, $0.baseAddress!, error) }
+                }
+            }
+        }
+    }
+
+    /// Each pixel the maximum of a `size` × `size` square around it: lines thickened.
+    public func dilated(by size: Int) throws(OcularError) -> Image {
+        try filtered(into: format, "dilate(\(size)) of \(self)") { ocv_dilate_square($0, $1, Int32(clamping: size), $2) }
+    }
+
+    /// Each pixel `matrix` (output channels × this image's channels, row-major) times the pixel.
+    public func transformed(by matrix: [Float], into target: PixelFormat) throws(OcularError) -> Image {
+        guard matrix.count == target.channels * format.channels, !format.isYUV, !target.isYUV else {
+            throw .invalidArgument("a colour transform from \(format) to \(target) takes a \(target.channels)×\(format.channels) matrix")
+        }
+        return try filtered(into: target, "transform of \(self)") { input, output, error in
+            matrix.withUnsafeBufferPointer { ocv_transform_colour(input, output, $0.baseAddress!, error) }
+        }
+    }
+
+    /// Mean-shift filtering of a BGR image: colours flattened into patches.
+    public func meanShiftFiltered(spatialRadius: Double, colourRadius: Double, levels: Int) throws(OcularError) -> Image {
+        guard format == .bgr8 else { throw .invalidArgument("mean shift works on BGR images, not \(format)") }
+        return try filtered(into: .bgr8, "mean shift of \(self)") {
+            ocv_mean_shift($0, $1, spatialRadius, colourRadius, Int32(levels), $2)
+        }
+    }
+
+    /// The bilateral filter: smooth, with edges kept.
+    public func bilateralFiltered(diameter: Int, sigmaColour: Double, sigmaSpace: Double) throws(OcularError) -> Image {
+        try filtered(into: format, "bilateral filter of \(self)") {
+            ocv_bilateral($0, $1, Int32(diameter), sigmaColour, sigmaSpace, $2)
+        }
+    }
+
+    /// A gray image's adaptive threshold: 255 where a pixel is brighter than its neighbourhood's mean less `offset`.
+    public func adaptiveThreshold(blockSize: Int, offset: Double, gaussian: Bool) throws(OcularError) -> Image {
+        try requireGray("an adaptive threshold")
+        return try filtered("adaptive threshold of \(self)") { ocv_adaptive_threshold($0, $1, Int32(blockSize), offset, gaussian, $2) }
+    }
+
+    /// A gray image denoised by total variation (OpenCV's denoise_TVL1).
+    public func totalVariationDenoised(lambda: Double, iterations: Int) throws(OcularError) -> Image {
+        try requireGray("total-variation denoising")
+        return try filtered("denoise_TVL1 of \(self)") { ocv_denoise_tv($0, $1, lambda, Int32(iterations), $2) }
+    }
+
+    /// The image's channels as gray images, in the format's order.
+    func splitChannels() throws(OcularError) -> [Image] {
+        let channels = format.channels
+        guard !format.isYUV, channels > 1 else { return [self] }
+        return try (0..<channels).map { (channel) throws(OcularError) in
+            try Image(width: width, height: height, format: .gray8) { (buffer) throws(OcularError) in
+                let output = buffer.bindMemory(to: UInt8.self)
+                bytes.withUnsafeBufferPointer { input in
+                    for y in 0..<height {
+                        let row = y * bytesPerRow, out = y * width
+                        for x in 0..<width { output[out + x] = input[row + x * channels + channel] }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gray images of one size merged as the channels of a `format` image.
+    static func merged(_ planes: [Image], as format: PixelFormat) throws(OcularError) -> Image {
+        guard let first = planes.first, planes.count == format.channels, planes.allSatisfy({ $0.format == .gray8 && $0.width == first.width && $0.height == first.height })
+        else { throw .invalidArgument("\(planes.count) planes cannot make a \(format) image") }
+        if planes.count == 1 { return first }
+        let (width, height, channels) = (first.width, first.height, planes.count)
+        return try Image(width: width, height: height, format: format) { (buffer) throws(OcularError) in
+            let output = buffer.bindMemory(to: UInt8.self)
+            for (channel, plane) in planes.enumerated() {
+                plane.bytes.withUnsafeBufferPointer { input in
+                    for y in 0..<height {
+                        let row = y * plane.bytesPerRow, out = y * width * channels
+                        for x in 0..<width { output[out + x * channels + channel] = input[row + x] }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// MARK: - What the samples find
+
+extension Image {
+    /// Harris corners of a gray image, strongest first: local maxima at least `threshold` times the
+    /// strongest response, at most `maximum` of them.
+    public func harrisCorners(blockSize: Int, aperture: Int, k: Double, threshold: Double, maximum: Int) throws(OcularError) -> [Corner] {
+        try requireGray("Harris")
+        let capacity = max(0, min(maximum, width * height))
+        var values = [Float](repeating: 0, count: 3 * max(capacity, 1))
+        var count: Int32 = 0
+        try withMatrix { (gray) throws(OcularError) in
+            try values.withUnsafeMutableBufferPointer { (corners) throws(OcularError) in
+                try OpenCV.call("Harris corners of \(self)") {
+                    ocv_harris_corners(gray, Int32(blockSize), Int32(aperture), k, threshold, Int32(clamping: capacity), corners.baseAddress!, &count, $0)
+                }
+            }
+        }
+        return (0..<Int(count)).map { Corner(x: Double(values[3 * $0]), y: Double(values[3 * $0 + 1]), response: Double(values[3 * $0 + 2])) }
+    }
+
+    /// The contours of a gray image's shapes, and a way to draw them.
+    public func contours(_ binarization: OCVBinarization, threshold: Double, outerOnly: Bool, minimumArea: Double) throws(OcularError) -> Contours {
+        try requireGray("finding contours")
+        var found: OpaquePointer?
+        try withMatrix { (gray) throws(OcularError) in
+            try OpenCV.call("contours of \(self)") { ocv_contours_find(gray, binarization, threshold, outerOnly, minimumArea, &found, $0) }
+        }
+        guard let found else { throw .openCV(operation: "contours of \(self)", message: "no contours were returned") }
+        return Contours(found)
+    }
+
+    /// Keypoints of a gray image, strongest first.
+    public func keypoints(_ detector: OCVKeypointDetector, maximum: Int, threshold: Double) throws(OcularError) -> [OCVKeypoint] {
+        try requireGray("keypoint detection")
+        var keypoints = [OCVKeypoint](repeating: OCVKeypoint(), count: max(1, maximum))
+        var count: Int32 = 0
+        try withMatrix { (gray) throws(OcularError) in
+            try keypoints.withUnsafeMutableBufferPointer { (points) throws(OcularError) in
+                try OpenCV.call("keypoints of \(self)") {
+                    ocv_keypoints(gray, detector, Int32(clamping: maximum), threshold, points.baseAddress!, &count, $0)
+                }
+            }
+        }
+        return Array(keypoints.prefix(Int(count)))
+    }
+
+    /// Draws keypoints as circles of their size with a radius along their orientation.
+    public mutating func drawKeypoints(_ keypoints: [OCVKeypoint], colour: Colour) throws(OcularError) {
+        guard !keypoints.isEmpty else { return }
+        let values = channels(of: colour)
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("draw keypoints") { error in
+                keypoints.withUnsafeBufferPointer { points in
+                    values.withUnsafeBufferPointer { ocv_draw_keypoints(canvas, points.baseAddress!, Int32(points.count), $0.baseAddress!, error) }
+                }
+            }
+        }
+    }
+
+    /// Draws each track (its points oldest first) as a line that fades behind a dot of `radius`.
+    public mutating func drawTracks(_ tracks: [[Point]], colour: Colour, radius: Int) throws(OcularError) {
+        let drawn = tracks.filter { !$0.isEmpty }
+        guard !drawn.isEmpty else { return }
+        let points = drawn.flatMap { $0.flatMap { [Float($0.x), Float($0.y)] } }
+        let lengths = drawn.map { Int32(clamping: $0.count) }
+        let values = channels(of: colour)
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("draw tracks") { error in
+                points.withUnsafeBufferPointer { points in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        values.withUnsafeBufferPointer {
+                            ocv_draw_tracks(canvas, points.baseAddress!, lengths.baseAddress!, Int32(lengths.count), $0.baseAddress!, Int32(radius), error)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The contours OpenCV found in an image, kept on its side until this is released.
+public final class Contours {
+    private let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        ocv_contours_free(handle)
+    }
+
+    /// Each contour's area, bounding box and depth, in OpenCV's order.
+    public var described: [Contour] {
+        (0..<ocv_contours_count(handle)).map { index in
+            var area = 0.0, bounds = OCVRectangle(), depth: Int32 = 0
+            ocv_contours_describe(handle, index, &area, &bounds, &depth)
+            return Contour(area: area, bounds: PixelRectangle(x: Int(bounds.x), y: Int(bounds.y), width: Int(bounds.width), height: Int(bounds.height)),
+                           depth: Int(depth))
+        }
+    }
+
+    /// Draws every contour on `image` (packed formats).
+    public func draw(on image: inout Image, colour: Colour, thickness: Int) throws(OcularError) {
+        let values = image.channels(of: colour)
+        let handle = handle
+        try image.withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("draw contours") { error in
+                values.withUnsafeBufferPointer { ocv_contours_draw(handle, canvas, $0.baseAddress!, Int32(thickness), error) }
+            }
+        }
+    }
+}
