@@ -41,7 +41,8 @@ const booth = createBooth({
 function handleMessage(message) {
   switch (message.type) {
     case "hello":
-      buildStageControls(message.stages);
+      // The tutorial's samples have a page of their own.
+      buildStageControls(message.stages, (stage) => stage.category !== "sample");
       buildBlendTools();
       // A reconnect keeps what was chosen; a first connection takes the server's recipe.
       if (state.recipe.stages.length) sendSettings();

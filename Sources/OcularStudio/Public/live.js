@@ -84,6 +84,7 @@ const state = {
   arrivals: [],             // times of recent answers, for frames per second
   latencies: [],            // recent camera-to-screen delays in ms
   delayLog: [],             // every frame's delays since the last takeDelays(), for benchmarks
+  sentBlob: null,           // the frame in flight as it was sent, for a before/after view
   cameraChoice: "static",   // what Switch camera shows: "static", "front" or "back"
   stillName: "astronaut",   // the still shown for "static"
   cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
@@ -103,6 +104,11 @@ const page = {
   keepsBusy: () => false,
   /// Answer `number` (counted from 1) was drawn on the output canvas.
   onFrameDrawn: () => {},
+  /// Whether the frame that was sent is wanted beside its answer (a before/after view).
+  showsOriginal: () => false,
+  /// Called, when showsOriginal(), right after an answer is drawn and before it can be seen, with the
+  /// output canvas and the frame as it was sent (an ImageBitmap the page then owns and closes).
+  drawOverFrame: () => {},
 };
 
 // ---- Status, notices, busy state -------------------------------------------------------------
@@ -381,6 +387,7 @@ function sendIfDue() {
   state.capturedAt = capturedAt;
   state.lastSend = state.sentAt;
   state.framesSent += 1;
+  state.sentBlob = blob;
   state.socket.send(blob);
   clearTimeout(state.stallTimer);
   state.stallTimer = setTimeout(() => {
@@ -421,6 +428,7 @@ function frameAnswered() {
 /// one's decoding; a late decode never overwrites a newer frame.
 async function showFrame(data) {
   const capturedAt = state.capturedAt;
+  const original = page.showsOriginal() ? state.sentBlob : null;
   state.answeredAt = performance.now();
   const roundTrip = state.answeredAt - state.sentAt;  // sent → answered, before the next send resets sentAt
   const number = ++state.answers;
@@ -430,8 +438,16 @@ async function showFrame(data) {
   send({ type: "received", next: due === 0 || (due === null && !state.prepared && state.source !== "camera" && Boolean(state.stillBlob)) });
   sendIfDue();
   try {
-    const bitmap = await createImageBitmap(new Blob([data], { type: "image/jpeg" }));
-    if (number < state.shownAnswer) { bitmap.close(); return; }
+    // Both decoded before either is drawn: the answer never shows without what the page draws over it.
+    const [bitmap, before] = await Promise.all([
+      createImageBitmap(new Blob([data], { type: "image/jpeg" })),
+      original ? createImageBitmap(original).catch(() => null) : null,
+    ]);
+    if (number < state.shownAnswer) {
+      bitmap.close();
+      if (before) before.close();
+      return;
+    }
     state.shownAnswer = number;
     const canvas = elements.output;
     if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
@@ -439,6 +455,7 @@ async function showFrame(data) {
       canvas.height = bitmap.height;
     }
     canvas.getContext("2d").drawImage(bitmap, 0, 0);
+    if (before) page.drawOverFrame(canvas, before);
     elements.frameSize.textContent = `${bitmap.width}×${bitmap.height}`
       + (state.link && state.link.level > 0 ? ` · link ${state.link.level}/${state.link.levels - 1}` : "");
     elements.frameSize.title = state.link

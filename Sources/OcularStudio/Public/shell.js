@@ -15,6 +15,7 @@ export const PAGES = [
   { name: "lightWork", title: "Light Work", href: "./" },
   { name: "manyMasks", title: "Many Masks", href: "masks.html" },
   { name: "beanCounter", title: "Bean Counter", href: "beans.html" },
+  { name: "samples", title: "Samples", href: "samples.html" },
   { name: "gallery", title: "Gallery", href: "gallery.html" },
 ];
 

@@ -24,6 +24,8 @@ export const state = {
   values: {},               // stage name → {parameter: value}
   recipe: { stages: [] },   // the recipe the server last confirmed
   settingsTimer: 0,
+  /// One stage at a time: switching one on switches the others off (the Samples page's "One").
+  exclusive: false,
 };
 
 /// Called after the cards are rendered (the page's toolbar follows the recipe).
@@ -88,8 +90,10 @@ export function adoptRecipe(recipe) {
   summariseRecipe(recipe);
 }
 
-export function buildStageControls(stages) {
+/// Builds a card for each of `stages` that `listed` keeps (a page lists its own category).
+export function buildStageControls(stages, listed = () => true) {
   if (!Array.isArray(stages)) return;
+  stages = stages.filter(listed);
   state.stages = stages;
   const known = stages.map((stage) => stage.name);
   state.order = [...state.order.filter((name) => known.includes(name)), ...known.filter((name) => !state.order.includes(name))];
@@ -124,9 +128,11 @@ function stageCard(stage, index) {
   toggle.dataset.stageToggle = stage.name;
   toggle.checked = state.enabled.has(stage.name);
   toggle.addEventListener("change", () => {
+    if (toggle.checked && state.exclusive) state.enabled.clear();
     if (toggle.checked) state.enabled.add(stage.name);
     else state.enabled.delete(stage.name);
-    card.dataset.enabled = String(toggle.checked);
+    if (state.exclusive) renderStages();
+    else card.dataset.enabled = String(toggle.checked);
     sendSettings();
   });
   label.append(toggle, document.createTextNode(stage.title));
