@@ -134,7 +134,8 @@ let package = Package(
             name: "BenchBaseline",
             path: "Benchmarks/BenchBaseline",
             cxxSettings: cxxSettings,
-            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_features2d")] + openCVLibraries
+            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_features2d"), .linkedLibrary("opencv_photo"),
+                             .linkedLibrary("opencv_video")] + openCVLibraries
         ),
         .executableTarget(
             name: "ocular-bench",

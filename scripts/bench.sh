@@ -5,7 +5,7 @@
 # Extra arguments go to ocular-bench (e.g. --quick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh test  # Chromium, FFmpeg and Playwright for the browser row
+scripts/setup.sh bench  # Chromium, FFmpeg and Playwright for the browser row; Debian's python3-opencv
 
 venv=.venv-bench
 if [ ! -x "$venv/bin/python" ]; then

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Ocular needs and this machine lacks: Debian packages (OpenCV, SQLite, zlib; for the tests also
 # Chromium and FFmpeg) and, for the tests, a Python virtual environment with Playwright.
-# Usage: scripts/setup.sh run|test
+# Usage: scripts/setup.sh run|test|bench (bench: test's, and Debian's Python cv2 for the benchmark's same-OpenCV column)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
 packages=(libopencv-dev libopencv-contrib-dev opencv-data libsqlite3-dev zlib1g-dev libqrencode-dev)
-if [ "$mode" = test ]; then packages+=(chromium ffmpeg iproute2); fi
+if [ "$mode" = test ] || [ "$mode" = bench ]; then packages+=(chromium ffmpeg iproute2); fi
+if [ "$mode" = bench ]; then packages+=(python3-opencv); fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -26,7 +27,7 @@ if ! command -v swift >/dev/null; then
   exit 1
 fi
 
-if [ "$mode" = test ]; then
+if [ "$mode" = test ] || [ "$mode" = bench ]; then
   if ! .venv/bin/python -c "import playwright, pytest, cv2" 2>/dev/null; then
     echo "== Creating .venv with Playwright, pytest and OpenCV (to read QR codes); Chromium comes from Debian, not from Playwright"
     python3 -m venv .venv

@@ -28,6 +28,9 @@ struct OcularBench: AsyncParsableCommand {
     @Flag(help: "Only the bean-counting rows (every object of 10-object scenes found and named, against the textbook pipeline in C++ and Python cv2).")
     var beansOnly = false
 
+    @Flag(help: "Only the samples' rows (the OpenCV tutorial's stages against the same calls in C++ and Python cv2).")
+    var samplesOnly = false
+
     @Option(help: "The Python with cv2 for the Python column (default: the package's .venv-bench/bin/python if it exists, else python3).")
     var python: String?
 
@@ -61,6 +64,10 @@ struct OcularBench: AsyncParsableCommand {
         }
         if options.beansOnly {
             _ = Self.benchmarkBeanCount(python: python, quick: options.quick)
+            return
+        }
+        if options.samplesOnly {
+            _ = Self.benchmarkSamples(python: python, options: options)
             return
         }
         for path in [options.image] + options.studioImages where !FileManager.default.fileExists(atPath: path) {
@@ -241,6 +248,9 @@ struct OcularBench: AsyncParsableCommand {
         // Counting beans.
         let countMissed = Self.benchmarkBeanCount(python: python, quick: options.quick)
 
+        // The tutorial's samples.
+        let samplesMissed = Self.benchmarkSamples(python: python, options: options)
+
         // Studio.
         let effects = ["none"] + StageRegistry.standard.names  // every stage at its defaults
         print("Studio end to end: \(jpegSize.width)×\(jpegSize.height) JPEGs (quality 90, \(options.studioImages.count) pictures) over loopback,")
@@ -289,6 +299,8 @@ struct OcularBench: AsyncParsableCommand {
               + (beanInputs == nil ? "not measured" : beansMissed.isEmpty ? "met" : "NOT met (\(beansMissed.joined(separator: "; ")))"))
         print("  counting beans: Ocular's textbook ≤ 1.05× C++; the live stage ≥ 15 frames/s at 1280×720: "
               + (countMissed.map { $0.isEmpty ? "met" : "NOT met (\($0.joined(separator: "; ")))" } ?? "not measured"))
+        print("  samples: each ≤ 1.05× C++ and ≤ 1.0× Python cv2: "
+              + (samplesMissed.map { $0.isEmpty ? "met" : "NOT met (\($0.joined(separator: "; ")))" } ?? "not measured"))
         if studioResults.isEmpty {
             print("  studio ≥ 30 frames/s, p95 ≤ 50 ms: not measured")
         } else {

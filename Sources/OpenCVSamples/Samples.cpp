@@ -182,6 +182,35 @@ OCVStatus ocv_transform_colour(const OCVImage *source, const OCVImage *destinati
     });
 }
 
+OCVStatus ocv_invert_colours(const OCVImage *source, const OCVImage *destination, OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Mat input = matrix(source);
+        cv::Mat output = matrix(destination);
+        if (!isEightBit(input, 0, "an inverted image", error) || input.type() != output.type() || !sameSize(input, output, error)) {
+            if (!error->message[0]) setMessage(error, "an inversion's output must have its input's type");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        // bitwise_not where there is no alpha; XOR with (255, 255, 255, 0) keeps it.
+        if (input.channels() == 4) cv::bitwise_xor(input, cv::Scalar(255, 255, 255, 0), output);
+        else cv::bitwise_not(input, output);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_scale_values(const OCVImage *source, const OCVImage *destination, double contrast, double brightness, OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Mat input = matrix(source);
+        cv::Mat output = matrix(destination);
+        if (!isEightBit(input, 0, "a scaled image", error) || input.channels() == 4 || input.type() != output.type()
+            || !sameSize(input, output, error)) {
+            if (!error->message[0]) setMessage(error, "values are scaled in 1 or 3 channels, into the input's type");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        input.convertTo(output, -1, contrast, brightness);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
 // MARK: - Contours
 
 struct OCVContours {

@@ -101,6 +101,8 @@ struct SampleTests {
         #expect(try NegativeStage.withDefaults().process(Frame(image: ramp)).image.bytes == (0...255).map { UInt8(255 - $0) })
         let rgba = try Image(width: 2, height: 1, format: .rgba8, bytes: [0, 10, 200, 33, 255, 128, 1, 255])
         #expect(try NegativeStage.withDefaults().process(Frame(image: rgba)).image.bytes == [255, 245, 55, 33, 0, 127, 254, 255])
+        let bgr = try Image(width: 2, height: 1, format: .bgr8, bytes: [0, 10, 200, 255, 128, 1])
+        #expect(try NegativeStage.withDefaults().process(Frame(image: bgr)).image.bytes == [255, 245, 55, 0, 127, 254])
     }
 
     @Test("contrast and brightness: c · v + b, clamped, at both ends of each range",
@@ -111,6 +113,11 @@ struct SampleTests {
         let image = try Image(width: 5, height: 1, format: .gray8, bytes: values)
         let stage = try Self.stage(ContrastBrightnessStage.self, #""contrast":\#(contrast),"brightness":\#(brightness)"#)
         #expect(try stage.process(Frame(image: image)).image.bytes == expected.map(UInt8.init))
+        // The same in every channel of BGR; RGBA keeps its alpha.
+        let bgr = try Image(width: 5, height: 1, format: .bgr8, bytes: values.flatMap { [$0, $0, $0] })
+        #expect(try stage.process(Frame(image: bgr)).image.bytes == expected.flatMap { [UInt8($0), UInt8($0), UInt8($0)] })
+        let rgba = try Image(width: 5, height: 1, format: .rgba8, bytes: values.flatMap { [$0, $0, $0, 99] })
+        #expect(try stage.process(Frame(image: rgba)).image.bytes == expected.flatMap { [UInt8($0), UInt8($0), UInt8($0), 99] })
     }
 
     // MARK: - Corners

@@ -162,6 +162,14 @@ bool baseline_count_blobs(const uint8_t *_Nonnull const *_Nonnull frames, int32_
                           int32_t referenceCount, double *_Nonnull samples, BaselineObject *_Nonnull objects,
                           int32_t capacity, int32_t *_Nonnull counts, BaselineError *_Nonnull error);
 
+/// The OpenCV tutorial's samples (SPEC §6), as a C++ program would write each with the stage's default
+/// parameters (contrastBrightness at contrast 1.5, brightness −30) on tightly packed BGR pixels:
+/// 0 edges, 1 corners, 2 sepia, 3 negative, 4 contrastBrightness, 5 contours, 6 cartoon, 7 features,
+/// 8 tracking, 9 totalVariation, 10 drawingCanvas. Tracking alternates `bgr` and `next` (the same picture
+/// moved) from one iteration to the next, following 200 points.
+bool baseline_sample(int32_t sample, const uint8_t *_Nonnull bgr, const uint8_t *_Nonnull next, int32_t width, int32_t height,
+                     int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,7 +42,12 @@ public enum OpticalFlow {
             throw .invalidArgument("optical flow follows points between gray images, not \(previous.format) and \(next.format)")
         }
         guard !points.isEmpty else { return [] }
-        let start = points.flatMap { [Float($0.x), Float($0.y)] }
+        var start = [Float]()
+        start.reserveCapacity(2 * points.count)
+        for point in points {
+            start.append(Float(point.x))
+            start.append(Float(point.y))
+        }
         var moved = [Float](repeating: 0, count: start.count)
         var found = [UInt8](repeating: 0, count: points.count)
         try previous.withMatrix { (before) throws(OcularError) in

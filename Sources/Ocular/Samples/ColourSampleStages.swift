@@ -51,13 +51,11 @@ public struct NegativeStage: Stage {
     public static let summary = "Inverts every colour (255 − value), like a film negative; use it to read dark detail or to scan negatives."
     public static let parameters: [ParameterDescriptor] = []
 
-    static let table = (0...255).map { UInt8(255 - $0) }
-
     public init(_ values: StageValues) {}
 
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
         var frame = frame
-        frame.image = try frame.image.mapped(red: Self.table)
+        frame.image = try frame.image.inverted()
         return frame
     }
 }
@@ -76,20 +74,17 @@ public struct ContrastBrightnessStage: Stage {
                                                       help: "Added to every value after the contrast.")
     public static let parameters = declared(contrast, brightness)
 
-    public let table: [UInt8]
+    public let contrast: Double
+    public let brightness: Double
 
     public init(_ values: StageValues) {
-        table = Self.table(contrast: values[Self.contrast], brightness: values[Self.brightness])
-    }
-
-    /// out = contrast × in + brightness, rounded (half to even) and clamped, as cv::saturate_cast does.
-    public static func table(contrast: Double, brightness: Double) -> [UInt8] {
-        (0...255).map { UInt8(min(255, max(0, (contrast * Double($0) + brightness).rounded(.toNearestOrEven)))) }
+        contrast = values[Self.contrast]
+        brightness = values[Self.brightness]
     }
 
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
         var frame = frame
-        frame.image = try frame.image.mapped(red: table)
+        frame.image = try frame.image.scaledValues(contrast: contrast, brightness: brightness)
         return frame
     }
 }

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// Total-variation denoising and the pencil drawing (SPEC §6): the two smoothing samples.
 
 /// OpenCV's denoise_TVL1 on each channel: noise flattened, edges kept.
@@ -24,10 +27,17 @@ public struct TotalVariationStage: Stage {
         var frame = frame
         let image = try frame.image.packed
         let planes = try image.splitChannels()
-        // Alpha is not noise: it is kept as it is.
-        let denoised = try planes.enumerated().map { (index, plane) throws(OcularError) in
-            image.format.hasAlpha && index == 3 ? plane : try plane.totalVariationDenoised(lambda: values.lambda, iterations: values.iterations)
+        // Alpha is not noise: it is kept as it is. OpenCV's TV-L1 runs on one thread: the channels are
+        // denoised side by side.
+        let colours = image.format.hasAlpha ? 3 : planes.count
+        let results = Mutex([Result<Image, OcularError>?](repeating: nil, count: colours))
+        let (lambda, iterations) = values
+        DispatchQueue.concurrentPerform(iterations: colours) { index in
+            let result = Result { () throws(OcularError) in try planes[index].totalVariationDenoised(lambda: lambda, iterations: iterations) }
+            results.withLock { $0[index] = result }
         }
+        var denoised = try results.withLock { $0 }.map { (result) throws(OcularError) in try result!.get() }
+        if image.format.hasAlpha { denoised.append(planes[3]) }
         frame.image = try Image.merged(denoised, as: image.format)
         return frame
     }

@@ -71,6 +71,24 @@ extension Image {
         }
     }
 
+    /// Every colour value v becomes 255 − v; alpha is kept. YUV becomes BGR.
+    public func inverted() throws(OcularError) -> Image {
+        let source = try packed
+        return try source.filtered(into: source.format, "invert \(source)") { ocv_invert_colours($0, $1, $2) }
+    }
+
+    /// Every colour value v becomes contrast × v + brightness, rounded (half to even) and kept within
+    /// 0…255, as cv::Mat::convertTo does; alpha is kept. YUV becomes BGR.
+    public func scaledValues(contrast: Double, brightness: Double) throws(OcularError) -> Image {
+        let source = try packed
+        guard !source.format.hasAlpha else {
+            // convertTo would scale alpha too: a table of the colour values instead.
+            let table = (0...255).map { UInt8(Swift.min(255, Swift.max(0, (contrast * Double($0) + brightness).rounded(.toNearestOrEven)))) }
+            return try source.mapped(red: table)
+        }
+        return try source.filtered(into: source.format, "scale \(source)") { ocv_scale_values($0, $1, contrast, brightness, $2) }
+    }
+
     /// Mean-shift filtering of a BGR image: colours flattened into patches.
     public func meanShiftFiltered(spatialRadius: Double, colourRadius: Double, levels: Int) throws(OcularError) -> Image {
         guard format == .bgr8 else { throw .invalidArgument("mean shift works on BGR images, not \(format)") }
@@ -198,7 +216,15 @@ extension Image {
     public mutating func drawTracks(_ tracks: [[Point]], colour: Colour, radius: Int) throws(OcularError) {
         let drawn = tracks.filter { !$0.isEmpty }
         guard !drawn.isEmpty else { return }
-        let points = drawn.flatMap { $0.flatMap { [Float($0.x), Float($0.y)] } }
+        // One flat array of coordinates (a small array per point would cost an allocation each).
+        var points = [Float]()
+        points.reserveCapacity(2 * drawn.reduce(0) { $0 + $1.count })
+        for track in drawn {
+            for point in track {
+                points.append(Float(point.x))
+                points.append(Float(point.y))
+            }
+        }
         let lengths = drawn.map { Int32(clamping: $0.count) }
         let values = channels(of: colour)
         try withMutableMatrix { (canvas) throws(OcularError) in

@@ -64,6 +64,13 @@ OCVStatus ocv_harris_corners(const OCVImage *_Nonnull gray, int32_t blockSize, i
 OCVStatus ocv_transform_colour(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                                const float *_Nonnull matrix, OCVError *_Nonnull error);
 
+/// 255 − v for every colour value (cv::bitwise_not; with alpha, cv::bitwise_xor by (255, 255, 255, 0), which keeps it).
+OCVStatus ocv_invert_colours(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, OCVError *_Nonnull error);
+
+/// contrast × v + brightness for every value, rounded and saturated (cv::Mat::convertTo); 1 or 3 channels.
+OCVStatus ocv_scale_values(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, double contrast, double brightness,
+                           OCVError *_Nonnull error);
+
 // MARK: - Contours
 
 typedef enum OCVBinarization {
