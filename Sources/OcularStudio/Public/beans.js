@@ -150,6 +150,7 @@ function classified(message) {
 // ---- Messages from the server ----------------------------------------------------------------------
 
 function handleMessage(message) {
+  if (booth.handled(message)) return;
   switch (message.type) {
     case "hello":
       sendRecipe();
@@ -163,12 +164,6 @@ function handleMessage(message) {
       break;
     case "classified":
       classified(message);
-      break;
-    case "saved":
-      booth.saved(message.item);
-      break;
-    case "error":
-      if (!booth.failed(message)) showNotice(`Server: ${message.message}`, "error");
       break;
   }
 }
@@ -198,10 +193,10 @@ window.ocularStudio = {
 startLive({
   onMessage: handleMessage,
   onClose: () => {
-    if (booth.waiting) booth.finish(booth.waiting, "the connection to the server was lost");
+    booth.liveHandlers.onClose();
     state.blobs = [];
     showControls();
   },
-  keepsBusy: () => Boolean(booth.waiting),
+  keepsBusy: booth.liveHandlers.keepsBusy,
 });
 watchClassifier();

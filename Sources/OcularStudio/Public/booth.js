@@ -133,6 +133,26 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
     return true;
   }
 
+  /// The booth's part of a page's messages: "saved", and errors (about what it waits for, else said in
+  /// the notice). Returns whether it took the message.
+  function handled(message) {
+    if (message.type === "saved") {
+      saved(message.item);
+      return true;
+    }
+    if (message.type === "error") {
+      if (!failed(message)) showNotice(`Server: ${message.message}`, "error");
+      return true;
+    }
+    return false;
+  }
+
+  /// What startLive needs of the booth: a lost connection ends the wait, and the busy state stays while one waits.
+  const liveHandlers = {
+    onClose: () => { if (state.waiting) finish(state.waiting, "the connection to the server was lost"); },
+    keepsBusy: () => Boolean(state.waiting),
+  };
+
   elements.save.addEventListener("click", save);
   if (review) {
     elements.discard.addEventListener("click", () => elements.review.close());
@@ -153,6 +173,8 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
     open,
     saved,
     failed,
+    handled,
+    liveHandlers,
     get waiting() { return state.waiting; },
     get saves() { return state.saves; },
     get reviewing() { return Boolean(elements.review && elements.review.open); },

@@ -2,7 +2,7 @@
 // from the server's declarations, the findings of any detection stage (findings.js), tap to focus
 // (focus.js), the toolbar's colour or gray and blend, and saving the processed frame (booth.js).
 
-import { elements as liveElements, live, liveStats, liveTools, showNotice, startLive } from "./live.js";
+import { elements as liveElements, live, liveStats, liveTools, startLive } from "./live.js";
 import { adoptRecipe, buildStageControls, onPanelChange, parameterControl, renderStages, sendSettings, state, uploadImage } from "./stages.js";
 import { drawFindings, findings, hideFindings, showFindings } from "./findings.js";
 import { enableTapToFocus, focus, focusAt } from "./focus.js";
@@ -39,6 +39,7 @@ const booth = createBooth({
 // ---- Messages from the server ----------------------------------------------------------------
 
 function handleMessage(message) {
+  if (booth.handled(message)) return;
   switch (message.type) {
     case "hello":
       // The tutorial's samples have a page of their own.
@@ -52,14 +53,8 @@ function handleMessage(message) {
       adoptRecipe(message.recipe);
       hideFindingsUnlessFinding();
       break;
-    case "saved":
-      booth.saved(message.item);
-      break;
     case "tapped":
       focusAt(message);
-      break;
-    case "error":
-      if (!booth.failed(message)) showNotice(`Server: ${message.message}`, "error");
       break;
     case "annotations":
       findings.received += 1;
@@ -220,9 +215,8 @@ window.ocularStudio = {
 };
 
 startLive({
+  ...booth.liveHandlers,
   onMessage: handleMessage,
-  onClose: () => { if (booth.waiting) booth.finish(booth.waiting, "the connection to the server was lost"); },
-  keepsBusy: () => Boolean(booth.waiting),
   onFrameDrawn: (number) => { if (number === overlay.answer) drawFindings(elements.output, overlay.groups); },
 });
 loadGalleryPictures();

@@ -108,6 +108,7 @@ function merged(message) {
 // ---- Messages from the server ----------------------------------------------------------------------
 
 function handleMessage(message) {
+  if (booth.handled(message)) return;
   switch (message.type) {
     case "hello":
       // A new connection is a new session on the server: the faces picked before are gone there.
@@ -125,12 +126,6 @@ function handleMessage(message) {
       break;
     case "merged":
       merged(message);
-      break;
-    case "saved":
-      booth.saved(message.item);
-      break;
-    case "error":
-      if (!booth.failed(message)) showNotice(`Server: ${message.message}`, "error");
       break;
   }
 }
@@ -160,9 +155,9 @@ window.ocularStudio = {
 startLive({
   onMessage: handleMessage,
   onClose: () => {
-    if (booth.waiting) booth.finish(booth.waiting, "the connection to the server was lost");
+    booth.liveHandlers.onClose();
     state.faces = [];
     showControls();
   },
-  keepsBusy: () => Boolean(booth.waiting),
+  keepsBusy: booth.liveHandlers.keepsBusy,
 });

@@ -3,7 +3,7 @@
 // left of a divider the person drags, the processed frame right of it. Save keeps the processed
 // frame (booth.js), as on Light Work.
 
-import { elements as liveElements, live, liveStats, liveTools, showNotice, startLive } from "./live.js";
+import { elements as liveElements, liveStats, liveTools, startLive } from "./live.js";
 import { adoptRecipe, buildStageControls, renderStages, sendSettings, state, titleOf } from "./stages.js";
 import { createBooth } from "./booth.js";
 
@@ -158,6 +158,7 @@ function onlySamples(recipe) {
 }
 
 function handleMessage(message) {
+  if (booth.handled(message)) return;
   switch (message.type) {
     case "hello":
       buildStageControls(message.stages, (stage) => stage.category === SAMPLE);
@@ -177,12 +178,6 @@ function handleMessage(message) {
       if (!state.recipe.stages.some((step) => (state.stages.find((stage) => stage.name === step.stage)?.annotations ?? []).length)) {
         describeFound({});
       }
-      break;
-    case "saved":
-      booth.saved(message.item);
-      break;
-    case "error":
-      if (!booth.failed(message)) showNotice(`Server: ${message.message}`, "error");
       break;
     case "annotations": {
       view.annotations += 1;
@@ -214,9 +209,8 @@ window.ocularStudio = {
 setExclusive(true);
 showSplit();
 startLive({
+  ...booth.liveHandlers,
   onMessage: handleMessage,
-  onClose: () => { if (booth.waiting) booth.finish(booth.waiting, "the connection to the server was lost"); },
-  keepsBusy: () => Boolean(booth.waiting),
   showsOriginal: () => elements.splitView.checked,
   drawOverFrame,
 });
