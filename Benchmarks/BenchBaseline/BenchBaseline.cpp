@@ -757,7 +757,7 @@ cv::Mat trackingSample(const cv::Mat &bgr, Tracks &tracks) {
         for (size_t index = 0; index < start.size(); ++index) {
             const cv::Point2f trip = backward[index] - start[index];
             const cv::Point2f at = forward[index];
-            if (!forwardFound[index] || !backwardFound[index] || std::hypot(trip.x, trip.y) > 0.5) continue;
+            if (!forwardFound[index] || !backwardFound[index] || std::hypot(trip.x, trip.y) > 0.2) continue;
             if (at.x < 0 || at.y < 0 || at.x >= gray.cols || at.y >= gray.rows) continue;
             auto path = tracks.paths[index];
             path.push_back(at);

@@ -102,7 +102,7 @@ class Tracking:
             forward, found, _ = cv2.calcOpticalFlowPyrLK(self.previous, now, start, None, winSize=(21, 21), maxLevel=3)
             backward, back, _ = cv2.calcOpticalFlowPyrLK(now, self.previous, forward, None, winSize=(21, 21), maxLevel=3)
             trip = np.hypot(*(backward - start).reshape(-1, 2).T)
-            for path, at, ok in zip(self.paths, forward.reshape(-1, 2), (found.ravel() == 1) & (back.ravel() == 1) & (trip <= 0.5)):
+            for path, at, ok in zip(self.paths, forward.reshape(-1, 2), (found.ravel() == 1) & (back.ravel() == 1) & (trip <= 0.2)):
                 if ok and 0 <= at[0] < now.shape[1] and 0 <= at[1] < now.shape[0]:
                     followed.append((path + [tuple(at)])[-20:])
         if len(followed) < 100:

@@ -228,6 +228,18 @@ OCVStatus ocv_contours_find(const OCVImage *gray, OCVBinarization binarization, 
         cv::Mat binary;
         if (binarization == OCV_BINARIZE_CANNY) {
             cv::Canny(input, binary, threshold / 2, threshold);
+        } else if (binarization == OCV_BINARIZE_ADAPTIVE) {
+            // Shapes are what differs from their neighbourhood, a quarter of the short side across (odd, at
+            // least 3: it sees past most objects to their background), by more than 6 levels (the sweep's
+            // choice: 4 lets noise in, 10 loses shapes in dim light): darker than it on light paper, lighter on dark. The paper is light when the border is brighter than the
+            // frame on average (the shapes pull the average their way), which light falling across the
+            // frame changes on both alike.
+            const int block = std::max(3, (std::min(input.cols, input.rows) / 4) | 1);
+            const double border = (cv::sum(input.row(0))[0] + cv::sum(input.row(input.rows - 1))[0] + cv::sum(input.col(0))[0]
+                                   + cv::sum(input.col(input.cols - 1))[0]) / (2.0 * (input.rows + input.cols));
+            const bool lightPaper = border >= cv::mean(input)[0];
+            cv::adaptiveThreshold(input, binary, 255, cv::ADAPTIVE_THRESH_MEAN_C, lightPaper ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY,
+                                  block, lightPaper ? 6 : -6);
         } else {
             cv::threshold(input, binary, threshold, 255, cv::THRESH_BINARY | (binarization == OCV_BINARIZE_OTSU ? cv::THRESH_OTSU : 0));
             // The background is what the border mostly shows: shapes are what differs from it.

@@ -160,7 +160,7 @@ struct SampleTests {
     @Test("contours count the shapes of a drawn picture, dark on light and light on dark", arguments: [false, true])
     func contours(lightOnDark: Bool) throws {
         let image = try Self.shapes(lightOnDark: lightOnDark)
-        for method in ["otsu", "threshold"] {
+        for method in ["otsu", "threshold", "adaptive"] {
             let outer = try Self.stage(ContoursStage.self, #""method":"\#(method)","mode":"outer""#).process(Frame(image: image))
             #expect(outer.annotations(of: Contour.self).count == 6, "\(method)")
             let all = try Self.stage(ContoursStage.self, #""method":"\#(method)","mode":"all""#).process(Frame(image: image))

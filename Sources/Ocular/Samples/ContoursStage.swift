@@ -11,10 +11,11 @@ public struct ContoursStage: Stage {
         + "use it to count and measure objects on a plain background, or to see a picture's shapes."
 
     public enum Method: String, ParameterChoice {
-        case otsu, threshold, canny
+        case otsu, adaptive, threshold, canny
         public var title: String {
             switch self {
             case .otsu: "Otsu's threshold (automatic)"
+            case .adaptive: "Adaptive (uneven light)"
             case .threshold: "Fixed threshold"
             case .canny: "Canny edges"
             }
@@ -23,6 +24,7 @@ public struct ContoursStage: Stage {
         var bridged: OCVBinarization {
             switch self {
             case .otsu: OCV_BINARIZE_OTSU
+            case .adaptive: OCV_BINARIZE_ADAPTIVE
             case .threshold: OCV_BINARIZE_THRESHOLD
             case .canny: OCV_BINARIZE_CANNY
             }
@@ -42,7 +44,7 @@ public struct ContoursStage: Stage {
     public static let method = Key<Method>.choice("method", title: "Shapes by", default: .otsu,
                                                   help: "How the frame is split into shapes and background.")
     public static let threshold = Key<Double>.number("threshold", title: "Threshold", in: 0...255, step: 1, default: 128,
-                                                     help: "Fixed threshold: the gray level between shape and background; Canny: the high threshold.")
+                                                     help: "Fixed threshold: the gray level between shape and background; Canny: the high threshold (Otsu's and adaptive find their own).")
     public static let mode = Key<Mode>.choice("mode", title: "Contours", default: .all, help: "Every contour, holes included, or the outermost only.")
     public static let minimumArea = Key<Double>.number("minimumArea", title: "Smallest area", in: 0...100_000, step: 1, default: 16,
                                                        help: "Contours enclosing fewer pixels are left out: specks of noise.")

@@ -77,13 +77,16 @@ typedef enum OCVBinarization {
     OCV_BINARIZE_THRESHOLD = 0,  ///< above `threshold` is in
     OCV_BINARIZE_OTSU = 1,       ///< Otsu's threshold (`threshold` is ignored)
     OCV_BINARIZE_CANNY = 2,      ///< Canny edges, `threshold` the high one and half of it the low
+    OCV_BINARIZE_ADAPTIVE = 3,   ///< each pixel against the mean of a neighbourhood a quarter of the short side
+                                 ///< across: 6 levels darker on light paper, lighter on dark (`threshold` is
+                                 ///< ignored); for light that varies across the frame
 } OCVBinarization;
 
 /// The contours of an 8-bit gray image, kept by ocv_contours_find.
 typedef struct OCVContours OCVContours;
 
 /// Binarizes (for the two thresholds, inverted when most of the border is in: shapes are what stands
-/// out from the background, dark on light or light on dark) and finds the contours (cv::findContours,
+/// out from the background, dark on light or light on dark; adaptive judges the paper by the border's mean) and finds the contours (cv::findContours,
 /// RETR_EXTERNAL when `outerOnly`, else RETR_TREE; CHAIN_APPROX_SIMPLE), keeping those whose area
 /// (cv::contourArea) is at least `minimumArea`. Free with ocv_contours_free.
 OCVStatus ocv_contours_find(const OCVImage *_Nonnull gray, OCVBinarization binarization, double threshold, bool outerOnly,
