@@ -117,6 +117,15 @@ def test_every_sample_runs_on_a_still(studio, cameraless_page):
     page = cameraless_page
     page.goto(studio.url + "samples.html")
     wait_for_frames(page, 2)
+    # The square still is letterboxed in the wide view: the divider's slider spans the picture, not the view.
+    picture = page.evaluate("""() => {
+      const canvas = document.getElementById('output'), shown = canvas.getBoundingClientRect();
+      const scale = Math.min(shown.width / canvas.width, shown.height / canvas.height);
+      return { left: shown.left + (shown.width - canvas.width * scale) / 2, width: canvas.width * scale };
+    }""")
+    slider = page.locator("#split").bounding_box()
+    assert abs(slider["x"] - picture["left"]) < 1 and abs(slider["width"] - picture["width"]) < 1, (slider, picture)
+    assert picture["width"] < page.locator(".stage").bounding_box()["width"] - 50
     names = stats(page)["samples"]
     for name in names:
         page.check(f"input[data-stage-toggle={name}]")

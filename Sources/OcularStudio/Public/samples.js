@@ -64,19 +64,34 @@ function drawBefore(canvas) {
   const line = Math.max(2, Math.round(width / 400));
   context.fillStyle = "rgba(255, 255, 255, .9)";
   context.fillRect(split - line / 2, 0, line, height);
+  // The labels sit either side of the divider near the top: clear of the slider below and the figures
+  // in the corner.
   const size = Math.max(12, Math.round(width / 50));
   context.font = `600 ${size}px sans-serif`;
-  context.textBaseline = "bottom";
+  context.textBaseline = "middle";
+  const y = Math.round(height * 0.16);
   const label = (text, x, align) => {
-    context.textAlign = align;
-    context.fillStyle = "rgba(0, 0, 0, .6)";
     const measured = context.measureText(text).width;
-    context.fillRect(align === "left" ? x - 4 : x - measured - 4, height - size * 1.6, measured + 8, size * 1.4);
+    context.fillStyle = "rgba(0, 0, 0, .6)";
+    context.fillRect(align === "right" ? x - measured - 6 : x - 6, y - size * 0.75, measured + 12, size * 1.5);
     context.fillStyle = "#fff";
-    context.fillText(text, x, height - size * 0.35);
+    context.textAlign = align;
+    context.fillText(text, x, y);
   };
-  if (split > size * 5) label("Before", size * 0.6, "left");
-  if (width - split > size * 5) label("After", width - size * 0.6, "right");
+  const gap = size * 0.8;
+  if (split > size * 5) label("Before", split - gap, "right");
+  if (width - split > size * 5) label("After", split + gap, "left");
+}
+
+/// The divider's slider spans the picture as shown (the canvas letterboxes it), so its knob sits on the line.
+function placeDivider() {
+  const canvas = elements.output;
+  const shown = canvas.getBoundingClientRect(), stage = elements.stage.getBoundingClientRect();
+  if (!canvas.width || !shown.width) return;
+  const scale = Math.min(shown.width / canvas.width, shown.height / canvas.height);
+  const width = canvas.width * scale;
+  divider.style.left = `${shown.left - stage.left + (shown.width - width) / 2}px`;
+  divider.style.width = `${width}px`;
 }
 
 /// Keeps this answer and its sent frame, then draws the sent frame's part over it.
@@ -90,6 +105,7 @@ function drawOverFrame(canvas, before) {
   }
   view.processed.getContext("2d").drawImage(canvas, 0, 0);
   drawBefore(canvas);
+  placeDivider();
   elements.output.dataset.split = String(view.split);
 }
 
@@ -107,6 +123,7 @@ divider.addEventListener("input", () => {
   drawBefore(elements.output);
 });
 elements.splitView.addEventListener("change", showSplit);
+window.addEventListener("resize", placeDivider);
 
 // ---- One or a chain --------------------------------------------------------------------------
 
