@@ -333,6 +333,30 @@ OCVStatus ocv_adaptive_threshold(const OCVImage *gray, const OCVImage *destinati
     });
 }
 
+OCVStatus ocv_extract_channel(const OCVImage *source, const OCVImage *plane, int32_t channel, OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Mat input = matrix(source);
+        cv::Mat output = matrix(plane);
+        if (!isEightBit(output, 1, "a channel's plane", error) || !sameSize(input, output, error)) return OCV_STATUS_BAD_ARGUMENT;
+        cv::extractChannel(input, output, channel);
+        return checkWrittenInPlace(output, plane, error);
+    });
+}
+
+OCVStatus ocv_merge_channels(const OCVImage *const *planes, int32_t count, const OCVImage *destination, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        std::vector<cv::Mat> inputs;
+        for (int32_t index = 0; index < count; ++index) inputs.push_back(matrix(planes[index]));
+        if (inputs.empty() || static_cast<int>(inputs.size()) != output.channels()) {
+            setMessage(error, "%d planes cannot make an image of %d channels", count, output.channels());
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::merge(inputs, output);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
 OCVStatus ocv_denoise_tv(const OCVImage *gray, const OCVImage *destination, double lambda, int32_t iterations, OCVError *error) {
     return fenced(error, [&] {
         const cv::Mat input = matrix(gray);

@@ -29,7 +29,7 @@ public struct Blend: Sendable {
     /// The frame with the source blended in.
     public func apply(to frame: Image) throws(OcularError) -> Image {
         guard mode.pixelMode != nil, opacity > 0 else { return frame }
-        let backdrop = frame.format.isYUV ? try frame.converted(to: .bgr8) : frame
+        let backdrop = try frame.packed
         return try Self.blend(backdrop, with: try preparedSource(for: backdrop), mode: mode, opacity: opacity)
     }
 
@@ -65,7 +65,7 @@ public struct Blend: Sendable {
     /// `image` cropped around its centre to the aspect ratio of `width × height`, then resized to it
     /// with Lanczos interpolation; YUV pictures become BGR first.
     public static func fit(_ image: Image, width: Int, height: Int) throws(OcularError) -> Image {
-        let packed = image.format.isYUV ? try image.converted(to: .bgr8) : image
+        let packed = try image.packed
         let crop = PixelRectangle.centred(inWidth: packed.width, height: packed.height, aspectWidth: width, aspectHeight: height)
         return try Image.filledByOpenCV(width: width, height: height, format: packed.format) { (output) throws(OcularError) in
             try packed.withMatrix(of: crop) { (input) throws(OcularError) in

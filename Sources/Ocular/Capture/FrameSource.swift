@@ -39,7 +39,7 @@ extension Image {
     func matching(_ color: FrameColor) throws(OcularError) -> Image {
         switch color {
         case .gray: format == .gray8 ? self : try converted(to: .gray8)
-        case .color: format.isYUV ? try converted(to: .bgr8) : self
+        case .color: try packed
         }
     }
 }

@@ -5,7 +5,7 @@ extension Image {
     /// counter-clockwise). YUV images come back as BGR.
     public func rotated(quarterTurns: Int) throws(OcularError) -> Image {
         let turns = ((quarterTurns % 4) + 4) % 4
-        let image = format.isYUV ? try converted(to: .bgr8) : self
+        let image = try packed
         guard turns != 0 else { return image }
         let (width, height) = turns == 2 ? (image.width, image.height) : (image.height, image.width)
         return try Image.filledByOpenCV(width: width, height: height, format: image.format) { (output) throws(OcularError) in
@@ -17,7 +17,7 @@ extension Image {
 
     /// The image mirrored left to right, as a front camera's preview shows it. YUV images come back as BGR.
     public func mirrored() throws(OcularError) -> Image {
-        let image = format.isYUV ? try converted(to: .bgr8) : self
+        let image = try packed
         return try Image.filledByOpenCV(width: image.width, height: image.height, format: image.format) { (output) throws(OcularError) in
             try image.withMatrix { (input) throws(OcularError) in
                 try OpenCV.call("mirror") { ocv_mirror(input, output, $0) }

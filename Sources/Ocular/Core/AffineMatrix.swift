@@ -61,7 +61,7 @@ extension Image {
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a size below one pixel.
     public func warped(by map: AffineMatrix, width: Int, height: Int, replicatingEdges: Bool = false) throws(OcularError) -> Image {
         guard width >= 1, height >= 1 else { throw .invalidArgument("cannot warp \(self) onto \(width)×\(height)") }
-        let packed = format.isYUV ? try converted(to: .bgr8) : self
+        let packed = try self.packed
         return try Image.filledByOpenCV(width: width, height: height, format: packed.format) { (output) throws(OcularError) in
             try packed.withMatrix { (input) throws(OcularError) in
                 try OpenCV.call("warpAffine \(packed) by \(map) onto \(width)×\(height)") {

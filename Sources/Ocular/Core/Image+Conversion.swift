@@ -33,6 +33,11 @@ extension Image {
         }
     }
 
+    /// The image in a packed format, for work on pixels in rows: YUV becomes BGR, the others stay as they are.
+    var packed: Image {
+        get throws(OcularError) { format.isYUV ? try converted(to: .bgr8) : self }
+    }
+
     private func convertedByOpenCV(to target: PixelFormat, code: OCVColorConversion) throws(OcularError) -> Image {
         if target.isPlanar, !width.isMultiple(of: 2) || !height.isMultiple(of: 2) {
             throw .invalidImage(reason: "\(target) needs an even width and height, got \(width)×\(height)")

@@ -13,7 +13,7 @@ extension Image {
         for (name, table) in [("red", red), ("green", green), ("blue", blue)] where table.count != 256 {
             throw .invalidArgument("a lookup table holds 256 entries, one per value; the \(name) one holds \(table.count)")
         }
-        let source = format.isYUV ? try converted(to: .bgr8) : self
+        let source = try packed
         let identity = (0...255).map(UInt8.init)
         var tables = [[UInt8]](repeating: identity, count: source.format.channels)
         if let order = source.format.rgbOffsets {

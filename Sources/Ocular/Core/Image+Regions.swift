@@ -4,7 +4,7 @@ extension Image {
     /// A copy of the pixels inside `rectangle`, clipped to the image (YUV images come back as BGR).
     /// - Throws: ``OcularError/invalidArgument(_:)`` when the rectangle misses the image.
     public func cropped(to rectangle: PixelRectangle) throws(OcularError) -> Image {
-        let packed = format.isYUV ? try converted(to: .bgr8) : self
+        let packed = try self.packed
         guard let inside = rectangle.clipped(toWidth: packed.width, height: packed.height) else {
             throw .invalidArgument("the region \(rectangle) lies outside the \(packed.width)×\(packed.height) image")
         }
@@ -19,7 +19,7 @@ extension Image {
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a size below one pixel.
     public func resized(width: Int, height: Int, averaging: Bool = false) throws(OcularError) -> Image {
         guard width >= 1, height >= 1 else { throw .invalidArgument("cannot resize \(self) to \(width)×\(height)") }
-        let packed = format.isYUV ? try converted(to: .bgr8) : self
+        let packed = try self.packed
         if packed.width == width, packed.height == height { return packed }
         return try Image.filledByOpenCV(width: width, height: height, format: packed.format) { (output) throws(OcularError) in
             try packed.withMatrix { (input) throws(OcularError) in

@@ -8,7 +8,7 @@ extension Image {
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a side below 1.
     public func shrunk(toFit longSide: Int) throws(OcularError) -> Image {
         guard longSide >= 1 else { throw .invalidArgument("a thumbnail's long side must be at least 1 pixel, got \(longSide)") }
-        let packed = format.isYUV ? try converted(to: .bgr8) : self
+        let packed = try self.packed
         let longest = max(packed.width, packed.height)
         guard longest > longSide else { return packed }
         // Rounded, never below one pixel: a 10000 × 3 panorama still has a row.

@@ -4,11 +4,6 @@ import OpenCVSamples
 /// The OpenCV calls behind the tutorial's samples (SPEC §6), each a thin wrapper that checks its
 /// arguments' formats and names the operation in its errors. The stages compose them.
 extension Image {
-    /// The packed image a sample works on: YUV becomes BGR, the others stay as they are.
-    var packed: Image {
-        get throws(OcularError) { format.isYUV ? try converted(to: .bgr8) : self }
-    }
-
     /// A new image of this one's size and `format` (gray by default) that one bridge call fills from this one.
     private func filtered(into format: PixelFormat = .gray8, _ operation: @autoclosure () -> String,
                           _ call: (UnsafePointer<OCVImage>, UnsafePointer<OCVImage>, UnsafeMutablePointer<OCVError>) -> OCVStatus)
@@ -116,39 +111,35 @@ extension Image {
         return try filtered("denoise_TVL1 of \(self)") { ocv_denoise_tv($0, $1, lambda, Int32(iterations), $2) }
     }
 
-    /// The image's channels as gray images, in the format's order.
+    /// The image's channels as gray images, in the format's order (cv::extractChannel).
     func splitChannels() throws(OcularError) -> [Image] {
-        let channels = format.channels
-        guard !format.isYUV, channels > 1 else { return [self] }
-        return try (0..<channels).map { (channel) throws(OcularError) in
-            try Image(width: width, height: height, format: .gray8) { (buffer) throws(OcularError) in
-                let output = buffer.bindMemory(to: UInt8.self)
-                bytes.withUnsafeBufferPointer { input in
-                    for y in 0..<height {
-                        let row = y * bytesPerRow, out = y * width
-                        for x in 0..<width { output[out + x] = input[row + x * channels + channel] }
-                    }
+        guard !format.isYUV, format.channels > 1 else { return [self] }
+        return try (0..<format.channels).map { (channel) throws(OcularError) in
+            try filtered("channel \(channel) of \(self)") { ocv_extract_channel($0, $1, Int32(channel), $2) }
+        }
+    }
+
+    /// Gray images of one size merged as the channels of a `format` image (cv::merge).
+    static func merged(_ planes: [Image], as format: PixelFormat) throws(OcularError) -> Image {
+        guard let first = planes.first, planes.count == format.channels, !format.isYUV,
+              planes.allSatisfy({ $0.format == .gray8 && $0.width == first.width && $0.height == first.height })
+        else { throw .invalidArgument("\(planes.count) planes cannot make a \(format) image") }
+        if planes.count == 1 { return first }
+        return try Image.filledByOpenCV(width: first.width, height: first.height, format: format) { (output) throws(OcularError) in
+            try withMatrices(of: planes[...]) { (views) throws(OcularError) in
+                try OpenCV.call("merge \(planes.count) planes") { error in
+                    views.withUnsafeBufferPointer { ocv_merge_channels($0.baseAddress!, Int32($0.count), output, error) }
                 }
             }
         }
     }
 
-    /// Gray images of one size merged as the channels of a `format` image.
-    static func merged(_ planes: [Image], as format: PixelFormat) throws(OcularError) -> Image {
-        guard let first = planes.first, planes.count == format.channels, planes.allSatisfy({ $0.format == .gray8 && $0.width == first.width && $0.height == first.height })
-        else { throw .invalidArgument("\(planes.count) planes cannot make a \(format) image") }
-        if planes.count == 1 { return first }
-        let (width, height, channels) = (first.width, first.height, planes.count)
-        return try Image(width: width, height: height, format: format) { (buffer) throws(OcularError) in
-            let output = buffer.bindMemory(to: UInt8.self)
-            for (channel, plane) in planes.enumerated() {
-                plane.bytes.withUnsafeBufferPointer { input in
-                    for y in 0..<height {
-                        let row = y * plane.bytesPerRow, out = y * width * channels
-                        for x in 0..<width { output[out + x * channels + channel] = input[row + x] }
-                    }
-                }
-            }
+    /// Lends every image of `images` to the bridge at once, as matrix views valid only inside `body`.
+    private static func withMatrices<R>(of images: ArraySlice<Image>, _ views: [UnsafePointer<OCVImage>] = [],
+                                        _ body: ([UnsafePointer<OCVImage>]) throws(OcularError) -> R) throws(OcularError) -> R {
+        guard let image = images.first else { return try body(views) }
+        return try image.withMatrix { (view) throws(OcularError) in
+            try withMatrices(of: images.dropFirst(), views + [view], body)
         }
     }
 }

@@ -118,6 +118,14 @@ OCVStatus ocv_bilateral(const OCVImage *_Nonnull source, const OCVImage *_Nonnul
 OCVStatus ocv_adaptive_threshold(const OCVImage *_Nonnull gray, const OCVImage *_Nonnull destination, int32_t blockSize,
                                  double offset, bool gaussian, OCVError *_Nonnull error);
 
+/// cv::extractChannel: channel `channel` of an 8-bit image into `plane` (8-bit gray, the same size).
+OCVStatus ocv_extract_channel(const OCVImage *_Nonnull source, const OCVImage *_Nonnull plane, int32_t channel,
+                              OCVError *_Nonnull error);
+
+/// cv::merge: `count` 8-bit gray planes of one size as the channels of `destination` (`count` channels).
+OCVStatus ocv_merge_channels(const OCVImage *_Nonnull const *_Nonnull planes, int32_t count, const OCVImage *_Nonnull destination,
+                             OCVError *_Nonnull error);
+
 /// cv::denoise_TVL1 of one 8-bit gray observation: `lambda` weighs fidelity to it against smoothness
 /// (smaller is smoother), over `iterations` primal-dual steps.
 OCVStatus ocv_denoise_tv(const OCVImage *_Nonnull gray, const OCVImage *_Nonnull destination, double lambda,
