@@ -292,6 +292,33 @@ struct SampleTests {
         #expect(ink > 0.02 && ink < 0.5, "ink covers \(ink)")
     }
 
+    // MARK: - Odd inputs
+
+    @Test("every sample takes tiny, narrow and YUV frames in every layout: a picture or a clear error, never a crash")
+    func oddFrames() throws {
+        var images: [Image] = []
+        for (width, height) in [(1, 1), (2, 2), (3, 1), (1, 7), (5, 3), (64, 2)] {
+            for format in [PixelFormat.gray8, .rgb8, .bgr8, .rgba8, .bgra8] {
+                images.append(try Image(width: width, height: height, format: format, filledWith: [UInt8](repeating: 90, count: format.channels)))
+            }
+        }
+        let colour = try Image(contentsOfFile: Self.picture).resized(width: 64, height: 48)
+        for format in [PixelFormat.i420, .nv12, .yuyv] { images.append(try colour.converted(to: format)) }
+        for description in StageRegistry.standard.descriptions where description.category == .sample {
+            for image in images {
+                let pipeline = try Pipeline(Recipe(stages: [Recipe.Step(description.name, [:])]))
+                do {
+                    let out = try pipeline.process(image)
+                    #expect(out.width == image.width && out.height == image.height, "\(description.name) on \(image)")
+                    #expect(!out.format.isYUV)
+                } catch let error as OcularError {
+                    // A refusal says what it could not do.
+                    #expect("\(error)".count > 10, "\(description.name) on \(image): \(error)")
+                }
+            }
+        }
+    }
+
     // MARK: - The registry
 
     @Test("every sample is registered in the sample category, with a summary and parameters in their ranges")
