@@ -236,6 +236,14 @@ OCVStatus ocv_warp_affine(const OCVImage *source, const OCVImage *destination, c
     });
 }
 
+OCVStatus ocv_gaussian_blur(const OCVImage *source, const OCVImage *destination, double sigma, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        cv::GaussianBlur(matrix(source), output, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
 OCVStatus ocv_warp_affine_over(const OCVImage *source, const OCVImage *destination, const double *coefficients,
                                OCVError *error) {
     return fenced(error, [&] {

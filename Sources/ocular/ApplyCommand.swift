@@ -11,11 +11,11 @@ struct ApplyCommand: ParsableCommand {
             defaults: {"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":7}]}. Pass it inline or \
             as a file. `ocular stages` lists every stage and its parameters. With --json, what the \
             detection stages found is printed as JSON, one list per kind, every kind the recipe looks \
-            for present: {"faces":[…],"blobs":[…],"counts":[…]} (-o is then optional).
+            for present: {"faces":[…],"blobs":[…],"counts":[…]} (-o is then optional). --explain prints             the passes the recipe compiles to: consecutive colour filters fuse into one pass.
             """)
 
-    @Argument(help: "The image to process.")
-    var input: String
+    @Argument(help: "The image to process (optional with --explain alone).")
+    var input: String?
 
     @Option(name: .shortAndLong, help: "Where to write the result; the extension picks the format.")
     var output: String?
@@ -34,9 +34,14 @@ struct ApplyCommand: ParsableCommand {
     @Option(help: "JPEG quality of a .jpg output, 1 to 100.")
     var quality = 95
 
+    @Flag(help: "Print the passes the recipe compiles to (which stages fuse into one pass over the pixels).")
+    var explain = false
+
     @OptionGroup var read: ReadOptions
 
     func validate() throws {
+        if explain, input == nil, output == nil, !json { return }
+        guard input != nil else { throw ValidationError("give the image to process (only --explain alone needs none)") }
         guard time.isFinite, (0...86_400 * 365).contains(time) else {
             throw ValidationError("--time must be a number of seconds from 0 to a year, got \(time)")
         }
@@ -46,6 +51,14 @@ struct ApplyCommand: ParsableCommand {
 
     func run() throws {
         let pipeline = try Pipeline(Self.recipe(from: recipe), images: ImageFiles(options: read.imageReadOptions))
+        if explain {
+            // On standard error when the image is processed too, so that --json's output stays JSON alone.
+            let lines = pipeline.explanation.isEmpty ? ["no stages: the image passes unchanged"] : pipeline.explanation
+            for line in lines {
+                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { print(line) }
+            }
+        }
+        guard let input else { return }
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let processed = try pipeline.processed(image, at: .seconds(time))
         let result = processed.image

@@ -5,18 +5,35 @@ import Ocular
 struct StagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stages",
+        abstract: "List the stages a recipe can use, with their parameters, or describe one.",
+        subcommands: [StagesListCommand.self, StagesDescribeCommand.self],
+        defaultSubcommand: StagesListCommand.self)
+}
+
+struct StagesListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the stages a recipe can use, with their parameters.",
-        discussion: "Every parameter shows its kind, what it allows and its default. --json prints the declarations the studio builds its controls from.")
+        discussion: """
+            Every parameter shows its kind, what it allows and its default. --json prints the declarations the \
+            studio builds its controls from. --category keeps one category: \
+            \(StageCategory.allCases.map(\.rawValue).joined(separator: ", ")).
+            """)
 
     @Flag(help: "Print the declarations as JSON.")
     var json = false
 
+    @Option(help: "Only the stages of this category (colourAdjustment, blur, geometry, …).")
+    var category: String?
+
     func run() throws {
-        let stages = StageRegistry.standard.descriptions
+        var stages = StageRegistry.standard.descriptions
+        if let category {
+            let wanted = try StageCategory.named(category)
+            stages = stages.filter { $0.category == wanted }
+        }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(["stages": stages]), as: UTF8.self))
+            print(try StagesDescribeCommand.json(["stages": stages]))
             return
         }
         for (index, stage) in stages.enumerated() {
@@ -31,5 +48,37 @@ struct StagesCommand: ParsableCommand {
                 print("  \(String(repeating: " ", count: width))  \(parameter.help)")
             }
         }
+    }
+}
+
+struct StagesDescribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "Print one stage's declaration as JSON: name, title, category, summary and every parameter with its range and default.")
+
+    @Argument(help: "The stage's name, as recipes spell it (sepiaTone).")
+    var name: String
+
+    func run() throws {
+        let stage = try StageRegistry.standard.stage(named: name)
+        print(try Self.json(stage.stageDescription))
+    }
+
+    /// Pretty, sorted JSON: the same declarations always print the same text.
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+extension StageCategory {
+    /// The category a user named, in either spelling of colour and any case.
+    static func named(_ text: String) throws(StageError) -> StageCategory {
+        let wanted = text.lowercased().replacingOccurrences(of: "color", with: "colour")
+        guard let category = allCases.first(where: { $0.rawValue.lowercased() == wanted }) else {
+            throw StageError(reason: "no category '\(text)'; the categories are \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return category
     }
 }

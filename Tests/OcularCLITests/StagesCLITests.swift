@@ -52,7 +52,7 @@ struct StagesCLITests {
         let folder = try Folder()
         let input = dataRoot + "/images/coffee.png", output = folder.file("out.png")
         expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[{"stage":"glitter"}]}"#),
-                           mentioning: "unknown stage 'glitter'; the stages are \(StageRegistry.standard.names.joined(separator: ", "))")
+                           mentioning: "unknown stage 'glitter'; the nearest names are \(StageRegistry.standard.nearestNames(to: "glitter", count: 3).map { "'\($0)'" }.joined(separator: ", ")) (\(StageRegistry.standard.stages.count) stages in all)")
         expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", #"{"stages":[{"stage":"tint","interval":0}]}"#),
                            mentioning: "stage 'tint', parameter 'interval': must be a number from 0.1 to 60, got 0")
         expectCleanFailure(try ocular("apply", input, "-o", output, "--recipe", "{stages"), mentioning: "not a recipe: not valid JSON")
@@ -79,5 +79,42 @@ struct StagesCLITests {
         let interval = try #require((tint["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "interval" })
         #expect(interval["kind"] as? String == "number" && interval["minimum"] as? Double == 0.1 && interval["maximum"] as? Int == 60
             && interval["default"] as? Int == 2 && interval["step"] as? Double == 0.1)
+    }
+
+    @Test("stages --category keeps one category; stages describe prints one declaration as JSON; mistakes are named")
+    func categoryAndDescribe() throws {
+        let blur = try ocular("stages", "--category", "blur")
+        #expect(blur.status == 0 && blur.output.hasPrefix("gaussianBlur — Gaussian blur (blur)"), "\(blur.output)")
+        #expect(!blur.output.contains("sepiaTone"))
+        let geometry = try ocular("stages", "--category", "geometry", "--json")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(geometry.output.utf8)) as? [String: [[String: Any]]])
+        #expect(listed["stages"]?.compactMap { $0["name"] as? String } == ["straighten", "affineTransform", "crop"])
+        // Core Image's spelling of colour works too.
+        #expect(try ocular("stages", "--category", "colorEffect").output.contains("sepiaTone — Sepia tone"))
+        let described = try ocular("stages", "describe", "gammaAdjust")
+        #expect(described.status == 0, "\(described.errors)")
+        let gamma = try #require(try JSONSerialization.jsonObject(with: Data(described.output.utf8)) as? [String: Any])
+        #expect(gamma["name"] as? String == "gammaAdjust" && gamma["category"] as? String == "colourAdjustment" && gamma["filter"] as? Bool == true)
+        let power = try #require((gamma["parameters"] as? [[String: Any]])?.first)
+        #expect(power["name"] as? String == "power" && power["minimum"] as? Double == 0.25 && power["maximum"] as? Int == 4 && power["default"] as? Int == 1)
+        expectCleanFailure(try ocular("stages", "describe", "glitter"), mentioning: "unknown stage 'glitter'")
+        expectCleanFailure(try ocular("stages", "--category", "sparkle"), mentioning: "no category 'sparkle'; the categories are colourAdjustment")
+    }
+
+    @Test("apply --explain prints the passes a recipe compiles to, with or without an image")
+    func explain() throws {
+        let recipe = #"{"stages":[{"stage":"colorControls","saturation":1.2},{"stage":"exposureAdjust","ev":0.5},{"stage":"gammaAdjust","power":0.8},{"stage":"gaussianBlur"}]}"#
+        let run = try ocular("apply", "--explain", "--recipe", recipe)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.split(separator: "\n") == [
+            "pass 1: colorControls, exposureAdjust, gammaAdjust fused into one pass over the pixels",
+            "  step 1: colorControls → 3×4 matrix [1.157 -0.143 -0.014 0] [-0.043 1.057 -0.014 0] [-0.043 -0.143 1.186 0]",
+            "  step 2: exposureAdjust + gammaAdjust → one lookup table per channel",
+            "pass 2: gaussianBlur",
+        ], "\(run.output)")
+        let folder = try Folder()
+        let withImage = try ocular("apply", dataRoot + "/images/coffee.png", "-o", folder.file("out.png"), "--recipe", recipe, "--explain")
+        #expect(withImage.status == 0 && withImage.output.hasPrefix("pass 1:") && folder.contents == ["out.png"], "\(withImage.errors)")
+        expectCleanFailure(try ocular("apply", "-o", folder.file("x.png"), "--recipe", recipe), mentioning: "give the image to process")
     }
 }

@@ -174,7 +174,7 @@ struct StudioTests {
                     (#"{"type":"settings","colour":"red"}"#, "a settings message has no 'colour'"),
                     (#"{"type":"settings","quality":500}"#, "quality must be a whole number from 1 to 100, got 500"),
                     (#"{"type":"settings","recipe":{"stages":[{"stage":"glitter"}]}}"#,
-                     "unknown stage 'glitter'; the stages are \(StageRegistry.standard.names.joined(separator: ", "))"),
+                     "unknown stage 'glitter'; the nearest names are \(StageRegistry.standard.nearestNames(to: "glitter", count: 3).map { "'\($0)'" }.joined(separator: ", ")) (\(StageRegistry.standard.stages.count) stages in all)"),
                     (#"{"type":"settings","recipe":{"stages":[{"stage":"tint","seed":-1}]}}"#,
                      "stage 'tint', parameter 'seed': must be a whole number from 0 to 4294967295, got -1"),
                     (#"{"type":"settings","recipe":{"stages":[{"seed":1}]}}"#, "stages[0] has no 'stage'"),

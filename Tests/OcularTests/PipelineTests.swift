@@ -65,7 +65,10 @@ struct PipelineTests {
     @Test("errors name the stage, the parameter and what is allowed")
     func errors() {
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"glitter"}]}"#)) }
-            == "unknown stage 'glitter'; the stages are \(StageRegistry.standard.names.joined(separator: ", "))")
+            == "unknown stage 'glitter'; the nearest names are \(StageRegistry.standard.nearestNames(to: "glitter", count: 3).map { "'\($0)'" }.joined(separator: ", ")) (\(StageRegistry.standard.stages.count) stages in all)")
+        // A slip of the keyboard is named first.
+        #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"whiteBalanse"}]}"#)) }.hasPrefix("unknown stage 'whiteBalanse'; the nearest names are 'whiteBalance', "))
+        #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"SepiaTone"}]}"#)) }.hasPrefix("unknown stage 'SepiaTone'; the nearest names are 'sepiaTone', 'sepia', "))
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"tint","colour":"red"}]}"#)) }
             == "stage 'tint', parameter 'colour': no such parameter; its parameters are seed, interval, redMinimum, redMaximum, greenMinimum, greenMaximum, blueMinimum, blueMaximum")
         #expect(error { _ = try Pipeline(Recipe(json: #"{"stages":[{"stage":"gray","amount":1}]}"#)) }

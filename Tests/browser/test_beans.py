@@ -47,7 +47,7 @@ def test_count_classify_review_save_and_share_the_biggest_coin(studio, beans_pag
     page = beans_page
     page.goto(studio.url + "beans.html")
     assert page.eval_on_selector_all(".nav a", NAVIGATION) == [
-        ["Light Work", None], ["Many Masks", None], ["Bean Counter", "page"], ["Samples", None], ["Gallery", None]]
+        ["Light Work", None], ["Many Masks", None], ["Bean Counter", "page"], ["Samples", None], ["Filters", None], ["Gallery", None]]
     # The classifier says it is training until it is ready (a fresh studio trains or loads its model).
     assert page.inner_text("#classifier-text").startswith(("Training classifier", "Classifier ready"))
     wait_until(page, "window.ocularStudio.stats().classifier === 'ready'")

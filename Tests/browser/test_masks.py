@@ -20,7 +20,7 @@ def test_pick_two_faces_merge_review_save_and_find_the_hybrid_in_the_gallery(stu
     page.goto(studio.url + "masks.html")
     wait_for_frames(page, 5)
     assert page.eval_on_selector_all(".nav a", NAVIGATION) == [
-        ["Light Work", None], ["Many Masks", "page"], ["Bean Counter", None], ["Samples", None], ["Gallery", None]]
+        ["Light Work", None], ["Many Masks", "page"], ["Bean Counter", None], ["Samples", None], ["Filters", None], ["Gallery", None]]
     assert page.is_disabled("#merge")
 
     # The astronaut in the camera: the capture buttons work while she is in view.
@@ -90,7 +90,7 @@ def test_pick_two_faces_merge_review_save_and_find_the_hybrid_in_the_gallery(stu
     page.click(".nav a[href='gallery.html']")
     page.wait_for_function("document.body.dataset.items === '1'")
     assert page.eval_on_selector_all(".nav a", NAVIGATION) == [
-        ["Light Work", None], ["Many Masks", None], ["Bean Counter", None], ["Samples", None], ["Gallery", "page"]]
+        ["Light Work", None], ["Many Masks", None], ["Bean Counter", None], ["Samples", None], ["Filters", None], ["Gallery", "page"]]
     assert "hybrid" in page.inner_text("#grid li.tile")
     page.click("#grid .thumb")
     page.wait_for_selector("#viewer[open] #viewer-content")

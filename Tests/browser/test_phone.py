@@ -98,7 +98,7 @@ def test_plain_http_on_a_network_address_says_why_there_is_no_camera(playwright_
         server.stop()
 
 
-PHONE_PAGES = [("lightwork", ""), ("masks", "masks.html"), ("beans", "beans.html"), ("samples", "samples.html"), ("gallery", "gallery.html")]
+PHONE_PAGES = [("lightwork", ""), ("masks", "masks.html"), ("beans", "beans.html"), ("samples", "samples.html"), ("filters", "filters.html"), ("gallery", "gallery.html")]
 
 
 @pytest.mark.parametrize("orientation, size", [("portrait", (390, 844)), ("landscape", (844, 390))])

@@ -170,6 +170,16 @@ bool baseline_count_blobs(const uint8_t *_Nonnull const *_Nonnull frames, int32_
 bool baseline_sample(int32_t sample, const uint8_t *_Nonnull bgr, const uint8_t *_Nonnull next, int32_t width, int32_t height,
                      int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
 
+/// The filters' rows (SPEC §7) on a BGR frame: `which` 0 is the five-filter colour chain one OpenCV call
+/// after another (colour controls and hue by cv::transform with the 3×4 matrices given in BGR order, levels
+/// for the bias; exposure and gamma by cv::LUT with the tables given; vibrance in float Mat arithmetic);
+/// 1 is cv::GaussianBlur of standard deviation `sigma`, edges replicated; 2 to 6 are the chain's five calls
+/// alone (colour controls, exposure, gamma, hue, vibrance).
+bool baseline_filters(int32_t which, const uint8_t *_Nonnull bgr, int32_t width, int32_t height, const float *_Nonnull colourControls,
+                      const uint8_t *_Nonnull exposure, const uint8_t *_Nonnull gamma, const float *_Nonnull hue, float vibrance,
+                      double sigma, int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
+                      BaselineError *_Nonnull error);
+
 #ifdef __cplusplus
 }
 #endif

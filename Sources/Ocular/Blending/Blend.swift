@@ -96,7 +96,8 @@ public struct Blend: Sendable {
 
 /// The prepared source for the latest frame size and format. A class, so that every copy of a
 /// ``Blend`` shares it; a mutex, as frames may arrive on any thread.
-private final class PreparedSource: Sendable {
+/// The latest picture prepared for frames of one size and format, kept until they change.
+final class PreparedSource: Sendable {
     struct Key: Equatable {
         var width: Int
         var height: Int

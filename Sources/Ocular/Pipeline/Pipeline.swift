@@ -10,6 +10,16 @@ public struct Pipeline: Sendable {
     /// The stages, in order.
     public let steps: [Step]
 
+    /// What running the pipeline does to a frame: one pass per stage, except that runs of consecutive
+    /// point-wise colour stages (``ColourOperationStage``) are fused into one ``ColourProgram`` each.
+    public enum Pass: Sendable {
+        case stage(Step)
+        case fused(ColourProgram)
+    }
+
+    /// The passes the stages compile to, in order.
+    public let passes: [Pass]
+
     /// Builds the stages a recipe names.
     /// - Parameters:
     ///   - recipe: The stages and their values.
@@ -27,6 +37,50 @@ public struct Pipeline: Sendable {
             steps.append(Step(stage: try type.built(from: values), values: values))
         }
         self.steps = steps
+        passes = Self.compiled(steps)
+    }
+
+    /// Runs of two or more colour stages become one program; every other stage is its own pass.
+    private static func compiled(_ steps: [Step]) -> [Pass] {
+        var passes: [Pass] = []
+        var run: [(stage: String, operation: ColourOperation)] = []
+        var runSteps: [Step] = []
+        func closeRun() {
+            if runSteps.count == 1 {
+                passes.append(.stage(runSteps[0]))
+            } else if !runSteps.isEmpty {
+                passes.append(.fused(ColourProgram(run)))
+            }
+            run = []
+            runSteps = []
+        }
+        for step in steps {
+            if let colour = step.stage as? any ColourOperationStage {
+                run.append((type(of: colour).name, colour.operation))
+                runSteps.append(step)
+            } else {
+                closeRun()
+                passes.append(.stage(step))
+            }
+        }
+        closeRun()
+        return passes
+    }
+
+    /// The passes in words: a line per pass, and under a fused one a line per step. What
+    /// `ocular apply --explain` prints.
+    public var explanation: [String] {
+        passes.enumerated().flatMap { index, pass -> [String] in
+            switch pass {
+            case .stage(let step):
+                let name = type(of: step.stage).name
+                guard let colour = step.stage as? any ColourOperationStage else { return ["pass \(index + 1): \(name)"] }
+                return ["pass \(index + 1): \(name) (one colour step)"] + ColourProgram([(name, colour.operation)]).stepLines
+            case .fused(let program):
+                let stages = program.steps.flatMap(\.stages)
+                return ["pass \(index + 1): \(stages.joined(separator: ", ")) fused into one pass over the pixels"] + program.stepLines
+            }
+        }
     }
 
     /// The recipe with every value spelled out, defaults included.
@@ -52,7 +106,12 @@ public struct Pipeline: Sendable {
     /// - Throws: The first stage's error, as the stage threw it.
     public func process(_ frame: Frame) throws -> Frame {
         var frame = frame
-        for step in steps { frame = try step.stage.process(frame) }
+        for pass in passes {
+            switch pass {
+            case .stage(let step): frame = try step.stage.process(frame)
+            case .fused(let program): frame.image = try program.apply(to: frame.image)
+            }
+        }
         return frame
     }
 

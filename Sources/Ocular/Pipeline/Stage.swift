@@ -64,7 +64,7 @@ extension Stage {
     /// How the stage describes itself to the CLI, the studio and the docs.
     public static var stageDescription: StageDescription {
         StageDescription(name: name, title: title, category: category, summary: summary, parameters: parameters,
-                         annotations: annotationKinds.map(StageDescription.AnnotationKind.init))
+                         annotations: annotationKinds.map(StageDescription.AnnotationKind.init), filter: Self.self is any FilterStage.Type)
     }
 }
 

@@ -12,6 +12,8 @@ public struct StageDescription: Sendable, Equatable, Encodable {
     /// What the stage attaches to frames, kind and JSON group (`{"kind":"face","group":"faces"}`), so a
     /// page can tell a recipe that finds things from one that does not.
     public var annotations: [AnnotationKind]
+    /// Whether it is one of the Core Image–style filters (``FilterStage``), which the Filters page lists.
+    public var filter: Bool
 
     /// One kind of ``FrameAnnotation`` by its names.
     public struct AnnotationKind: Sendable, Equatable, Encodable {

@@ -28,13 +28,51 @@ public struct StageRegistry: Sendable {
         TrackingStage.self,
         TotalVariationStage.self,
         DrawingCanvasStage.self,
+        // The Core Image–style filters (SPEC §7), by category.
+        ColorControlsFilter.self,
+        ExposureAdjustFilter.self,
+        GammaAdjustFilter.self,
+        HueAdjustFilter.self,
+        VibranceFilter.self,
+        HighlightShadowAdjustFilter.self,
+        TemperatureAndTintFilter.self,
+        WhitePointAdjustFilter.self,
+        ToneCurveFilter.self,
+        ColorMatrixFilter.self,
+        SepiaToneFilter.self,
+        GaussianBlurFilter.self,
+        StraightenFilter.self,
+        AffineTransformFilter.self,
+        CropFilter.self,
+        SourceOverCompositingFilter.self,
+        ConstantColorGeneratorFilter.self,
     ])
 
     /// The stage of that name.
-    /// - Throws: ``StageError`` listing the stages when there is none.
+    /// - Throws: ``StageError`` naming the three stages nearest in spelling when there is none (the
+    ///   whole list no longer fits a message).
     public func stage(named name: String) throws(StageError) -> any Stage.Type {
         for stage in stages where stage.name == name { return stage }
-        throw StageError(reason: "unknown stage \(StageError.quoted(name)); the stages are \(names.joined(separator: ", "))")
+        let nearest = nearestNames(to: name, count: 3).map { "'\($0)'" }.joined(separator: ", ")
+        throw StageError(reason: "unknown stage \(StageError.quoted(name)); the nearest names are \(nearest) (\(stages.count) stages in all)")
+    }
+
+    /// The names closest to `text` by edit distance (case ignored), closest first.
+    public func nearestNames(to text: String, count: Int) -> [String] {
+        let typed = Array(text.lowercased().prefix(64))
+        func distance(_ name: String) -> Int {
+            let target = Array(name.lowercased())
+            var previous = Array(0...target.count)
+            for (row, character) in typed.enumerated() {
+                var current = [row + 1]
+                for (column, other) in target.enumerated() {
+                    current.append(Swift.min(previous[column + 1] + 1, current[column] + 1, previous[column] + (character == other ? 0 : 1)))
+                }
+                previous = current
+            }
+            return previous[target.count]
+        }
+        return names.map { ($0, distance($0)) }.sorted { $0.1 < $1.1 }.prefix(count).map(\.0)
     }
 
     /// The stages' names, in order.

@@ -42,8 +42,8 @@ function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
     case "hello":
-      // The tutorial's samples have a page of their own.
-      buildStageControls(message.stages, (stage) => stage.category !== "sample");
+      // The tutorial's samples and the Core Image–style filters have pages of their own.
+      buildStageControls(message.stages, (stage) => stage.category !== "sample" && !stage.filter);
       buildBlendTools();
       // A reconnect keeps what was chosen; a first connection takes the server's recipe.
       if (state.recipe.stages.length) sendSettings();

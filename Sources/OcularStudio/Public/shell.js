@@ -16,6 +16,7 @@ export const PAGES = [
   { name: "manyMasks", title: "Many Masks", href: "masks.html" },
   { name: "beanCounter", title: "Bean Counter", href: "beans.html" },
   { name: "samples", title: "Samples", href: "samples.html" },
+  { name: "filters", title: "Filters", href: "filters.html" },
   { name: "gallery", title: "Gallery", href: "gallery.html" },
 ];
 

@@ -26,6 +26,8 @@ export const state = {
   settingsTimer: 0,
   /// One stage at a time: switching one on switches the others off (the Samples page's "One").
   exclusive: false,
+  /// Only the switched-on stages have cards, in chain order (the Filters page adds them from a palette).
+  chainOnly: false,
 };
 
 /// Called after the cards are rendered (the page's toolbar follows the recipe).
@@ -105,16 +107,33 @@ export function buildStageControls(stages, listed = () => true) {
   renderStages();
 }
 
+/// The names that have cards, top to bottom.
+function shownNames() {
+  return state.chainOnly ? state.order.filter((name) => state.enabled.has(name)) : state.order;
+}
+
 export function renderStages() {
-  const cards = state.order.map((name, index) => {
+  const names = shownNames();
+  const cards = names.map((name, index) => {
     const stage = state.stages.find((candidate) => candidate.name === name);
-    return stage ? stageCard(stage, index) : null;
+    return stage ? stageCard(stage, index, names.length) : null;
   }).filter(Boolean);
   elements.stages.replaceChildren(...cards);
   hooks.rendered();
 }
 
-function stageCard(stage, index) {
+/// Switches a stage on at the end of the chain (a page's palette); nothing when it is on already.
+export function addStage(name) {
+  if (state.enabled.has(name) || !state.stages.some((stage) => stage.name === name)) return;
+  if (state.exclusive) state.enabled.clear();
+  const chain = state.order.filter((other) => state.enabled.has(other));
+  state.enabled.add(name);
+  state.order = [...chain, name, ...state.order.filter((other) => other !== name && !chain.includes(other))];
+  renderStages();
+  sendSettings();
+}
+
+function stageCard(stage, index, count) {
   const card = document.createElement("li");
   card.className = "stage-card";
   card.dataset.stage = stage.name;
@@ -131,12 +150,13 @@ function stageCard(stage, index) {
     if (toggle.checked && state.exclusive) state.enabled.clear();
     if (toggle.checked) state.enabled.add(stage.name);
     else state.enabled.delete(stage.name);
-    if (state.exclusive) renderStages();
+    if (state.exclusive || state.chainOnly) renderStages();
     else card.dataset.enabled = String(toggle.checked);
     sendSettings();
   });
   label.append(toggle, document.createTextNode(stage.title));
-  head.append(label, moveButton(stage.name, index, -1, "↑", "Run earlier"), moveButton(stage.name, index, 1, "↓", "Run later"));
+  if (state.chainOnly) toggle.title = "Untick to take it out of the chain";
+  head.append(label, moveButton(stage.name, index, count, -1, "↑", "Run earlier"), moveButton(stage.name, index, count, 1, "↓", "Run later"));
 
   const summary = document.createElement("p");
   summary.className = "stage-summary";
@@ -149,16 +169,19 @@ function stageCard(stage, index) {
   return card;
 }
 
-function moveButton(name, index, offset, text, title) {
+/// Swaps the card at `index` (of the `count` shown) with its neighbour above or below.
+function moveButton(name, index, count, offset, text, title) {
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = text;
   button.title = title;
   button.setAttribute("aria-label", `${title}: ${titleOf(name)}`);
-  button.disabled = index + offset < 0 || index + offset >= state.order.length;
+  button.disabled = index + offset < 0 || index + offset >= count;
   button.addEventListener("click", () => {
+    const names = shownNames();
     const order = [...state.order];
-    [order[index], order[index + offset]] = [order[index + offset], order[index]];
+    const [here, there] = [order.indexOf(names[index]), order.indexOf(names[index + offset])];
+    [order[here], order[there]] = [order[there], order[here]];
     state.order = order;
     renderStages();
     if (state.enabled.has(name)) sendSettings();

@@ -285,6 +285,11 @@ OCVStatus ocv_affine_from_triangles(const double *_Nonnull from, const double *_
 OCVStatus ocv_warp_affine(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                           const double *_Nonnull coefficients, bool replicateBorder, OCVError *_Nonnull error);
 
+/// cv::GaussianBlur with standard deviation `sigma` both ways, the kernel sized by OpenCV from sigma (about
+/// 6.6σ for 8-bit images), edges repeated (BORDER_REPLICATE) as Core Image's clamped extent reads them.
+OCVStatus ocv_gaussian_blur(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, double sigma,
+                            OCVError *_Nonnull error);
+
 /// cv::warpAffine onto what the destination already holds (BORDER_TRANSPARENT): where the map takes no source
 /// pixel, the destination's own pixels stay. Source and destination have the same type.
 OCVStatus ocv_warp_affine_over(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,

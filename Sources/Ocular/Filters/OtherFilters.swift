@@ -1,0 +1,133 @@
+import OpenCVBridge
+
+/// SPEC §7's compositing, generator and blur filters.
+
+/// A picture laid over the frame by its alpha (Porter–Duff source-over): where the picture is
+/// opaque it covers the frame, where transparent the frame shows, in between they mix.
+public struct SourceOverCompositingFilter: FilterStage {
+    public static let name = "sourceOverCompositing"
+    public static let title = "Source over"
+    public static let category = StageCategory.composite
+    public static let summary = "Lays a picture over the frame, its transparent parts letting the frame through (a logo, a frame, a sticker)."
+    public static let image = Key<Image?>.image(
+        "image", title: "Picture", help: "Laid over the frame: cropped to the frame's shape around its centre and resized to it; its alpha says how much covers.")
+    public static let parameters = declared(image)
+
+    /// nil while no picture is chosen: frames pass unchanged.
+    public let picture: Image?
+    private let prepared = PreparedSource()
+
+    public init(_ values: StageValues) throws {
+        picture = try values[Self.image]
+    }
+
+    public func process(_ frame: Frame) throws(OcularError) -> Frame {
+        guard let picture else { return frame }
+        var frame = frame
+        let backdrop = try frame.image.packed
+        let key = PreparedSource.Key(width: backdrop.width, height: backdrop.height, format: .bgra8)
+        let over = try prepared.image(for: key) { () throws(OcularError) in
+            try Blend.fit(picture.format.hasAlpha ? picture : picture.converted(to: .bgra8), width: backdrop.width, height: backdrop.height)
+                .converted(to: .bgra8)
+        }
+        frame.image = try backdrop.composited(under: over)
+        return frame
+    }
+}
+
+extension Image {
+    /// This image with `over` (BGRA, the same size) laid on it by its alpha a:
+    /// out = (over·a + self·(255 − a)) / 255, rounded; this image's own alpha is kept.
+    func composited(under over: Image) throws(OcularError) -> Image {
+        guard over.format == .bgra8, over.width == width, over.height == height, let order = format.rgbOffsets else {
+            throw .invalidArgument("cannot lay \(over) over \(self): it needs a BGRA picture of the same size over a colour one")
+        }
+        let channels = format.channels, stride = bytesPerRow, overStride = over.bytesPerRow
+        let outputStride = format.minimumBytesPerRow(width: width)
+        let (width, height) = (width, height)
+        return try Image(width: width, height: height, format: format) { (output) throws(OcularError) in
+            bytes.withUnsafeBufferPointer { below in
+                over.bytes.withUnsafeBufferPointer { above in
+                    let out = output.bindMemory(to: UInt8.self)
+                    for row in 0..<height {
+                        for column in 0..<width {
+                            let under = row * stride + column * channels, top = row * overStride + column * 4
+                            let to = row * outputStride + column * channels
+                            let alpha = UInt32(above[top + 3])
+                            // BGRA's blue, green, red, to this format's order.
+                            for (overChannel, channel) in [(2, order.red), (1, order.green), (0, order.blue)] {
+                                let mixed = UInt32(above[top + overChannel]) * alpha + UInt32(below[under + channel]) * (255 - alpha)
+                                out[to + channel] = UInt8((mixed + 127) / 255)
+                            }
+                            if channels == 4 { out[to + 3] = below[under + 3] }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every pixel one colour: a backdrop to composite onto, or a test card.
+public struct ConstantColorGeneratorFilter: FilterStage {
+    public static let name = "constantColorGenerator"
+    public static let title = "Constant colour"
+    public static let category = StageCategory.generator
+    public static let summary = "Fills the frame with one colour, the size of the frame: a backdrop for what follows."
+    public static let color = Key<Colour>.colour("color", title: "Colour", default: Colour(red: 128, green: 128, blue: 128),
+                                                 help: "The colour every pixel takes.")
+    public static let parameters = declared(color)
+
+    public let color: Colour
+
+    public init(_ values: StageValues) {
+        color = values[Self.color]
+    }
+
+    public func process(_ frame: Frame) throws(OcularError) -> Frame {
+        var frame = frame
+        let format = frame.image.format.rgbOffsets == nil ? PixelFormat.bgr8 : frame.image.format
+        guard let order = format.rgbOffsets else { return frame }
+        var pixel = [UInt8](repeating: 255, count: format.channels)
+        (pixel[order.red], pixel[order.green], pixel[order.blue]) = (color.red, color.green, color.blue)
+        frame.image = try Image(width: frame.image.width, height: frame.image.height, format: format, filledWith: pixel)
+        return frame
+    }
+}
+
+/// A Gaussian blur of standard deviation `radius` pixels (cv::GaussianBlur), edges repeated.
+public struct GaussianBlurFilter: FilterStage {
+    public static let name = "gaussianBlur"
+    public static let title = "Gaussian blur"
+    public static let category = StageCategory.blur
+    public static let summary = "Softens the picture evenly; radius is the blur's standard deviation in pixels."
+    public static let radius = Key<Double>.number("radius", title: "Radius", in: 0...100, step: 0.5, default: 10,
+                                                  help: "Standard deviation in pixels; 0 leaves the picture sharp.")
+    public static let parameters = declared(radius)
+
+    public let radius: Double
+
+    public init(_ values: StageValues) {
+        radius = values[Self.radius]
+    }
+
+    public func process(_ frame: Frame) throws(OcularError) -> Frame {
+        guard radius > 0 else { return frame }
+        var frame = frame
+        frame.image = try frame.image.gaussianBlurred(sigma: radius)
+        return frame
+    }
+}
+
+extension Image {
+    /// The image blurred by a Gaussian of standard deviation `sigma` pixels (cv::GaussianBlur, kernel
+    /// sized by OpenCV, edges repeated). YUV images come back as BGR.
+    public func gaussianBlurred(sigma: Double) throws(OcularError) -> Image {
+        let packed = try self.packed
+        return try Image.filledByOpenCV(width: width, height: height, format: packed.format) { (output) throws(OcularError) in
+            try packed.withMatrix { (input) throws(OcularError) in
+                try OpenCV.call("GaussianBlur of \(packed) by σ \(sigma)") { ocv_gaussian_blur(input, output, sigma, $0) }
+            }
+        }
+    }
+}
