@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/xphoto/white_balance.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 
@@ -72,11 +73,16 @@ OCVStatus ocv_lookup_channels(const OCVImage *source, const OCVImage *destinatio
     return fenced(error, [&] {
         cv::Mat input = matrix(source);
         const int channels = input.channels();
+        cv::Mat output = matrix(destination);
+        // One table for every channel: cv::LUT's single-table path is about twice as fast.
+        if (std::equal(tables, tables + 256 * (channels - 1), tables + 256)) {
+            cv::LUT(input, cv::Mat(1, 256, CV_8UC1, const_cast<uint8_t *>(tables)), output);
+            return checkWrittenInPlace(output, destination, error);
+        }
         // cv::LUT wants the tables interleaved: entry i of every channel side by side.
         cv::Mat table(1, 256, CV_8UC(channels));
         for (int entry = 0; entry < 256; ++entry)
             for (int channel = 0; channel < channels; ++channel) table.ptr<uint8_t>(0)[entry * channels + channel] = tables[channel * 256 + entry];
-        cv::Mat output = matrix(destination);
         cv::LUT(input, table, output);
         return checkWrittenInPlace(output, destination, error);
     });
