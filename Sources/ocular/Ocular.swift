@@ -15,7 +15,7 @@ struct OcularCommand: AsyncParsableCommand {
             failure, 73 a full gallery, 74 a file that cannot be read or written, 77 a read-only gallery.
             """,
         version: "\(OcularVersion.current) (OpenCV \(OcularVersion.openCV))",
-        subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, BlendCommand.self, StagesCommand.self, WhiteBalanceCommand.self,
+        subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, BlendCommand.self, StagesCommand.self, FiltersCommand.self, WhiteBalanceCommand.self,
                       TintCommand.self, ProcessCommand.self, RecordCommand.self, FacesCommand.self, BlobsCommand.self, GalleryCommand.self, StudioCommand.self]
     )
 

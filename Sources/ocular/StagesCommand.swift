@@ -27,7 +27,12 @@ struct StagesListCommand: ParsableCommand {
     var category: String?
 
     func run() throws {
-        var stages = StageRegistry.standard.descriptions
+        try Self.show(StageRegistry.standard.descriptions, category: category, json: json)
+    }
+
+    /// Prints `stages` (one category's when `category` names one) as text or JSON.
+    static func show(_ stages: [StageDescription], category: String?, json: Bool) throws {
+        var stages = stages
         if let category {
             let wanted = try StageCategory.named(category)
             stages = stages.filter { $0.category == wanted }
@@ -69,6 +74,49 @@ struct StagesDescribeCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// SPEC §7's spelling: `ocular filters` lists the Core Image–style filters alone, as `ocular stages` lists
+/// every stage.
+struct FiltersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filters",
+        abstract: "List the Core Image–style filters, or describe one (the filters among `ocular stages`).",
+        subcommands: [FiltersListCommand.self, FiltersDescribeCommand.self],
+        defaultSubcommand: FiltersListCommand.self)
+}
+
+struct FiltersListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the Core Image–style filters with their parameters: kind, range, default.")
+
+    @Flag(help: "Print the declarations as JSON.")
+    var json = false
+
+    @Option(help: "Only the filters of this category (colourAdjustment, colourEffect, blur, geometry, composite, generator).")
+    var category: String?
+
+    func run() throws {
+        try StagesListCommand.show(StageRegistry.standard.descriptions.filter(\.filter), category: category, json: json)
+    }
+}
+
+struct FiltersDescribeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "Print one filter's declaration as JSON: name, title, category, summary and every input with its range and default.")
+
+    @Argument(help: "The filter's name, as recipes spell it (sepiaTone).")
+    var name: String
+
+    func run() throws {
+        let stage = try StageRegistry.standard.stage(named: name)
+        guard stage.stageDescription.filter else {
+            throw StageError(reason: "'\(name)' is a stage but not one of the filters; `ocular stages describe \(name)` describes it")
+        }
+        print(try StagesDescribeCommand.json(stage.stageDescription))
     }
 }
 

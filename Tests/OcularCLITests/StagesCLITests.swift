@@ -101,6 +101,19 @@ struct StagesCLITests {
         expectCleanFailure(try ocular("stages", "--category", "sparkle"), mentioning: "no category 'sparkle'; the categories are colourAdjustment")
     }
 
+    @Test("filters lists the Core Image–style filters alone and describes one; a stage that is not a filter is named")
+    func filtersCommand() throws {
+        let listed = try ocular("filters", "--json")
+        #expect(listed.status == 0, "\(listed.errors)")
+        let filters = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: [[String: Any]]])
+        #expect(filters["stages"]?.compactMap { $0["name"] as? String } == StageRegistry.standard.descriptions.filter(\.filter).map(\.name))
+        #expect(filters["stages"]?.count == 17)
+        #expect(try ocular("filters", "list", "--category", "blur").output.hasPrefix("gaussianBlur — Gaussian blur (blur)"))
+        let sepia = try ocular("filters", "describe", "sepiaTone")
+        #expect(sepia.status == 0 && sepia.output.contains(#""name" : "sepiaTone""#), "\(sepia.output)")
+        expectCleanFailure(try ocular("filters", "describe", "gray"), mentioning: "'gray' is a stage but not one of the filters")
+    }
+
     @Test("apply --explain prints the passes a recipe compiles to, with or without an image")
     func explain() throws {
         let recipe = #"{"stages":[{"stage":"colorControls","saturation":1.2},{"stage":"exposureAdjust","ev":0.5},{"stage":"gammaAdjust","power":0.8},{"stage":"gaussianBlur"}]}"#

@@ -64,7 +64,11 @@ function buildPalette() {
       button.dataset.add = filter.name;
       button.textContent = filter.title;
       button.title = filter.summary;
-      button.addEventListener("click", () => addStage(filter.name));
+      button.addEventListener("click", () => {
+        addStage(filter.name);
+        // The chain sits below the palette: the new card comes into view, its controls ready.
+        document.querySelector(`li.stage-card[data-stage="${filter.name}"]`)?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      });
       buttons.append(button);
     }
     group.append(heading, buttons);
