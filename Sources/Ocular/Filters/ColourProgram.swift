@@ -5,10 +5,11 @@ import Foundation
 /// Applying the operations one by one rounds to whole levels and clamps to 0…255 after each. The program
 /// does the same after every step, so a run gives what one-by-one gives; what fusion saves is the
 /// passes: every pixel is read once, taken through every step while it is at hand, and written once,
-/// with rows spread over the cores. Steps fuse further where that provably stays within one level of
-/// one-by-one: curves compose exactly (a table of a table); two matrices become one when the first
-/// keeps every colour in range (so its clamp does nothing) and the roundings the fused matrix skips
-/// cannot move any output by more than one level after everything that follows.
+/// with rows spread over the cores. Steps fuse further where that stays within one level of one-by-one:
+/// curves compose exactly (a table of a table); two matrices become one when the first keeps every
+/// colour in range (so its clamp does nothing) and the roundings the fused matrix skips, carried through
+/// the gains of every later step (exact for matrices and tables, estimated on a lattice of colours for
+/// the per-pixel mixes), cannot move any output by more than one level.
 public struct ColourProgram: Sendable, CustomStringConvertible {
     /// One step of the pass, with the stages it stands for.
     public struct Step: Sendable {

@@ -4,7 +4,8 @@
 // is its own: <body data-page="manyMasks" data-live data-stills="astronaut chelsea" data-view-label="…">,
 // its <main> content, and <template data-slot="camera-group"> / <template data-slot="toolbar"> for
 // the controls it adds to the toolbar, and <template data-slot="header"> for what it shows at the
-// header's end (the gallery's count).
+// header's end (the gallery's count). `data-save` adds the Save group (status, Share, Save) at the
+// toolbar's end, `data-before-after` the Before/after switch of a divided view.
 //
 // Every page script imports this module first (live.js does), so the shell exists before any module
 // looks its elements up.
@@ -75,6 +76,23 @@ function slot(name) {
   return template ? [...template.content.childNodes] : [];
 }
 
+/// The Save group of pages that keep the processed frame (`data-save` on the body): what happened,
+/// Share (shown where the browser shares files) and Save; booth.js drives them.
+function saveGroup() {
+  if (!("save" in document.body.dataset)) return [];
+  return [make("div", { class: "save-group" },
+    make("span", { id: "save-status", class: "save-status", role: "status", "aria-live": "polite" }),
+    make("button", { id: "share", type: "button", class: "secondary", hidden: true }, "Share"),
+    make("button", { id: "save", type: "button", class: "primary", title: "Save the next processed frame in the gallery, losslessly" }, "Save"))];
+}
+
+/// The before/after switch of pages with a divider (`data-before-after` on the body; splitview.js).
+function beforeAfterToggle() {
+  if (!("beforeAfter" in document.body.dataset)) return [];
+  return [make("label", { class: "split-toggle", title: "The frame as sent on the left of the divider, processed on the right" },
+    make("input", { id: "split-view", type: "checkbox", checked: true }), " Before/after")];
+}
+
 function toolbar() {
   const stills = (document.body.dataset.stills || "astronaut").split(/\s+/).filter((name) => name in STILLS);
   const source = make("select", { id: "source" }, make("option", { value: "camera" }, "Camera"),
@@ -82,8 +100,8 @@ function toolbar() {
   const cameraGroup = make("div", { class: "camera-group" },
     make("label", { class: "source" }, make("span", {}, "Source"), source),
     make("button", { id: "switch-camera", type: "button", class: "secondary", title: "Static → front camera → back camera → static, skipping what is absent" }, "Switch camera"),
-    ...slot("camera-group"));
-  return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"));
+    ...beforeAfterToggle(), ...slot("camera-group"));
+  return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"), ...saveGroup());
 }
 
 /// On a phone the page's panel is a bottom sheet under the preview: a handle opens and closes it. Light
