@@ -4,7 +4,7 @@
 // keeps the processed frame (booth.js). The server fuses consecutive colour filters into one pass.
 
 import { elements as liveElements, liveStats, liveTools, startLive } from "./live.js";
-import { addStage, adoptRecipe, buildStageControls, onPanelChange, renderStages, sendSettings, state, titleOf } from "./stages.js";
+import { addStage, adoptRecipe, buildStageControls, listsEveryStage, onPanelChange, renderStages, sendSettings, state, titleOf } from "./stages.js";
 import { createBooth } from "./booth.js";
 import { createSplitView } from "./splitview.js";
 
@@ -99,12 +99,6 @@ elements.clear.addEventListener("click", () => {
 
 // ---- Messages from the server ----------------------------------------------------------------
 
-/// Whether every stage of the recipe is one of this page's filters.
-function onlyFilters(recipe) {
-  const names = new Set(state.stages.map((stage) => stage.name));
-  return recipe && Array.isArray(recipe.stages) && recipe.stages.every((step) => names.has(step.stage));
-}
-
 function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
@@ -113,7 +107,7 @@ function handleMessage(message) {
       buildPalette();
       if (state.recipe.stages.length || state.enabled.size) {
         sendSettings();  // a reconnect keeps what was chosen
-      } else if (onlyFilters(message.recipe) && message.recipe.stages.length) {
+      } else if (listsEveryStage(message.recipe) && message.recipe.stages.length) {
         adoptRecipe(message.recipe);
       } else {
         for (const name of FIRST_CHAIN) addStage(name);

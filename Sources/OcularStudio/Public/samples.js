@@ -3,7 +3,7 @@
 // the processed frame (booth.js), as on Light Work.
 
 import { elements as liveElements, liveStats, liveTools, startLive } from "./live.js";
-import { adoptRecipe, buildStageControls, renderStages, sendSettings, state, titleOf } from "./stages.js";
+import { adoptRecipe, buildStageControls, listsEveryStage, renderStages, sendSettings, state, titleOf } from "./stages.js";
 import { createBooth } from "./booth.js";
 import { createSplitView } from "./splitview.js";
 
@@ -79,12 +79,6 @@ function describeFound(groups) {
 
 // ---- Messages from the server ----------------------------------------------------------------
 
-/// The confirmed recipe's samples, or nothing when it holds a stage of another page.
-function onlySamples(recipe) {
-  const names = new Set(state.stages.map((stage) => stage.name));
-  return recipe && Array.isArray(recipe.stages) && recipe.stages.every((step) => names.has(step.stage));
-}
-
 function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
@@ -92,7 +86,7 @@ function handleMessage(message) {
       buildStageControls(message.stages, (stage) => stage.category === SAMPLE);
       if (state.recipe.stages.length || state.enabled.size) {
         sendSettings();  // a reconnect keeps what was chosen
-      } else if (onlySamples(message.recipe) && message.recipe.stages.length) {
+      } else if (listsEveryStage(message.recipe) && message.recipe.stages.length) {
         adoptRecipe(message.recipe);
         if (message.recipe.stages.length > 1) setExclusive(false);
       } else {

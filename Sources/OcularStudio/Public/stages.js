@@ -92,6 +92,12 @@ export function adoptRecipe(recipe) {
   summariseRecipe(recipe);
 }
 
+/// Whether the recipe names only stages this page lists (a page adopts the server's recipe only then).
+export function listsEveryStage(recipe) {
+  const names = new Set(state.stages.map((stage) => stage.name));
+  return Boolean(recipe && Array.isArray(recipe.stages) && recipe.stages.every((step) => names.has(step.stage)));
+}
+
 /// Builds a card for each of `stages` that `listed` keeps (a page lists its own category).
 export function buildStageControls(stages, listed = () => true) {
   if (!Array.isArray(stages)) return;
