@@ -88,7 +88,9 @@ def test_a_stage_registered_only_in_a_test_reaches_the_page(fixture_studio, came
     row = page.inner_text("#quadrants-list li")
     assert row.startswith(quadrant["name"][0].upper() + quadrant["name"][1:]), row
     assert f"{width // 2}×{height // 2} at (" in row and "mean " in row, row
-    colour = page.eval_on_selector("#quadrants-list li", "(row) => getComputedStyle(row).borderLeftColor")
+    # Looked up and read in one script: the list is rebuilt with every frame's findings, and eval_on_selector
+    # finds the row and reads it in two steps, between which a new frame may replace it.
+    colour = page.evaluate("() => getComputedStyle(document.querySelector('#quadrants-list li')).borderLeftColor")
     assert colour.startswith("rgb(") and colour != "rgb(0, 0, 0)", colour
     # The stage draws nothing: the page draws its box on the frame, in the colour it lists it in.
     x, y, w, _ = quadrant["bounds"]
