@@ -11,7 +11,8 @@ struct ApplyCommand: ParsableCommand {
             defaults: {"stages":[{"stage":"whiteBalance"},{"stage":"tint","seed":7}]}. Pass it inline or \
             as a file. `ocular stages` lists every stage and its parameters. With --json, what the \
             detection stages found is printed as JSON, one list per kind, every kind the recipe looks \
-            for present: {"faces":[…],"blobs":[…],"counts":[…]} (-o is then optional). --explain prints             the passes the recipe compiles to: consecutive colour filters fuse into one pass.
+            for present: {"faces":[…],"blobs":[…],"counts":[…]} (-o is then optional). --explain prints \
+            the passes the recipe compiles to: consecutive colour filters fuse into one pass.
             """)
 
     @Argument(help: "The image to process (optional with --explain alone).")

@@ -55,10 +55,13 @@ extension Image {
                             let to = row * outputStride + column * channels
                             let alpha = UInt32(above[top + 3])
                             // BGRA's blue, green, red, to this format's order.
-                            for (overChannel, channel) in [(2, order.red), (1, order.green), (0, order.blue)] {
+                            func mix(_ overChannel: Int, _ channel: Int) {
                                 let mixed = UInt32(above[top + overChannel]) * alpha + UInt32(below[under + channel]) * (255 - alpha)
                                 out[to + channel] = UInt8((mixed + 127) / 255)
                             }
+                            mix(2, order.red)
+                            mix(1, order.green)
+                            mix(0, order.blue)
                             if channels == 4 { out[to + 3] = below[under + 3] }
                         }
                     }

@@ -10,8 +10,8 @@ public struct Pipeline: Sendable {
     /// The stages, in order.
     public let steps: [Step]
 
-    /// What running the pipeline does to a frame: one pass per stage, except that runs of consecutive
-    /// point-wise colour stages (``ColourOperationStage``) are fused into one ``ColourProgram`` each.
+    /// What running the pipeline does to a frame: one pass per stage, except that each run of consecutive
+    /// point-wise colour stages (``ColourOperationStage``) is one ``ColourProgram``, compiled here once.
     public enum Pass: Sendable {
         case stage(Step)
         case fused(ColourProgram)
@@ -40,45 +40,34 @@ public struct Pipeline: Sendable {
         passes = Self.compiled(steps)
     }
 
-    /// Runs of two or more colour stages become one program; every other stage is its own pass.
+    /// Each run of colour stages (one or more) becomes one program; every other stage is its own pass.
     private static func compiled(_ steps: [Step]) -> [Pass] {
         var passes: [Pass] = []
         var run: [(stage: String, operation: ColourOperation)] = []
-        var runSteps: [Step] = []
-        func closeRun() {
-            if runSteps.count == 1 {
-                passes.append(.stage(runSteps[0]))
-            } else if !runSteps.isEmpty {
-                passes.append(.fused(ColourProgram(run)))
-            }
-            run = []
-            runSteps = []
-        }
         for step in steps {
             if let colour = step.stage as? any ColourOperationStage {
                 run.append((type(of: colour).name, colour.operation))
-                runSteps.append(step)
-            } else {
-                closeRun()
-                passes.append(.stage(step))
+                continue
             }
+            if !run.isEmpty { passes.append(.fused(ColourProgram(run))) }
+            run = []
+            passes.append(.stage(step))
         }
-        closeRun()
+        if !run.isEmpty { passes.append(.fused(ColourProgram(run))) }
         return passes
     }
 
-    /// The passes in words: a line per pass, and under a fused one a line per step. What
+    /// The passes in words: a line per pass, and under a colour pass a line per step. What
     /// `ocular apply --explain` prints.
     public var explanation: [String] {
         passes.enumerated().flatMap { index, pass -> [String] in
             switch pass {
             case .stage(let step):
-                let name = type(of: step.stage).name
-                guard let colour = step.stage as? any ColourOperationStage else { return ["pass \(index + 1): \(name)"] }
-                return ["pass \(index + 1): \(name) (one colour step)"] + ColourProgram([(name, colour.operation)]).stepLines
+                return ["pass \(index + 1): \(type(of: step.stage).name)"]
             case .fused(let program):
                 let stages = program.steps.flatMap(\.stages)
-                return ["pass \(index + 1): \(stages.joined(separator: ", ")) fused into one pass over the pixels"] + program.stepLines
+                let what = stages.count == 1 ? "(one colour step)" : "fused into one pass over the pixels"
+                return ["pass \(index + 1): \(stages.joined(separator: ", ")) \(what)"] + program.stepLines
             }
         }
     }
