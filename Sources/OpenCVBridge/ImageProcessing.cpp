@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 #include <mutex>
 
 using namespace ocular_bridge;
@@ -231,12 +232,20 @@ OCVStatus ocv_affine_from_triangles(const double *from, const double *to, double
     });
 }
 
+static_assert(OCV_INTER_NEAREST == cv::INTER_NEAREST && OCV_INTER_LINEAR == cv::INTER_LINEAR &&
+              OCV_INTER_CUBIC == cv::INTER_CUBIC && OCV_INTER_AREA == cv::INTER_AREA &&
+              OCV_INTER_LANCZOS4 == cv::INTER_LANCZOS4, "OCVInterpolation must match cv::InterpolationFlags");
+
 OCVStatus ocv_warp_affine(const OCVImage *source, const OCVImage *destination, const double *coefficients,
-                          bool replicateBorder, OCVError *error) {
+                          OCVInterpolation interpolation, bool replicateBorder, OCVError *error) {
     return fenced(error, [&] {
+        if (interpolation < OCV_INTER_NEAREST || interpolation > OCV_INTER_LANCZOS4) {
+            setMessage(error, "unknown interpolation %d", int(interpolation));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
         cv::Mat output = matrix(destination);
         const cv::Mat map(2, 3, CV_64F, const_cast<double *>(coefficients));
-        cv::warpAffine(matrix(source), output, map, output.size(), cv::INTER_LINEAR,
+        cv::warpAffine(matrix(source), output, map, output.size(), int(interpolation),
                        replicateBorder ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT, cv::Scalar::all(0));
         return checkWrittenInPlace(output, destination, error);
     });
@@ -317,6 +326,62 @@ OCVStatus ocv_draw_circle(const OCVImage *image, double x, double y, int32_t rad
         const int shift = 2;
         cv::circle(canvas, cv::Point(cvRound(x * (1 << shift)), cvRound(y * (1 << shift))), radius << shift,
                    cv::Scalar(colour[0], colour[1], colour[2], colour[3]), thickness, cv::LINE_8, shift);
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_draw_polyline(const OCVImage *image, const double *points, int32_t count, const double *colour,
+                            int32_t thickness, OCVError *error) {
+    return fenced(error, [&] {
+        if (count < 2 || thickness < 1 || thickness > 64) {
+            setMessage(error, "a line needs 2 or more points (got %d) and a thickness of 1 to 64 (got %d)", int(count), int(thickness));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat canvas = matrix(image);
+        // Sub-pixel vertices: 4 fractional bits; anti-aliased, as a chart's slanted lines should be.
+        const int shift = 4;
+        std::vector<cv::Point> vertices;
+        vertices.reserve(size_t(count));
+        for (int32_t i = 0; i < count; ++i) {
+            vertices.emplace_back(cvRound(points[2 * i] * (1 << shift)), cvRound(points[2 * i + 1] * (1 << shift)));
+        }
+        cv::polylines(canvas, vertices, false, cv::Scalar(colour[0], colour[1], colour[2], colour[3]), thickness,
+                      cv::LINE_AA, shift);
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_draw_text(const OCVImage *image, const char *text, double x, double y, double height, int32_t anchor,
+                        const double *colour, OCVError *error) {
+    return fenced(error, [&] {
+        if (!(height >= 4 && height <= 400) || anchor < 0 || anchor > 2) {
+            setMessage(error, "text needs a height of 4 to 400 pixels (got %g) and an anchor of 0, 1 or 2 (got %d)", height, int(anchor));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat canvas = matrix(image);
+        const int font = cv::FONT_HERSHEY_SIMPLEX;
+        const double scale = height / 22.0;
+        const int thickness = std::max(1, static_cast<int>(std::lround(height / 12)));
+        int baseline = 0;
+        const cv::Size size = cv::getTextSize(text, font, scale, thickness, &baseline);
+        const double left = x - size.width * anchor / 2.0;
+        cv::putText(canvas, text, cv::Point(cvRound(left), cvRound(y)), font, scale,
+                    cv::Scalar(colour[0], colour[1], colour[2], colour[3]), thickness, cv::LINE_AA);
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_dft_magnitudes(const double *samples, int32_t count, double *magnitudes, OCVError *error) {
+    return fenced(error, [&] {
+        if (count < 2) {
+            setMessage(error, "a Fourier transform needs 2 or more samples, got %d", int(count));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const cv::Mat input(1, count, CV_64F, const_cast<double *>(samples));
+        cv::Mat spectrum;
+        cv::dft(input, spectrum, cv::DFT_COMPLEX_OUTPUT);
+        const auto *bins = spectrum.ptr<cv::Vec2d>(0);
+        for (int32_t k = 0; k <= count / 2; ++k) magnitudes[k] = std::hypot(bins[k][0], bins[k][1]);
         return OCV_STATUS_OK;
     });
 }

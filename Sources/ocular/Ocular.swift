@@ -16,7 +16,8 @@ struct OcularCommand: AsyncParsableCommand {
             """,
         version: "\(OcularVersion.current) (OpenCV \(OcularVersion.openCV))",
         subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, BlendCommand.self, StagesCommand.self, FiltersCommand.self, WhiteBalanceCommand.self,
-                      TintCommand.self, ProcessCommand.self, RecordCommand.self, FacesCommand.self, BlobsCommand.self, GalleryCommand.self, StudioCommand.self]
+                      TintCommand.self, ProcessCommand.self, RecordCommand.self, FacesCommand.self, BlobsCommand.self, ZoomCommand.self, SharpnessCommand.self,
+                      GalleryCommand.self, StudioCommand.self]
     )
 
     /// ArgumentParser's own run, except that Ocular's errors exit with a status by their code's kind

@@ -55,17 +55,18 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Image {
-    /// The image moved by `map` onto a `width × height` canvas (cv::warpAffine, bilinear): the pixel
-    /// at p lands at map(p). Where nothing lands, the canvas repeats the image's edge pixels
-    /// (`replicatingEdges`) or is black. YUV images come back as BGR.
+    /// The image moved by `map` onto a `width × height` canvas (cv::warpAffine, bilinear unless told
+    /// otherwise): the pixel at p lands at map(p). Where nothing lands, the canvas repeats the image's
+    /// edge pixels (`replicatingEdges`) or is black. YUV images come back as BGR.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a size below one pixel.
-    public func warped(by map: AffineMatrix, width: Int, height: Int, replicatingEdges: Bool = false) throws(OcularError) -> Image {
+    public func warped(by map: AffineMatrix, width: Int, height: Int, interpolation: Interpolation = .bilinear,
+                       replicatingEdges: Bool = false) throws(OcularError) -> Image {
         guard width >= 1, height >= 1 else { throw .invalidArgument("cannot warp \(self) onto \(width)×\(height)") }
         let packed = try self.packed
         return try Image.filledByOpenCV(width: width, height: height, format: packed.format) { (output) throws(OcularError) in
             try packed.withMatrix { (input) throws(OcularError) in
                 try OpenCV.call("warpAffine \(packed) by \(map) onto \(width)×\(height)") {
-                    ocv_warp_affine(input, output, map.coefficients, replicatingEdges, $0)
+                    ocv_warp_affine(input, output, map.coefficients, interpolation.bridged, replicatingEdges, $0)
                 }
             }
         }

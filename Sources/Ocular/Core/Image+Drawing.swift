@@ -35,7 +35,10 @@ extension Image {
 
     /// What Hershey's fonts can draw of `text`: printable ASCII, '?' for the rest, at most 200 characters.
     private static func labelText(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? Character($0) : "?" }.prefix(200))
+        // The few non-ASCII signs Ocular's own labels use get their ASCII look-alikes.
+        let spelled = text.replacingOccurrences(of: "×", with: "x").replacingOccurrences(of: "−", with: "-")
+            .replacingOccurrences(of: "–", with: "-").replacingOccurrences(of: "°", with: " deg")
+        return String(spelled.unicodeScalars.map { $0.isASCII && $0.value >= 32 ? Character($0) : "?" }.prefix(200))
     }
 
     public mutating func drawLabel(_ text: String, at origin: (x: Int, y: Int), height: Double, colour: Colour) throws(OcularError) {
@@ -62,6 +65,44 @@ extension Image {
             try OpenCV.call("circle(\(centre))") { error in
                 values.withUnsafeBufferPointer {
                     ocv_draw_circle(canvas, centre.x, centre.y, Int32(radius), $0.baseAddress!, Int32(thickness), error)
+                }
+            }
+        }
+    }
+
+    /// Draws the anti-aliased line through `points` (at least two; points far off the picture are left
+    /// out, as no chart needs them).
+    public mutating func drawPolyline(_ points: [Point], colour: Colour, thickness: Int) throws(OcularError) {
+        let kept = points.filter { $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e6 && abs($0.y) < 1e6 }
+        guard kept.count >= 2 else { return }
+        let values = channels(of: colour)
+        let coordinates = kept.flatMap { [$0.x, $0.y] }
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("polyline of \(kept.count) points") { error in
+                values.withUnsafeBufferPointer { colour in
+                    coordinates.withUnsafeBufferPointer {
+                        ocv_draw_polyline(canvas, $0.baseAddress!, Int32(kept.count), colour.baseAddress!, Int32(thickness), error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a line of text is placed relative to its anchor point.
+    public enum TextAnchor: Int32, Sendable {
+        case left = 0, centre = 1, right = 2
+    }
+
+    /// Writes `text` without a tag (for charts): capitals `height` pixels tall (4–400), its baseline at
+    /// `origin.y` and its left end, middle or right end at `origin.x`.
+    public mutating func drawText(_ text: String, at origin: Point, height: Double, anchor: TextAnchor = .left,
+                                  colour: Colour) throws(OcularError) {
+        let values = channels(of: colour)
+        let ascii = Self.labelText(text)
+        try withMutableMatrix { (canvas) throws(OcularError) in
+            try OpenCV.call("text '\(ascii)'") { error in
+                values.withUnsafeBufferPointer {
+                    ocv_draw_text(canvas, ascii, origin.x, origin.y, height, anchor.rawValue, $0.baseAddress!, error)
                 }
             }
         }

@@ -16,6 +16,7 @@ public struct StageRegistry: Sendable {
         FacesStage.self,
         BlobsStage.self,
         PosterizeStage.self,
+        ZoomStage.self,
         // The OpenCV tutorial's samples (SPEC §6), in its order.
         EdgesStage.self,
         CornersStage.self,

@@ -279,11 +279,26 @@ OCVStatus ocv_resize_linear(const OCVImage *_Nonnull source, const OCVImage *_No
 OCVStatus ocv_affine_from_triangles(const double *_Nonnull from, const double *_Nonnull to, double *_Nonnull coefficients,
                                     OCVError *_Nonnull error);
 
-/// cv::warpAffine with bilinear interpolation into the destination's size: each destination pixel
-/// samples the source at the inverse of the 2×3 matrix `coefficients`. Outside the source, the edge pixels are
-/// repeated (`replicateBorder`) or black.
+/// cv::InterpolationFlags that Ocular uses, with OpenCV's values (checked at compile time).
+typedef enum OCVInterpolation {
+    OCV_INTER_NEAREST = 0,
+    OCV_INTER_LINEAR = 1,
+    OCV_INTER_CUBIC = 2,
+    OCV_INTER_AREA = 3,            ///< cv::resize only; cv::warpAffine takes it as bilinear
+    OCV_INTER_LANCZOS4 = 4,
+} OCVInterpolation;
+
+/// cv::warpAffine into the destination's size: each destination pixel samples the source at the inverse of
+/// the 2×3 matrix `coefficients` with `interpolation`. Outside the source, the edge pixels are repeated
+/// (`replicateBorder`) or black.
 OCVStatus ocv_warp_affine(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
-                          const double *_Nonnull coefficients, bool replicateBorder, OCVError *_Nonnull error);
+                          const double *_Nonnull coefficients, OCVInterpolation interpolation, bool replicateBorder,
+                          OCVError *_Nonnull error);
+
+/// The magnitudes |X_k| of the discrete Fourier transform of `count` real samples (cv::dft), for
+/// k = 0 … count / 2 (`magnitudes` holds count / 2 + 1 values).
+OCVStatus ocv_dft_magnitudes(const double *_Nonnull samples, int32_t count, double *_Nonnull magnitudes,
+                             OCVError *_Nonnull error);
 
 /// cv::GaussianBlur with standard deviation `sigma` both ways, the kernel sized by OpenCV from sigma (about
 /// 6.6σ for 8-bit images), edges repeated (BORDER_REPLICATE) as Core Image's clamped extent reads them.
@@ -316,6 +331,15 @@ OCVStatus ocv_draw_rectangle(const OCVImage *_Nonnull image, int32_t x, int32_t 
 OCVStatus ocv_draw_circle(const OCVImage *_Nonnull image, double x, double y, int32_t radius,
                           const double *_Nonnull colour, int32_t thickness, OCVError *_Nonnull error);
 
+
+/// Draws the line through `count` points (x, y pairs, sub-pixel) in place, anti-aliased: for charts.
+OCVStatus ocv_draw_polyline(const OCVImage *_Nonnull image, const double *_Nonnull points, int32_t count,
+                            const double *_Nonnull colour, int32_t thickness, OCVError *_Nonnull error);
+
+/// Writes `text` (Hershey simplex, anti-aliased, no tag) with capitals about `height` pixels tall (4–400),
+/// its baseline at `y` and its left end, middle or right end (`anchor` 0, 1, 2) at `x`: for chart labels.
+OCVStatus ocv_draw_text(const OCVImage *_Nonnull image, const char *_Nonnull text, double x, double y, double height,
+                        int32_t anchor, const double *_Nonnull colour, OCVError *_Nonnull error);
 
 /// Writes `text` (UTF-8; Hershey's fonts draw ASCII) on a filled tag of `colour` in `ink`, its top-left
 /// corner at (x, y) moved to stay inside the picture; capitals are about `height` pixels tall (4–400).

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Plans a camera's digital zoom (SPEC §8): how far it can zoom without losing detail, how far it can
+/// zoom at all, and what to ask the sensor for at each zoom.
+///
+/// Digital zoom crops the middle of the sensor's picture by the zoom factor and scales the crop to the
+/// output. While the crop still has at least as many pixels as the output, every output pixel is made
+/// from one or more sensor pixels: the zoom is lossless. That holds up to the ratio of the field's width
+/// on the sensor to the output's width (a 3264-pixel-wide sensor and a 1920-wide output: 1.7×). A
+/// sensor that bins 2 × 2 pixels into one reads out half as many each way, so its threshold halves.
+/// Beyond the threshold the crop is enlarged and detail falls about as 1/zoom; the maximum zoom leaves
+/// an area 10 × 10 output pixels of the unzoomed view (output height / 10: 108× for 1080 lines).
+public struct ZoomPlanner: Sendable, Hashable {
+    /// The sensor's full resolution.
+    public let sensor: PixelSize
+    /// The frames delivered.
+    public let output: PixelSize
+    /// The sensor reads out 2 × 2-binned pixels (as in many video modes).
+    public let binned: Bool
+
+    /// The unzoomed view covers this many output pixels at the largest zoom (SPEC §8).
+    public static let smallestViewSide = 10
+
+    /// - Throws: ``OcularError/invalidArgument(_:)`` in words: a side below 1, an output under 10 lines
+    ///   (there would be no zoom at all), or a binned sensor under 2 pixels a side.
+    public init(sensor: PixelSize, output: PixelSize, binned: Bool = false) throws(OcularError) {
+        for (name, size) in [("sensor", sensor), ("output", output)] where size.width < 1 || size.height < 1 {
+            throw .invalidArgument("the \(name) size \(size) has no pixels: both sides must be at least 1")
+        }
+        guard output.height >= Self.smallestViewSide else {
+            throw .invalidArgument("an output \(output.height) pixels high cannot zoom: the maximum zoom is its height / \(Self.smallestViewSide), under 1×")
+        }
+        guard !binned || (sensor.width >= 2 && sensor.height >= 2) else {
+            throw .invalidArgument("a \(sensor) sensor cannot bin 2 × 2: it needs at least 2 pixels each way")
+        }
+        self.sensor = sensor
+        self.output = output
+        self.binned = binned
+    }
+
+    /// The picture the sensor reads out: its full size, or half each way when binned.
+    public var readout: PixelSize {
+        binned ? PixelSize(width: sensor.width / 2, height: sensor.height / 2) : sensor
+    }
+
+    /// The unzoomed field of view on the readout: the largest centred region with the output's shape
+    /// (all of a 16:9 readout's width, for a 4:3 sensor and a 16:9 output), in readout pixels.
+    public var field: (width: Double, height: Double) {
+        let (width, height) = (Double(readout.width), Double(readout.height))
+        let shape = Double(output.width) / Double(output.height)
+        return width / height > shape ? (height * shape, height) : (width, width / shape)
+    }
+
+    /// The largest zoom at which every output pixel still comes from at least one sensor pixel:
+    /// the field's width over the output's (3264 / 1920 = 1.7). Under 1 means even the unzoomed
+    /// picture is enlarged.
+    public var losslessThreshold: Double { field.width / Double(output.width) }
+
+    /// The largest zoom: the view shrinks to 10 × 10 output pixels' worth (1080 / 10 = 108×).
+    public var maximumZoom: Double { Double(output.height) / Double(Self.smallestViewSide) }
+
+    /// What to capture for one zoom.
+    public struct Capture: Sendable, Hashable, Codable {
+        /// The zoom factor.
+        public let zoom: Double
+        /// The region of the readout to request, in readout pixels (rounded up to whole pixels, so it
+        /// covers the view): the smallest crop whose pixels still cover the output 1 : 1, or at
+        /// zooms beyond the threshold the crop that holds the whole view.
+        public let crop: PixelSize
+        /// Output pixels per crop pixel: under 1 the crop is shrunk (lossless), over 1 enlarged.
+        public let scale: Double
+        /// Every output pixel comes from at least one sensor pixel.
+        public let lossless: Bool
+    }
+
+    /// What to request at `zoom`.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` for a zoom below 1 or above ``maximumZoom``.
+    public func capture(atZoom zoom: Double) throws(OcularError) -> Capture {
+        guard zoom.isFinite, zoom >= 1, zoom <= maximumZoom * (1 + 1e-9) else {
+            throw .invalidArgument("a zoom of \(zoom)× is outside 1× to \(Self.format(maximumZoom))× (the output's height / \(Self.smallestViewSide)) for a \(output) output")
+        }
+        let (width, height) = (field.width / zoom, field.height / zoom)
+        // A tolerance of a millionth: 3264 / 1.7 is 1919.9999… in floating point, and is 1920 pixels.
+        let crop = PixelSize(width: min(readout.width, Int((width - 1e-6).rounded(.up))),
+                             height: min(readout.height, Int((height - 1e-6).rounded(.up))))
+        let scale = Double(output.width) / width
+        return Capture(zoom: zoom, crop: crop, scale: scale, lossless: scale <= 1 + 1e-9)
+    }
+
+    /// Captures at the zooms people ask about: 1×, the threshold, then doubling to the maximum.
+    public var landmarkZooms: [Double] {
+        var zooms: [Double] = [1]
+        if losslessThreshold > 1 { zooms.append(losslessThreshold) }
+        var zoom = 2.0
+        while zoom < maximumZoom {
+            if abs(zoom - losslessThreshold) > 0.05 { zooms.append(zoom) }
+            zoom *= 2
+        }
+        zooms.append(maximumZoom)
+        return zooms.sorted()
+    }
+
+    /// A zoom as people read it: up to two decimals, no trailing zeros (1.7, 108, 0.85).
+    public static func format(_ zoom: Double) -> String {
+        let rounded = (zoom * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%g", rounded)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The lossless-zoom claim measured (SPEC §8): a slanted-edge chart rendered at the sensor's full
+/// resolution stands in for the scene, each zoom is captured as a camera would (the planner's crop of
+/// the full or 2 × 2-binned readout, scaled to the output: averaged when shrinking, bicubic when
+/// enlarging), and the slanted-edge meter reads MTF50 at the output in cycles per output pixel.
+/// Below the threshold it stays near the unzoomed value; beyond it, it falls about as 1/zoom.
+public enum ZoomProof {
+    /// The chart's edge: 5° from vertical (ISO 12233's usual tilt), 4 : 1 contrast, a sharp lens
+    /// (Gaussian σ of 0.4 sensor pixels) and square pixels that collect light over their area.
+    public static let chart = SlantedEdgeChart(degrees: 5, blur: 0.4, dark: 51, light: 204, sampling: .pixelArea)
+    /// The measured region: this many output pixels square around the output's middle.
+    public static let region = 256
+    /// Zooms to 16×: beyond, an enlarged edge's spread outgrows the region.
+    public static let zooms: [Double] = [1, 1.25, 1.5, 1.7, 2, 2.5, 3, 4, 6, 8, 12, 16]
+
+    public struct Row: Sendable, Hashable, Codable {
+        public let zoom: Double
+        /// The full readout's crop, as the planner asks for it.
+        public let crop: PixelSize
+        /// Output pixels per crop pixel.
+        public let scale: Double
+        public let lossless: Bool
+        /// MTF50 at the output, cycles per output pixel, from the full readout.
+        public let mtf50: Double
+        /// The same from a 2 × 2-binned readout.
+        public let binnedMTF50: Double
+    }
+
+    public struct Result: Sendable, Codable {
+        public let sensor: PixelSize
+        public let output: PixelSize
+        public let losslessThreshold: Double
+        public let binnedThreshold: Double
+        public let rows: [Row]
+    }
+
+    /// Renders the chart at `sensor` size and measures every zoom in ``zooms`` up to the planner's
+    /// maximum. `progress` hears (done, total) after each zoom.
+    /// - Throws: ``OcularError`` for sizes the planner refuses or an output under 256 pixels a side;
+    ///   ``SharpnessError`` should a measurement fail.
+    public static func run(sensor: PixelSize, output: PixelSize, progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
+        let full = try ZoomPlanner(sensor: sensor, output: output)
+        let binned = try ZoomPlanner(sensor: sensor, output: output, binned: true)
+        guard output.width >= region, output.height >= region else {
+            throw OcularError.invalidArgument("the proof measures a \(region)×\(region) region of the output; \(output) is smaller")
+        }
+        let scene = try chart.rendered(width: sensor.width, height: sensor.height)
+        let binnedScene = try scene.resized(width: binned.readout.width, height: binned.readout.height, averaging: true)
+        let measured = PixelRectangle(x: (output.width - region) / 2, y: (output.height - region) / 2, width: region, height: region)
+        let zooms = Self.zooms.filter { $0 <= full.maximumZoom }
+        var rows: [Row] = []
+        for zoom in zooms {
+            let capture = try full.capture(atZoom: zoom)
+            let sharp = try SlantedEdge.measure(scene.zoomed(by: zoom, to: output), region: measured)
+            let soft = try SlantedEdge.measure(binnedScene.zoomed(by: zoom, to: output), region: measured)
+            rows.append(Row(zoom: zoom, crop: capture.crop, scale: capture.scale, lossless: capture.lossless,
+                            mtf50: sharp.mtf50 ?? SlantedEdge.highestFrequency, binnedMTF50: soft.mtf50 ?? SlantedEdge.highestFrequency))
+            progress(rows.count, zooms.count)
+        }
+        return Result(sensor: sensor, output: output, losslessThreshold: full.losslessThreshold,
+                      binnedThreshold: binned.losslessThreshold, rows: rows)
+    }
+}
+
+extension ZoomProof.Result {
+    /// MTF50 at the threshold (full readout), falling as 1/zoom beyond it: what pure enlargement predicts.
+    public func predicted(atZoom zoom: Double) -> Double? {
+        guard let atThreshold = rows.last(where: { $0.zoom <= losslessThreshold + 1e-9 })?.mtf50 else { return nil }
+        return zoom <= losslessThreshold ? atThreshold : atThreshold * losslessThreshold / zoom
+    }
+
+    /// MTF50 against zoom on a logarithmic axis, full and binned readouts, the 1/zoom prediction and
+    /// the threshold.
+    public var chart: LineChart {
+        let top = max(0.7, (rows.map(\.mtf50).max() ?? 0) + 0.1)
+        let largest = rows.last?.zoom ?? 16
+        var chart = LineChart(title: "Digital zoom: MTF50 at the output, \(sensor) sensor to \(output)", xLabel: "Zoom (times)",
+                              yLabel: "MTF50 (cycles per output pixel)", xRange: 1...largest, yRange: 0...top,
+                              xTicks: [1, 1.5, 2, 3, 4, 6, 8, 12, 16].filter { $0 <= largest },
+                              yTicks: stride(from: 0.0, through: top, by: 0.1).map { $0 }, logarithmicX: true)
+        let prediction = stride(from: 1.0, through: largest, by: 0.05).compactMap { zoom in predicted(atZoom: zoom).map { Point(x: zoom, y: $0) } }
+        chart.series = [
+            LineChart.Series(name: "full readout", colour: Colour(red: 31, green: 119, blue: 180),
+                             points: rows.map { Point(x: $0.zoom, y: $0.mtf50) }, dots: true),
+            LineChart.Series(name: "2x2 binned readout", colour: Colour(red: 255, green: 127, blue: 14),
+                             points: rows.map { Point(x: $0.zoom, y: $0.binnedMTF50) }, dots: true),
+            LineChart.Series(name: "flat, then 1/zoom", colour: Colour(red: 127, green: 127, blue: 127), points: prediction, dashed: true),
+        ]
+        chart.markers = [LineChart.Marker(x: losslessThreshold, label: "lossless to \(ZoomPlanner.format(losslessThreshold))x",
+                                          colour: Colour(red: 44, green: 160, blue: 44))]
+        return chart
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Columns of text padded to their widest cell, two spaces apart: the CLI's tables.
+struct TextTable {
+    let header: [String]
+    let rows: [[String]]
+
+    var text: String {
+        let lines = [header] + rows
+        let widths = header.indices.map { column in lines.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        return lines.map { cells in
+            cells.enumerated().map { column, cell in
+                column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}
+
+/// JSON on standard output as the commands print it: indented, keys sorted, slashes as they are.
+enum JSONOutput {
+    static func print(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
