@@ -25,6 +25,9 @@ public enum ZoomProof {
         public let mtf50: Double
         /// The same from a 2 × 2-binned readout.
         public let binnedMTF50: Double
+        /// The same when the unzoomed output frame itself is enlarged (what the zoom stage does to a
+        /// frame that has already left the camera): what a lossless zoom saves.
+        public let enlargedMTF50: Double
     }
 
     public struct Result: Sendable, Codable {
@@ -49,13 +52,16 @@ public enum ZoomProof {
         let binnedScene = try scene.resized(width: binned.readout.width, height: binned.readout.height, averaging: true)
         let measured = PixelRectangle(x: (output.width - region) / 2, y: (output.height - region) / 2, width: region, height: region)
         let zooms = Self.zooms.filter { $0 <= full.maximumZoom }
+        let unzoomed = try scene.zoomed(by: 1, to: output)
         var rows: [Row] = []
         for zoom in zooms {
             let capture = try full.capture(atZoom: zoom)
-            let sharp = try SlantedEdge.measure(scene.zoomed(by: zoom, to: output), region: measured)
-            let soft = try SlantedEdge.measure(binnedScene.zoomed(by: zoom, to: output), region: measured)
+            func mtf50(_ picture: Image) throws -> Double {
+                try SlantedEdge.measure(picture, region: measured).mtf50 ?? SlantedEdge.highestFrequency
+            }
             rows.append(Row(zoom: zoom, crop: capture.crop, scale: capture.scale, lossless: capture.lossless,
-                            mtf50: sharp.mtf50 ?? SlantedEdge.highestFrequency, binnedMTF50: soft.mtf50 ?? SlantedEdge.highestFrequency))
+                            mtf50: try mtf50(scene.zoomed(by: zoom, to: output)), binnedMTF50: try mtf50(binnedScene.zoomed(by: zoom, to: output)),
+                            enlargedMTF50: try mtf50(unzoomed.zoomed(by: zoom, to: output))))
             progress(rows.count, zooms.count)
         }
         return Result(sensor: sensor, output: output, losslessThreshold: full.losslessThreshold,
@@ -85,6 +91,8 @@ extension ZoomProof.Result {
                              points: rows.map { Point(x: $0.zoom, y: $0.mtf50) }, dots: true),
             LineChart.Series(name: "2x2 binned readout", colour: Colour(red: 255, green: 127, blue: 14),
                              points: rows.map { Point(x: $0.zoom, y: $0.binnedMTF50) }, dots: true),
+            LineChart.Series(name: "1x output frame enlarged", colour: Colour(red: 148, green: 103, blue: 189),
+                             points: rows.map { Point(x: $0.zoom, y: $0.enlargedMTF50) }, dots: true),
             LineChart.Series(name: "flat, then 1/zoom", colour: Colour(red: 127, green: 127, blue: 127), points: prediction, dashed: true),
         ]
         chart.markers = [LineChart.Marker(x: losslessThreshold, label: "lossless to \(ZoomPlanner.format(losslessThreshold))x",

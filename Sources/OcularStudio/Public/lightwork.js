@@ -7,6 +7,7 @@ import { adoptRecipe, buildStageControls, onPanelChange, parameterControl, rende
 import { drawFindings, findings, hideFindings, showFindings } from "./findings.js";
 import { enableTapToFocus, focus, focusAt } from "./focus.js";
 import { createBooth } from "./booth.js";
+import { enableZoom, showZoom, sourceChanged, zoom } from "./zoom.js";
 
 const elements = {
   ...liveElements,
@@ -195,8 +196,9 @@ elements.blendFile.addEventListener("change", () => {
   });
 });
 
-onPanelChange({ rendered: showToolbarState });
+onPanelChange({ rendered: () => { showToolbarState(); showZoom(); } });
 enableTapToFocus();
+enableZoom();
 
 // For tests and the curious: window.ocularStudio.stats()
 window.ocularStudio = {
@@ -211,6 +213,7 @@ window.ocularStudio = {
     saves: booth.saves,
     focus: focus.last,
     taps: focus.taps,
+    zoom: { ...zoom },
   }),
 };
 
@@ -218,5 +221,6 @@ startLive({
   ...booth.liveHandlers,
   onMessage: handleMessage,
   onFrameDrawn: (number) => { if (number === overlay.answer) drawFindings(elements.output, overlay.groups); },
+  onSourceChange: sourceChanged,
 });
 loadGalleryPictures();

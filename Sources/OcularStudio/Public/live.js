@@ -109,6 +109,8 @@ const page = {
   /// Called, when showsOriginal(), right after an answer is drawn and before it can be seen, with the
   /// output canvas and the frame as it was sent (an ImageBitmap the page then owns and closes).
   drawOverFrame: () => {},
+  /// The source changed: a camera started (live.cameraStream holds it) or a still replaced it.
+  onSourceChange: () => {},
 };
 
 // ---- Status, notices, busy state -------------------------------------------------------------
@@ -262,6 +264,7 @@ async function chooseSource(value, camera = "front") {
       showNotice("");
       elements.source.value = "camera";
       setBusy(state.connected ? "" : "Connecting to the server…");
+      page.onSourceChange();
       return;
     } catch (error) {
       stopCamera();
@@ -282,6 +285,7 @@ async function chooseSource(value, camera = "front") {
     showNotice(`The still image '${value}' could not be loaded from the server.`, "error");
   }
   setBusy(state.connected ? "" : "Connecting to the server…");
+  page.onSourceChange();
   sendIfDue();  // a still does not wait for camera frames
 }
 

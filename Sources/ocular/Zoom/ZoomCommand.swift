@@ -120,10 +120,10 @@ struct ZoomProveCommand: ParsableCommand {
               + "(binned readout: \(ZoomPlanner.format(result.binnedThreshold))×); MTF50 in cycles per output pixel")
         let rows = result.rows.map { row -> [String] in
             [ZoomPlanner.format(row.zoom) + "×", "\(row.crop)", String(format: "%.2f", row.scale), row.lossless ? "yes" : "no",
-             String(format: "%.3f", row.mtf50), String(format: "%.3f", row.binnedMTF50),
+             String(format: "%.3f", row.mtf50), String(format: "%.3f", row.binnedMTF50), String(format: "%.3f", row.enlargedMTF50),
              result.predicted(atZoom: row.zoom).map { String(format: "%.3f", $0) } ?? ""]
         }
-        print(TextTable(header: ["zoom", "crop", "scale", "lossless", "MTF50 full", "MTF50 binned", "flat, then 1/zoom"], rows: rows).text)
+        print(TextTable(header: ["zoom", "crop", "scale", "lossless", "MTF50 full", "MTF50 binned", "1× frame enlarged", "flat, then 1/zoom"], rows: rows).text)
         if let plot { print("plot: \(plot)") }
     }
 }
