@@ -257,6 +257,30 @@ bool baseline_tint(const uint8_t *bgra, int32_t width, int32_t height, double re
     });
 }
 
+bool baseline_zoom(const uint8_t *bgra, int32_t width, int32_t height, double factor, int32_t iterations,
+                   double *samples, uint64_t *checksum, BaselineError *error) {
+    return fenced(error, [&] {
+        if (!checkArguments(bgra, width, height, iterations, error)) return false;
+        const cv::Mat source = bgraView(bgra, width, height);
+        // Image.zoomed's arithmetic, step for step, about the middle (0.5, 0.5).
+        const double w = width, h = height, shape = double(width) / double(height);
+        const double fieldWidth = w / h > shape ? h * shape : w, fieldHeight = w / h > shape ? h : w / shape;
+        const double cropWidth = fieldWidth / factor, cropHeight = fieldHeight / factor;
+        const double middleX = std::min(std::max(0.5 * w, cropWidth / 2), w - cropWidth / 2);
+        const double middleY = std::min(std::max(0.5 * h, cropHeight / 2), h - cropHeight / 2);
+        const double left = middleX - cropWidth / 2, top = middleY - cropHeight / 2;
+        const double scale = double(width) / cropWidth;
+        const double coefficients[6] = {scale, 0, scale * (0.5 - left) - 0.5, 0, scale, scale * (0.5 - top) - 0.5};
+        const cv::Mat map(2, 3, CV_64F, const_cast<double *>(coefficients));
+        timeCalls(iterations, samples, checksum, [&] {
+            cv::Mat zoomed(height, width, CV_8UC4);
+            cv::warpAffine(source, zoomed, map, zoomed.size(), cv::INTER_CUBIC, cv::BORDER_REPLICATE);
+            return zoomed;
+        });
+        return true;
+    });
+}
+
 bool baseline_jpeg_round_trip(const uint8_t *jpeg, size_t count, int32_t quality, int32_t iterations,
                               double *samples, uint64_t *checksum, BaselineError *error) {
     return fenced(error, [&] {

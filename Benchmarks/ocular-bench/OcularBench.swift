@@ -84,6 +84,7 @@ struct OcularBench: AsyncParsableCommand {
         let jpegSize = (width: 640, height: 480)
         let jpegQuality = 80
         let tint = Tint(red: 1.3, green: 0.9, blue: 0.7)
+        let zoom = try ZoomStage.with(ZoomStage.factor(2), ZoomStage.interpolation(.bicubic))
         let whiteBalance = WhiteBalance()
         let started = nanosecondsNow()
 
@@ -123,6 +124,9 @@ struct OcularBench: AsyncParsableCommand {
                 operations.append(Operation(name: "tint", size: size, swift: { try tint.apply(to: image).bytes }) {
                     baseline_tint(bytes, Int32(width), Int32(height), tint.red, tint.green, tint.blue, $0, $1, $2, $3)
                 })
+                operations.append(Operation(name: "zoom", size: size, swift: { try zoom.process(Frame(image: image)).image.bytes }) {
+                    baseline_zoom(bytes, Int32(width), Int32(height), zoom.factor, $0, $1, $2, $3)
+                })
             }
             let jpegFrame = try makeFrame(options.image, width: jpegSize.width, height: jpegSize.height)
             let jpeg = try encodeJPEG(jpegFrame, width: jpegSize.width, height: jpegSize.height, quality: 90)
@@ -154,6 +158,7 @@ struct OcularBench: AsyncParsableCommand {
                 "beans": beans.manifest,
                 "jpegQuality": jpegQuality,
                 "tint": [tint.red, tint.green, tint.blue],
+                "zoomFactor": zoom.factor,
                 "saturationThreshold": Double(whiteBalance.saturationThreshold),
                 "targetSeconds": options.secondsPerSide,
                 "rounds": options.rounds,

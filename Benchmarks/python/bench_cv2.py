@@ -216,6 +216,22 @@ def main():
 
         results[f"tint@{size}"] = measure(tint, target, rounds, minimum)
 
+        # The zoom stage's map (Image.zoomed about the middle), bicubic, edges replicated.
+        factor = float(manifest["zoomFactor"])
+        w, h = float(width), float(height)
+        shape = w / h
+        field_width, field_height = (h * shape, h) if w / h > shape else (w, w / shape)
+        crop_width, crop_height = field_width / factor, field_height / factor
+        left = min(max(0.5 * w, crop_width / 2), w - crop_width / 2) - crop_width / 2
+        top = min(max(0.5 * h, crop_height / 2), h - crop_height / 2) - crop_height / 2
+        scale = w / crop_width
+        zoom_map = np.array([[scale, 0, scale * (0.5 - left) - 0.5], [0, scale, scale * (0.5 - top) - 0.5]], dtype=np.float64)
+
+        def zoom():
+            return cv2.warpAffine(source, zoom_map, (width, height), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+
+        results[f"zoom@{size}"] = measure(zoom, target, rounds, minimum)
+
     with open(os.path.join(folder, manifest["jpeg"]["file"]), "rb") as file:
         jpeg = np.frombuffer(file.read(), dtype=np.uint8)
     parameters = [cv2.IMWRITE_JPEG_QUALITY, quality]

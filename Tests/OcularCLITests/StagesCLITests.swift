@@ -88,7 +88,7 @@ struct StagesCLITests {
         #expect(!blur.output.contains("sepiaTone"))
         let geometry = try ocular("stages", "--category", "geometry", "--json")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(geometry.output.utf8)) as? [String: [[String: Any]]])
-        #expect(listed["stages"]?.compactMap { $0["name"] as? String } == ["straighten", "affineTransform", "crop"])
+        #expect(listed["stages"]?.compactMap { $0["name"] as? String } == ["zoom", "straighten", "affineTransform", "crop"])
         // Core Image's spelling of colour works too.
         #expect(try ocular("stages", "--category", "colorEffect").output.contains("sepiaTone — Sepia tone"))
         let described = try ocular("stages", "describe", "gammaAdjust")

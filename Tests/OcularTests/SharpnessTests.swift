@@ -133,4 +133,43 @@ struct SharpnessTests {
         }
         #expect(blue > 500 && red > 100, "blue \(blue), red \(red)")
     }
+
+    @Test("damaged edges: every picture and region is measured with finite figures or refused with a SharpnessError")
+    func fuzz() throws {
+        var generator = SeededGenerator(seed: 37)
+        var measured = 0, refused = 0
+        for round in 0..<300 {
+            // Two rounds in three plausible (an edge inside, some contrast), the third anything.
+            let plausible = round % 3 != 0
+            let width = Int.random(in: plausible ? 24...90 : 1...90, using: &generator), height = Int.random(in: plausible ? 24...90 : 1...90, using: &generator)
+            let dark = Double.random(in: 0...255, using: &generator)
+            let light = plausible ? min(255, dark + Double.random(in: 40...200, using: &generator)) : Double.random(in: 0...255, using: &generator)
+            let chart = SlantedEdgeChart(degrees: Double.random(in: plausible ? -40...40 : -100...100, using: &generator),
+                                         blur: Double.random(in: 0...(plausible ? 3 : 6), using: &generator), dark: dark, light: light,
+                                         noise: [0, 0, 3, 60].randomElement(using: &generator)!, seed: UInt64(round))
+            let centre = plausible ? Point(x: Double(width) * Double.random(in: 0.3...0.7, using: &generator), y: Double(height) / 2)
+                : Point(x: Double.random(in: -20...110, using: &generator), y: Double.random(in: -20...110, using: &generator))
+            var picture = try chart.rendered(width: width, height: height, centre: centre)
+            if round % 5 == 0 {   // a patch of noise or of one level pasted in
+                var bytes = picture.bytes
+                let level = UInt8.random(in: 0...255, using: &generator)
+                for index in bytes.indices where Int.random(in: 0..<4, using: &generator) == 0 {
+                    bytes[index] = round % 10 == 0 ? level : UInt8.random(in: 0...255, using: &generator)
+                }
+                picture = try Image(width: width, height: height, format: .gray8, bytes: bytes)
+            }
+            let region = round % 7 == 0 ? PixelRectangle(x: Int.random(in: -5...40, using: &generator), y: Int.random(in: -5...40, using: &generator),
+                                                         width: Int.random(in: -5...90, using: &generator), height: Int.random(in: -5...90, using: &generator)) : nil
+            do {
+                let result = try SlantedEdge.measure(picture, region: region)
+                measured += 1
+                #expect(result.curve.count == 101 && result.curve.allSatisfy { $0.modulation.isFinite })
+                #expect(result.mtf50.map { $0 > 0 && $0 <= 1 } ?? true && result.mtf10.map { $0 > 0 && $0 <= 1 } ?? true)
+                #expect(result.degrees.isFinite && abs(result.degrees) <= 45.01)
+            } catch is SharpnessError {
+                refused += 1
+            }
+        }
+        #expect(measured > 60 && refused > 60, "measured \(measured), refused \(refused)")
+    }
 }

@@ -94,4 +94,20 @@ struct ZoomTests {
         #expect(enlarged.pixel(x: 10, y: 45)[0] == 51 && enlarged.pixel(x: 150, y: 45)[0] == 204)
         #expect(throws: OcularError.self) { try chart.zoomed(by: 0.5, to: PixelSize(width: 160, height: 90)) }
     }
+
+    @Test("damaged sizes: any text parses to a size within the limits or is refused in words")
+    func sizeFuzz() throws {
+        let fragments = ["1920", "1080", "x", "X", "×", " ", "-", "0", "00", "99999", "100000", "100001", "9223372036854775807", "1e3", ".", "+", "\u{0}", "é"]
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...4, using: &generator)).map { _ in fragments.randomElement(using: &generator)! }.joined()
+            switch Result(catching: { () throws(OcularError) in try PixelSize(parsing: text) }) {
+            case .success(let size):
+                #expect((1...PixelSize.largestSide).contains(size.width) && (1...PixelSize.largestSide).contains(size.height), "'\(text)'")
+                _ = try? ZoomPlanner(sensor: size, output: size, binned: true).capture(atZoom: 1)
+            case .failure(let error):
+                #expect("\(error)".count < 200)
+            }
+        }
+    }
 }

@@ -117,7 +117,8 @@ def test_controls_are_built_from_the_registry(studio, cameraless_page):
     names = [stage["name"] for stage in light_work]
     assert page.eval_on_selector_all("li.stage-card", "(cards) => cards.map((card) => card.dataset.stage)") == names
     for stage in light_work:
-        numbers = [p["name"] for p in stage["parameters"] if p["kind"] == "number"]
+        # A point is two sliders, x and y, both marked with its name.
+        numbers = [name for p in stage["parameters"] for name in {"number": [p["name"]], "point": [p["name"]] * 2}.get(p["kind"], [])]
         # A training list is a checkbox too: the studio's own list, on or off.
         flags = [p["name"] for p in stage["parameters"] if p["kind"] in ("flag", "trainingList")]
         sliders = page.eval_on_selector_all(

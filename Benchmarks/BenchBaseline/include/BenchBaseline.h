@@ -57,6 +57,12 @@ bool baseline_tint(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, 
                    int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
                    BaselineError *_Nonnull error);
 
+/// The zoom stage's work at `factor` about the middle: cv::warpAffine of BGRA onto its own size, bicubic,
+/// edges replicated, by the map Image.zoomed computes (the same arithmetic, so the same pixels).
+bool baseline_zoom(const uint8_t *_Nonnull bgra, int32_t width, int32_t height, double factor,
+                   int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
+                   BaselineError *_Nonnull error);
+
 /// cv::imdecode(IMREAD_COLOR) of a JPEG, then cv::imencode(".jpg", IMWRITE_JPEG_QUALITY = quality)
 /// into a fresh byte vector. The checksum covers the encoded bytes.
 bool baseline_jpeg_round_trip(const uint8_t *_Nonnull jpeg, size_t count, int32_t quality, int32_t iterations,
