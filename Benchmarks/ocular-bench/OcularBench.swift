@@ -225,7 +225,9 @@ struct OcularBench: AsyncParsableCommand {
           the per-round ratios. "same": the Swift and C++ outputs hash alike (the same work was done).
           gray = cvtColor BGRA→GRAY; whitebalance = gray-world sums (xphoto's rule, threshold 0.9, parallel_for_ rows),
           mean, gains keeping the mean luma, multiply;
-          tint = multiply by (\(tint.blue), \(tint.green), \(tint.red), 1); jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality));
+          tint = multiply by (\(tint.blue), \(tint.green), \(tint.red), 1); zoom = the zoom stage at \(ZoomPlanner.format(zoom.factor))× about the middle:
+          warpAffine (bicubic, edges replicated) of the middle 1/\(ZoomPlanner.format(zoom.factor)) onto the frame's size;
+          jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality));
           merge = Face.merged(with:) of astronaut.png's face and chelsea.png's cat (BGR) against getAffineTransform +
           warpAffine (bilinear, edges replicated) onto the cat's size + multiply (scale 1/255);
           blobs = BlobDetector.detect(in:) of the demo coins-and-beans scene (BGR) against SPEC §5's resize, meanStdDev,

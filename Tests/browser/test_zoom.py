@@ -64,6 +64,7 @@ def test_without_a_camera_zoom_is_digital_and_enlarges_the_middle(studio, camera
     wait_for_frames(page, stats(page)["framesReceived"] + 3)
     zoom = stats(page)["zoom"]
     assert (zoom["total"], zoom["camera"], zoom["digital"]) == (2, 1, 2), zoom
+    assert stats(page)["recipe"]["stages"][0]["stage"] == "zoom"   # first, as a camera's zoom would be
     assert "no camera" in zoom["reason"], zoom
     assert page.inner_text("#zoom-readout") == "2×"
     # The zoom stage's own card shows the same factor.

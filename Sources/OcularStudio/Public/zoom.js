@@ -58,6 +58,8 @@ export async function setZoom(total) {
   zoom.camera = cameraPart;
   zoom.digital = Math.round((zoom.total / cameraPart) * 100) / 100;
   if (zoom.digital > 1.001) {
+    // First in the chain, as the camera's own zoom would be: faces are found and pictures blended in the view.
+    if (!state.enabled.has("zoom")) state.order = ["zoom", ...state.order.filter((name) => name !== "zoom")];
     state.enabled.add("zoom");
     state.values.zoom = { ...state.values.zoom, factor: zoom.digital };
   } else {
