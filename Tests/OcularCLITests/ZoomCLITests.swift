@@ -9,7 +9,7 @@ struct ZoomCLITests {
         let run = try ocular("zoom", "plan", "--sensor", "3264x2448", "--output", "1920x1080")
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("lossless zoom up to 1.7×") && run.output.contains("maximum zoom 108×"), "\(run.output)")
-        #expect(run.output.contains("1.7×  1920×1080") && run.output.contains("108×  31×17"), "\(run.output)")
+        #expect(run.output.contains("1.7×  full     1920×1080") && run.output.contains("108×  full     31×17"), "\(run.output)")
         let binned = try ocular("zoom", "plan", "--sensor", "3264x2448", "--output", "1920x1080", "--binned", "--json")
         #expect(binned.status == 0, "\(binned.errors)")
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(binned.output.utf8)) as? [String: Any], "\(binned.output)")
@@ -18,7 +18,12 @@ struct ZoomCLITests {
         #expect((captures.first?["crop"] as? [String: Int]) == ["width": 1632, "height": 918])
         let one = try ocular("zoom", "plan", "--sensor", "4000x3000", "--output", "1280x720", "--zoom", "2", "--json")
         let single = try #require(try JSONSerialization.jsonObject(with: Data(one.output.utf8)) as? [String: Any], "\(one.output) \(one.errors)")
-        #expect((single["captures"] as? [[String: Any]])?.first?["lossless"] as? Bool == true)   // 4000 / 1280 = 3.125
+        // At 2× the binned readout's crop (1000 wide) is under 1280: the full readout's (2000×1125) covers it.
+        let capture = (single["captures"] as? [[String: Any]])?.first
+        #expect(capture?["lossless"] as? Bool == true && capture?["readout"] as? String == "full")
+        // At 1.5× the binned readout's crop (1334 wide) still covers 1280, and is the smaller capture.
+        let low = try ocular("zoom", "plan", "--sensor", "4000x3000", "--output", "1280x720", "--zoom", "1.5")
+        #expect(low.output.contains("1.5×  binned   1334×750"), "\(low.output)")
     }
 
     @Test("zoom plan refuses impossible sizes and zooms in words")

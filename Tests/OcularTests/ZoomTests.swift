@@ -38,6 +38,19 @@ struct ZoomTests {
         let most = try planner.capture(atZoom: 108)
         #expect(most.crop == PixelSize(width: 31, height: 17) && abs(most.scale - 108 / 1.7) < 1e-9)
         #expect(planner.landmarkZooms.first == 1 && planner.landmarkZooms.last == 108 && planner.landmarkZooms.contains(1.7))
+        #expect([unzoomed, threshold, twice, most].allSatisfy { $0.readout == .full })
+        // A 720p output: the binned readout (1632 wide) covers it 1 : 1 up to 1632 / 1280 = 1.275×, and is
+        // the smaller capture; beyond, the full readout's crop.
+        let hd = try ZoomPlanner(sensor: Self.sensor, output: PixelSize(width: 1280, height: 720))
+        let low = try hd.capture(atZoom: 1), edge = try hd.capture(atZoom: 1.275), past = try hd.capture(atZoom: 1.5)
+        #expect(low.readout == .binned && low.crop == PixelSize(width: 1632, height: 918) && low.lossless)
+        #expect(edge.readout == .binned && edge.crop == PixelSize(width: 1280, height: 720) && edge.lossless)
+        #expect(past.readout == .full && past.crop == PixelSize(width: 2176, height: 1224) && past.lossless)
+        // A sensor that only bins: every capture from the binned readout.
+        let binnedOnly = try ZoomPlanner(sensor: Self.sensor, output: Self.fullHD, binned: true)
+        #expect(binnedOnly.readouts == [.binned])
+        let binnedTwice = try binnedOnly.capture(atZoom: 2)
+        #expect(binnedTwice.readout == .binned && binnedTwice.crop == PixelSize(width: 816, height: 459) && !binnedTwice.lossless)
         #expect(throws: OcularError.self) { try planner.capture(atZoom: 0.5) }
         #expect(throws: OcularError.self) { try planner.capture(atZoom: 109) }
         #expect(throws: OcularError.self) { try planner.capture(atZoom: .nan) }

@@ -38,18 +38,37 @@ public struct ZoomPlanner: Sendable, Hashable {
         self.binned = binned
     }
 
-    /// The picture the sensor reads out: its full size, or half each way when binned.
-    public var readout: PixelSize {
-        binned ? PixelSize(width: sensor.width / 2, height: sensor.height / 2) : sensor
+    /// How the sensor reads its pixels out.
+    public enum Readout: String, Sendable, Hashable, Codable {
+        /// Every pixel.
+        case full
+        /// 2 × 2 pixels summed into one: a quarter of the data, less noise per pixel, half the detail.
+        case binned
     }
 
-    /// The unzoomed field of view on the readout: the largest centred region with the output's shape
-    /// (all of a 16:9 readout's width, for a 4:3 sensor and a 16:9 output), in readout pixels.
-    public var field: (width: Double, height: Double) {
-        let (width, height) = (Double(readout.width), Double(readout.height))
+    /// The readouts the sensor offers, smallest first: a binned sensor only its binned one; otherwise
+    /// the binned one too (most sensors can bin), used where it still covers the output 1 : 1.
+    public var readouts: [Readout] { binned ? [.binned] : [.binned, .full] }
+
+    /// The picture a readout delivers: the sensor's full size, or half each way when binned.
+    public func size(of readout: Readout) -> PixelSize {
+        readout == .binned ? PixelSize(width: sensor.width / 2, height: sensor.height / 2) : sensor
+    }
+
+    /// The largest readout: the one the lossless threshold is about.
+    public var readout: PixelSize { size(of: binned ? .binned : .full) }
+
+    /// The unzoomed field of view on a readout (the largest by default): the largest centred region
+    /// with the output's shape (all of a 16:9 readout's width, for a 4:3 sensor and a 16:9 output), in
+    /// that readout's pixels.
+    public func field(of readout: Readout? = nil) -> (width: Double, height: Double) {
+        let size = size(of: readout ?? (binned ? .binned : .full))
+        let (width, height) = (Double(size.width), Double(size.height))
         let shape = Double(output.width) / Double(output.height)
         return width / height > shape ? (height * shape, height) : (width, width / shape)
     }
+
+    public var field: (width: Double, height: Double) { field() }
 
     /// The largest zoom at which every output pixel still comes from at least one sensor pixel:
     /// the field's width over the output's (3264 / 1920 = 1.7). Under 1 means even the unzoomed
@@ -63,9 +82,10 @@ public struct ZoomPlanner: Sendable, Hashable {
     public struct Capture: Sendable, Hashable, Codable {
         /// The zoom factor.
         public let zoom: Double
-        /// The region of the readout to request, in readout pixels (rounded up to whole pixels, so it
-        /// covers the view): the smallest crop whose pixels still cover the output 1 : 1, or at
-        /// zooms beyond the threshold the crop that holds the whole view.
+        /// The readout to ask for.
+        public let readout: Readout
+        /// The region of the readout to request, in its pixels (rounded up to whole pixels, so it
+        /// covers the view).
         public let crop: PixelSize
         /// Output pixels per crop pixel: under 1 the crop is shrunk (lossless), over 1 enlarged.
         public let scale: Double
@@ -73,23 +93,42 @@ public struct ZoomPlanner: Sendable, Hashable {
         public let lossless: Bool
     }
 
-    /// What to request at `zoom`.
+    /// What to request at `zoom`: the smallest readout whose crop still covers the output 1 : 1 (the
+    /// binned one at low zooms where it does, for a small output), else the largest readout's crop,
+    /// enlarged.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a zoom below 1 or above ``maximumZoom``.
     public func capture(atZoom zoom: Double) throws(OcularError) -> Capture {
+        for readout in readouts {
+            let capture = try capture(atZoom: zoom, from: readout)
+            if capture.lossless { return capture }
+        }
+        return try capture(atZoom: zoom, from: readouts.last ?? .full)
+    }
+
+    /// What to request at `zoom` from one readout.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` for a zoom below 1 or above ``maximumZoom``.
+    public func capture(atZoom zoom: Double, from readout: Readout) throws(OcularError) -> Capture {
         guard zoom.isFinite, zoom >= 1, zoom <= maximumZoom * (1 + 1e-9) else {
             throw .invalidArgument("a zoom of \(zoom)× is outside 1× to \(Self.format(maximumZoom))× (the output's height / \(Self.smallestViewSide)) for a \(output) output")
         }
+        let field = field(of: readout), size = size(of: readout)
         let (width, height) = (field.width / zoom, field.height / zoom)
         // A tolerance of a millionth: 3264 / 1.7 is 1919.9999… in floating point, and is 1920 pixels.
-        let crop = PixelSize(width: min(readout.width, Int((width - 1e-6).rounded(.up))),
-                             height: min(readout.height, Int((height - 1e-6).rounded(.up))))
+        let crop = PixelSize(width: max(1, min(size.width, Int((width - 1e-6).rounded(.up)))),
+                             height: max(1, min(size.height, Int((height - 1e-6).rounded(.up)))))
         let scale = Double(output.width) / width
-        return Capture(zoom: zoom, crop: crop, scale: scale, lossless: scale <= 1 + 1e-9)
+        return Capture(zoom: zoom, readout: readout, crop: crop, scale: scale, lossless: scale <= 1 + 1e-9)
     }
 
-    /// Captures at the zooms people ask about: 1×, the threshold, then doubling to the maximum.
+    /// The largest zoom the binned readout covers 1 : 1 (the field's width in binned pixels over the
+    /// output's): below it the binned readout is the smaller capture.
+    public var binnedThreshold: Double { field(of: .binned).width / Double(output.width) }
+
+    /// Captures at the zooms people ask about: 1×, where binning stops covering, the threshold, then
+    /// doubling to the maximum.
     public var landmarkZooms: [Double] {
         var zooms: [Double] = [1]
+        if !binned, binnedThreshold > 1, binnedThreshold < losslessThreshold { zooms.append(binnedThreshold) }
         if losslessThreshold > 1 { zooms.append(losslessThreshold) }
         var zoom = 2.0
         while zoom < maximumZoom {
@@ -102,7 +141,7 @@ public struct ZoomPlanner: Sendable, Hashable {
 
     /// A zoom as people read it: up to two decimals, no trailing zeros (1.7, 108, 0.85).
     public static func format(_ zoom: Double) -> String {
-        let rounded = (zoom * 100).rounded() / 100
+        let rounded = (zoom * 100 + 1e-9).rounded() / 100   // 1.275 is 1.2749999… in binary: still 1.28
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%g", rounded)
     }
 }

@@ -55,7 +55,7 @@ public enum ZoomProof {
         let unzoomed = try scene.zoomed(by: 1, to: output)
         var rows: [Row] = []
         for zoom in zooms {
-            let capture = try full.capture(atZoom: zoom)
+            let capture = try full.capture(atZoom: zoom, from: .full)
             func mtf50(_ picture: Image) throws -> Double {
                 try SlantedEdge.measure(picture, region: measured).mtf50 ?? SlantedEdge.highestFrequency
             }

@@ -18,7 +18,9 @@ struct ZoomPlanCommand: ParsableCommand {
             has at least the output's pixels, the zoom is lossless: up to the sensor's width over the output's \
             (3264 / 1920 = 1.7×), half that when the sensor reads out 2 × 2-binned pixels. The maximum zoom \
             leaves a view 10 × 10 output pixels of the unzoomed picture (output height / 10: 108× for 1080). \
-            Each row gives the crop of the sensor's readout to request at that zoom.
+            Each row gives the readout and the crop of it to request at that zoom: the smallest that still covers \
+            the output 1 : 1 (2 × 2-binned where it does, as for a small output at low zooms; with --binned the \
+            sensor offers only that), else the full readout's crop, enlarged.
             """)
 
     @Option(help: "The sensor's full resolution, WIDTHxHEIGHT (e.g. 3264x2448).")
@@ -50,13 +52,16 @@ struct ZoomPlanCommand: ParsableCommand {
         } else {
             print("no lossless zoom: the view is \(ZoomPlanner.format(planner.field.width)) readout pixels across, fewer than the output's \(planner.output.width) (threshold \(threshold)×); every zoom enlarges")
         }
+        if !binned, planner.binnedThreshold > 1 {
+            print("the 2 × 2-binned readout (\(planner.size(of: .binned))) covers the output 1:1 up to \(ZoomPlanner.format(planner.binnedThreshold))×: the smaller capture there")
+        }
         print("maximum zoom \(ZoomPlanner.format(planner.maximumZoom))× (the output's \(planner.output.height) lines / \(ZoomPlanner.smallestViewSide): the view is then \(ZoomPlanner.smallestViewSide) lines of the unzoomed picture tall)")
         print("")
         let rows = captures.map { capture -> [String] in
             let scale = abs(capture.scale - 1) < 0.005 ? "1:1" : capture.scale < 1 ? String(format: "shrink %.2f", capture.scale) : String(format: "enlarge %.2f", capture.scale)
-            return [ZoomPlanner.format(capture.zoom) + "×", "\(capture.crop)", scale, capture.lossless ? "lossless" : "upscaled"]
+            return [ZoomPlanner.format(capture.zoom) + "×", capture.readout.rawValue, "\(capture.crop)", scale, capture.lossless ? "lossless" : "upscaled"]
         }
-        print(TextTable(header: ["zoom", "capture (crop of the readout)", "to the output", ""], rows: rows).text)
+        print(TextTable(header: ["zoom", "readout", "capture (crop of it)", "to the output", ""], rows: rows).text)
     }
 }
 
