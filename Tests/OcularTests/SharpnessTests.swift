@@ -108,6 +108,10 @@ struct SharpnessTests {
         #expect(throws: Never.self) { try SlantedEdge.measure(try SlantedEdgeChart(degrees: 0.5, blur: 1).rendered(width: 64, height: 128)) }
         #expect(throws: SharpnessError.self) { try SlantedEdge.measure(try SlantedEdgeChart(degrees: 0.5, blur: 1).rendered(width: 64, height: 64)) }
 
+        // A whole photograph is not a slanted-edge region: over 2048 × 2048 is refused before any work.
+        let photograph = try Image(width: 2100, height: 2100, format: .gray8, filledWith: [0])
+        #expect { try SlantedEdge.measure(photograph) } throws: { "\($0)".contains("give --roi around one edge") }
+
         let tiny = PixelRectangle(x: 54, y: 54, width: 12, height: 12)
         #expect(throws: SharpnessError.regionTooSmall(tiny, minimum: 20)) { try SlantedEdge.measure(Self.chart(SlantedEdgeChart()), region: tiny) }
 

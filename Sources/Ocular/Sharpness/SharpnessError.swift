@@ -2,6 +2,8 @@
 public enum SharpnessError: CodedError, Equatable, Sendable {
     /// The region to measure is too small to hold an edge and the flat on either side.
     case regionTooSmall(PixelRectangle, minimum: Int)
+    /// The region to measure is larger than a slanted-edge region needs (a whole photograph).
+    case regionTooLarge(PixelRectangle, maximum: Int)
     /// The region to measure lies (partly) outside the picture.
     case regionOutside(PixelRectangle, pictureWidth: Int, pictureHeight: Int)
     /// The region is about one level: no edge to measure.
@@ -18,6 +20,8 @@ public enum SharpnessError: CodedError, Equatable, Sendable {
         switch self {
         case .regionTooSmall(let region, let minimum):
             "the region \(region) is too small to measure: it needs at least \(minimum) × \(minimum) pixels, with the edge across its middle"
+        case .regionTooLarge(let region, let maximum):
+            "the region \(region) is larger than the \(maximum / 1_000_000) megapixels a slanted-edge measurement uses: give --roi around one edge, a few hundred pixels across"
         case .regionOutside(let region, let width, let height):
             "the region \(region) is not inside the \(width)×\(height) picture"
         case .noContrast(let levels):
@@ -34,6 +38,7 @@ public enum SharpnessError: CodedError, Equatable, Sendable {
     public var code: ErrorCode {
         switch self {
         case .regionTooSmall: ErrorCode("sharpness.regionTooSmall", .badInput)
+        case .regionTooLarge: ErrorCode("sharpness.regionTooLarge", .badInput)
         case .regionOutside: ErrorCode("sharpness.regionOutside", .badInput)
         case .noContrast: ErrorCode("sharpness.noContrast", .badInput)
         case .noStraightEdge: ErrorCode("sharpness.noStraightEdge", .badInput)

@@ -16,6 +16,10 @@ public enum SlantedEdge {
     public static let oversampling = 4
     /// The region's smallest side, in pixels: room for the edge and some flat on either side.
     public static let smallestSide = 20
+    /// The region's largest area, in pixels (2048 × 2048): a slanted-edge region holds one edge and
+    /// some flat either side, a few hundred pixels across; a whole photograph holds many edges and
+    /// would cost gigabytes of samples.
+    public static let largestRegion = 2048 * 2048
     /// The curve is reported (and the derivative correction applied) up to this frequency, in cycles
     /// per pixel: twice Nyquist, where the correction is still under 1.6×.
     public static let highestFrequency = 1.0
@@ -34,7 +38,10 @@ public enum SlantedEdge {
         guard region.width >= smallestSide, region.height >= smallestSide else {
             throw SharpnessError.regionTooSmall(region, minimum: smallestSide)
         }
-        let gray = try image.converted(to: .gray8).cropped(to: region)
+        guard region.width * region.height <= largestRegion else {
+            throw SharpnessError.regionTooLarge(region, maximum: largestRegion)
+        }
+        let gray = try image.cropped(to: region).converted(to: .gray8)
         var samples = Samples(gray)
         // The method wants an edge that crosses the rows (nearly vertical); a nearly horizontal one is
         // measured on the picture turned a quarter.

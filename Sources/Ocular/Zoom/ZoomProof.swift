@@ -57,7 +57,11 @@ public enum ZoomProof {
         for zoom in zooms {
             let capture = try full.capture(atZoom: zoom, from: .full)
             func mtf50(_ picture: Image) throws -> Double {
-                try SlantedEdge.measure(picture, region: measured).mtf50 ?? SlantedEdge.highestFrequency
+                do {
+                    return try SlantedEdge.measure(picture, region: measured).mtf50 ?? SlantedEdge.highestFrequency
+                } catch let error as SharpnessError {
+                    throw OcularError.invalidArgument("at \(ZoomPlanner.format(zoom))× the output's edge cannot be measured (\(error)); a \(sensor) sensor is too small for a \(output) output's proof")
+                }
             }
             rows.append(Row(zoom: zoom, crop: capture.crop, scale: capture.scale, lossless: capture.lossless,
                             mtf50: try mtf50(scene.zoomed(by: zoom, to: output)), binnedMTF50: try mtf50(binnedScene.zoomed(by: zoom, to: output)),

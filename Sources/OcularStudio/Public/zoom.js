@@ -14,7 +14,7 @@ const elements = {
 
 /// The zoom shown (total), the camera's part and the digital part; `cameraRange` is the camera's
 /// {min, max, step} (null without one) and `reason` why the camera does none of it.
-export const zoom = { total: 1, camera: 1, digital: 1, cameraRange: null, reason: "no camera running" };
+export const zoom = { total: 1, camera: 1, digital: 1, cameraRange: null, reason: "no camera running", requests: 0 };
 
 /// The highest zoom the slider offers: the camera's reach or 8×, whichever is more (the zoom stage's
 /// own card goes to 128×).
@@ -35,6 +35,8 @@ function cameraZoomRange(track) {
 /// the rest as the zoom stage's factor.
 export async function setZoom(total) {
   zoom.total = Math.max(1, total);
+  // A slider sends many values while it moves: only the newest request, once the camera answers, counts.
+  const request = ++zoom.requests;
   const track = cameraTrack();
   const range = cameraZoomRange(track);
   zoom.cameraRange = range;
@@ -55,6 +57,7 @@ export async function setZoom(total) {
       zoom.reason = `the camera refused its zoom (${error.message})`;
     }
   }
+  if (request !== zoom.requests) return;
   zoom.camera = cameraPart;
   zoom.digital = Math.round((zoom.total / cameraPart) * 100) / 100;
   if (zoom.digital > 1.001) {
