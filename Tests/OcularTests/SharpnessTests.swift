@@ -79,6 +79,27 @@ struct SharpnessTests {
         }
     }
 
+    @Test("an edge made by OpenCV, not by the chart (turned, blurred and shrunk 8×, JPEG), measures exp(−2π²σ²f²)·sinc(f)", arguments: [0.7, 1.0, 2.0])
+    func edgeMadeByOpenCV(sigma: Double) throws {
+        // A step at 8× resolution, turned 5° by cv::warpAffine, blurred by cv::GaussianBlur (8σ), averaged
+        // down 8× (INTER_AREA: square pixels collecting light), then a JPEG round trip at quality 95: none
+        // of it shares code or conventions with SlantedEdgeChart.
+        let side = 8 * 128
+        var bytes = [UInt8](repeating: 40, count: side * side)
+        for y in 0..<side { for x in (side / 2)..<side { bytes[y * side + x] = 210 } }
+        let step = try Image(width: side, height: side, format: .gray8, bytes: bytes)
+        let centre = Point(x: Double(side) / 2, y: Double(side) / 2)
+        let turned = try step.warped(by: .rotation(by: 5, about: centre), width: side, height: side, replicatingEdges: true)
+        let shrunk = try turned.gaussianBlurred(sigma: 8 * sigma).resized(width: 128, height: 128, averaging: true)
+        let photographed = try Image(decoding: shrunk.encoded(as: .jpeg(quality: 95)), name: "edge.jpg")
+        let measured = try #require(try SlantedEdge.measure(photographed, region: PixelRectangle(x: 8, y: 8, width: 112, height: 112)).mtf50)
+        // The expected MTF50 solves exp(−2π²σ²f²)·sin(πf)/(πf) = ½ (bisection).
+        func mtf(_ f: Double) -> Double { exp(-2 * .pi * .pi * sigma * sigma * f * f) * sin(.pi * f) / (.pi * f) }
+        var (low, high) = (0.01, 0.99)
+        for _ in 0..<60 { let middle = (low + high) / 2; if mtf(middle) > 0.5 { low = middle } else { high = middle } }
+        #expect(abs(measured / low - 1) < 0.03, "σ \(sigma): measured \(measured), expected \(low)")
+    }
+
     @Test("a perfectly sharp edge on square pixels measures the pixels' own limit: MTF50 ≈ 0.6, MTF(Nyquist) ≈ 2/π")
     func stepEdge() throws {
         let measured = try SlantedEdge.measure(Self.chart(SlantedEdgeChart(degrees: 5, blur: 0, sampling: .pixelArea)))

@@ -26,9 +26,9 @@ public enum SlantedEdge {
 
     /// Measures the edge in `region` of `image` (all of it by default). Colour pictures are measured
     /// on their luma (Rec. 601 weights, as OpenCV converts to gray).
-    /// - Throws: ``SharpnessError`` for a region that is outside the picture or too small, holds no
-    ///   edge or no straight one, or an edge that runs along the pixel grid; ``OcularError`` when the
-    ///   picture cannot be converted.
+    /// - Throws: ``SharpnessError`` for a region that is outside the picture, too small or too large,
+    ///   holds no edge or no straight one, or an edge that runs along the pixel grid or out of the
+    ///   region; ``OcularError`` when the picture cannot be converted.
     public static func measure(_ image: Image, region: PixelRectangle? = nil) throws -> SharpnessMeasurement {
         let region = region ?? PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)
         guard region.x >= 0, region.y >= 0, region.width >= 1, region.height >= 1,
