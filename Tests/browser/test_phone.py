@@ -128,7 +128,7 @@ def test_every_page_on_a_phone_fills_the_width_with_a_bottom_sheet_and_finger_si
             if page.evaluate("document.querySelector('main > aside').dataset.sheet") == "closed":
                 handle.tap()
             page.wait_for_function("document.querySelector('main > aside').dataset.sheet === 'open'")
-            small = page.evaluate("""() => [...document.querySelectorAll('.toolbar button, .toolbar select, main > aside button')]
+            small = page.evaluate("""() => [...document.querySelectorAll('.toolbar button, .toolbar select, .toolbar input[type=range], main > aside button')]
                 .filter((element) => element.offsetParent !== null)
                 .map((element) => [element.id || element.className || element.textContent.trim(), element.getBoundingClientRect().height])
                 .filter(([, size]) => size < 44)""")
