@@ -18,9 +18,7 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let info = try MediaInfo(contentsOfFile: file, options: read.imageReadOptions)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(MediaInfoReport(path: file, info: info)), as: UTF8.self))
+            try JSONOutput.print(MediaInfoReport(path: file, info: info))
         } else {
             print(Self.describe(info, path: file))
         }

@@ -38,7 +38,7 @@ struct StagesListCommand: ParsableCommand {
             stages = stages.filter { $0.category == wanted }
         }
         if json {
-            print(try StagesDescribeCommand.json(["stages": stages]))
+            try JSONOutput.print(["stages": stages])
             return
         }
         for (index, stage) in stages.enumerated() {
@@ -66,15 +66,9 @@ struct StagesDescribeCommand: ParsableCommand {
 
     func run() throws {
         let stage = try StageRegistry.standard.stage(named: name)
-        print(try Self.json(stage.stageDescription))
+        try JSONOutput.print(stage.stageDescription)
     }
 
-    /// Pretty, sorted JSON: the same declarations always print the same text.
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
 }
 
 /// SPEC §7's spelling: `ocular filters` lists the Core Image–style filters alone, as `ocular stages` lists
@@ -116,7 +110,7 @@ struct FiltersDescribeCommand: ParsableCommand {
         guard stage.stageDescription.filter else {
             throw StageError(reason: "'\(name)' is a stage but not one of the filters; `ocular stages describe \(name)` describes it")
         }
-        print(try StagesDescribeCommand.json(stage.stageDescription))
+        try JSONOutput.print(stage.stageDescription)
     }
 }
 

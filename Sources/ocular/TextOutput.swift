@@ -16,11 +16,18 @@ struct TextTable {
     }
 }
 
-/// JSON on standard output as the commands print it: indented, keys sorted, slashes as they are.
+/// JSON as the commands print it: indented, keys sorted (the same value always prints the same text),
+/// slashes as they are, dates in ISO 8601.
 enum JSONOutput {
-    static func print(_ value: some Encodable) throws {
+    static func text(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The text on standard output.
+    static func print(_ value: some Encodable) throws {
+        Swift.print(try text(value))
     }
 }

@@ -1,8 +1,7 @@
 import OpenCVBridge
 
-/// How a resampled picture's pixels are computed from the source's: a stage parameter wherever a
-/// picture is scaled or turned.
-public enum Interpolation: String, ParameterChoice {
+/// How a resampled picture's pixels are computed from the source's (a stage parameter, see ZoomStage).
+public enum Interpolation: String, CaseIterable, Sendable {
     /// The nearest source pixel: blocky when enlarging, exact values.
     case nearest
     /// Four neighbours, weighted by distance (OpenCV's default): soft when enlarging a lot.

@@ -67,7 +67,6 @@ public struct LineChart: Sendable {
         func yPosition(_ y: Double) -> Double {
             plot.bottom - (y - yRange.lowerBound) / (yRange.upperBound - yRange.lowerBound) * (plot.bottom - plot.top)
         }
-        func position(_ point: Point) -> Point { Point(x: xPosition(point.x), y: yPosition(point.y)) }
 
         for tick in xTicks where xRange.contains(tick) {
             let x = xPosition(tick)
@@ -144,9 +143,9 @@ public struct LineChart: Sendable {
         }
     }
 
-    /// A tick's label: up to two decimals, no trailing zeros.
-    static func label(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
+    /// A number as a chart or a table shows it: up to two decimals, no trailing zeros (1.7, 108, 0.85).
+    public static func label(_ value: Double) -> String {
+        let rounded = (value * 100 + 1e-9).rounded() / 100   // 1.275 is 1.2749999… in binary: still 1.28
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%g", rounded)
     }
 }

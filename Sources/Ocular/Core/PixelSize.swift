@@ -32,5 +32,13 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(width: width, height: height)
     }
 
+    /// The largest centred region of this size with `other`'s shape (width over height), in this size's
+    /// pixels: all of a 4:3 picture's width for a 16:9 shape, all its height for a portrait one.
+    public func largestRegion(shapedLike other: PixelSize) -> (width: Double, height: Double) {
+        let (width, height) = (Double(self.width), Double(self.height))
+        let shape = Double(other.width) / Double(other.height)
+        return width / height > shape ? (height * shape, height) : (width, width / shape)
+    }
+
     public var description: String { "\(width)×\(height)" }
 }

@@ -318,15 +318,9 @@ struct EdgeFit {
                 if index >= 0, index < profile.count { profile[index] += derivative[y * columns + x] }
             }
         }
-        let total = profile.reduce(0, +)
-        guard total > 0 else { return Double(columns) / 6 }
-        var running = 0.0, low: Int?, high: Int?
-        for (index, value) in profile.enumerated() {
-            running += value
-            if low == nil, running >= 0.1 * total { low = index }
-            if high == nil, running >= 0.9 * total { high = index }
-        }
-        return Double((high ?? profile.count) - (low ?? 0))
+        guard profile.reduce(0, +) > 0 else { return Double(columns) / 6 }
+        let (low, _, high) = SlantedEdge.quantiles(profile, 0.1, 0.5, 0.9)
+        return high - low
     }
 
     /// The centroid (in pixel-centre coordinates, where the step between x and x + 1 sits at x + ½)

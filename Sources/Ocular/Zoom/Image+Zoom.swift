@@ -13,8 +13,7 @@ extension Image {
         guard factor.isFinite, factor >= 1 else { throw .invalidArgument("cannot zoom by \(factor): a zoom is 1× or more") }
         guard output.width >= 1, output.height >= 1 else { throw .invalidArgument("cannot zoom \(self) onto \(output)") }
         let (width, height) = (Double(self.width), Double(self.height))
-        let shape = Double(output.width) / Double(output.height)
-        let field = width / height > shape ? (width: height * shape, height: height) : (width: width, height: width / shape)
+        let field = PixelSize(width: self.width, height: self.height).largestRegion(shapedLike: output)
         let crop = (width: field.width / factor, height: field.height / factor)
         let middle = (x: min(max(centre.x * width, crop.width / 2), width - crop.width / 2),
                       y: min(max(centre.y * height, crop.height / 2), height - crop.height / 2))

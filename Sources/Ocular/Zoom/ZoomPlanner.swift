@@ -62,10 +62,7 @@ public struct ZoomPlanner: Sendable, Hashable {
     /// with the output's shape (all of a 16:9 readout's width, for a 4:3 sensor and a 16:9 output), in
     /// that readout's pixels.
     public func field(of readout: Readout? = nil) -> (width: Double, height: Double) {
-        let size = size(of: readout ?? (binned ? .binned : .full))
-        let (width, height) = (Double(size.width), Double(size.height))
-        let shape = Double(output.width) / Double(output.height)
-        return width / height > shape ? (height * shape, height) : (width, width / shape)
+        size(of: readout ?? (binned ? .binned : .full)).largestRegion(shapedLike: output)
     }
 
     public var field: (width: Double, height: Double) { field() }
@@ -139,9 +136,6 @@ public struct ZoomPlanner: Sendable, Hashable {
         return zooms.sorted()
     }
 
-    /// A zoom as people read it: up to two decimals, no trailing zeros (1.7, 108, 0.85).
-    public static func format(_ zoom: Double) -> String {
-        let rounded = (zoom * 100 + 1e-9).rounded() / 100   // 1.275 is 1.2749999… in binary: still 1.28
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%g", rounded)
-    }
+    /// A zoom as people read it: up to two decimals, no trailing zeros (1.7, 108, 0.85), as charts show numbers.
+    public static func format(_ zoom: Double) -> String { LineChart.label(zoom) }
 }

@@ -44,12 +44,12 @@ public enum ZoomProof {
     ///   ``SharpnessError`` should a measurement fail.
     public static func run(sensor: PixelSize, output: PixelSize, progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
         let full = try ZoomPlanner(sensor: sensor, output: output)
-        let binned = try ZoomPlanner(sensor: sensor, output: output, binned: true)
         guard output.width >= region, output.height >= region else {
             throw OcularError.invalidArgument("the proof measures a \(region)×\(region) region of the output; \(output) is smaller")
         }
         let scene = try chart.rendered(width: sensor.width, height: sensor.height)
-        let binnedScene = try scene.resized(width: binned.readout.width, height: binned.readout.height, averaging: true)
+        let binnedReadout = full.size(of: .binned)
+        let binnedScene = try scene.resized(width: binnedReadout.width, height: binnedReadout.height, averaging: true)
         let measured = PixelRectangle(x: (output.width - region) / 2, y: (output.height - region) / 2, width: region, height: region)
         let zooms = Self.zooms.filter { $0 <= full.maximumZoom }
         let unzoomed = try scene.zoomed(by: 1, to: output)
@@ -69,7 +69,7 @@ public enum ZoomProof {
             progress(rows.count, zooms.count)
         }
         return Result(sensor: sensor, output: output, losslessThreshold: full.losslessThreshold,
-                      binnedThreshold: binned.losslessThreshold, rows: rows)
+                      binnedThreshold: full.binnedThreshold, rows: rows)
     }
 }
 

@@ -32,16 +32,6 @@ struct GalleryOptions: ParsableArguments {
     }
 }
 
-/// The JSON of items: ISO 8601 dates, sorted keys, readable.
-enum GalleryJSON {
-    static func encode(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-}
-
 extension GalleryItem {
     /// "640 × 480 photo" or "480 × 360 video, 3.0 s".
     var summary: String {

@@ -23,7 +23,7 @@ struct GalleryListCommand: ParsableCommand {
         let gallery = try gallery.open()
         let items = try gallery.items(limit: limit)
         if json {
-            print(try GalleryJSON.encode(["items": items]))
+            print(try JSONOutput.text(["items": items]))
             return
         }
         guard !items.isEmpty else {

@@ -19,7 +19,7 @@ struct GalleryShowCommand: ParsableCommand {
         let gallery = try gallery.open()
         let item = try gallery.item(id: id)
         if json {
-            print(try GalleryJSON.encode(item))
+            print(try JSONOutput.text(item))
         } else {
             let state: String
             do {
