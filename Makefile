@@ -12,12 +12,14 @@ run:
 	$(SWIFT) build -c release --product ocular
 	.build/release/ocular studio --host $(HOST) --port $(PORT)
 
-## Install what is missing and run the Swift tests, then the browser tests in headless Chromium.
+## Install what is missing and run the Swift tests, a client package that depends on Ocular by version, then
+## the browser tests in headless Chromium.
 test:
 	scripts/setup.sh test
 	scripts/touch-dependents.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/client-package.sh
 	.venv/bin/python -m pytest Tests/browser -q
 
 ## Build the command line in release mode: .build/release/ocular

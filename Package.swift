@@ -1,22 +1,29 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// OpenCV 4 comes from the system (Debian: libopencv-dev, libopencv-contrib-dev; Homebrew: opencv).
-// pkg-config would link all 55 OpenCV libraries, which costs ~0.45 s at every process start, so the
-// C++ targets name only the modules Ocular calls.
-let openCVIncludeFlags: [String] = ["-I/usr/include/opencv4", "-I/usr/local/include/opencv4", "-I/opt/homebrew/include/opencv4"]
-let openCVLibraries: [LinkerSetting] = [
-    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_xphoto",
-].map { .linkedLibrary($0) } + [
-    .unsafeFlags(["-L/opt/homebrew/lib", "-L/usr/local/lib"], .when(platforms: [.macOS])),
+// OpenCV 4 comes from the system through pkg-config's `opencv4` (the COpenCV system-library target: Debian's
+// libopencv-dev and libopencv-contrib-dev, Homebrew's opencv), so a package that depends on Ocular by version
+// builds it without unsafe flags.
+//
+// pkg-config names all 55 OpenCV libraries, and loading them all (Qt, VTK, HDF5 and Tesseract come with some)
+// costs ~0.1 s at every process start. Ocular's own executables therefore link only the libraries their code
+// calls: on Linux through --as-needed, which must come before the libraries, where only a clang configuration
+// file puts it (swiftc places -Xlinker flags after them); on macOS through ld64's -dead_strip_dylibs. A client's
+// executable may do the same: unsafe flags on a root package's own targets are allowed.
+let linksOnlyWhatItCalls: [LinkerSetting] = [
+    .unsafeFlags(["-Xclang-linker", "--config=\(Context.packageDirectory)/scripts/link-as-needed.cfg"], .when(platforms: [.linux])),
+    .unsafeFlags(["-Xlinker", "-dead_strip_dylibs"], .when(platforms: [.macOS])),
 ]
-let cxxSettings: [CXXSetting] = [.unsafeFlags(openCVIncludeFlags)]
 
 let package = Package(
     name: "Ocular",
     platforms: [.macOS(.v15)],
     products: [
+        // Images, stages and recipes, faces, blobs, video sources and sinks: OpenCV and Foundation only.
         .library(name: "Ocular", targets: ["Ocular"]),
+        // The photo and video gallery: a folder of files and its SQLite index (GRDB).
+        .library(name: "OcularGallery", targets: ["OcularGallery"]),
+        // Ocular Studio, the web app (Hummingbird).
         .library(name: "OcularStudio", targets: ["OcularStudio"]),
         .executable(name: "ocular", targets: ["ocular"]),
         .executable(name: "ocular-bench", targets: ["ocular-bench"]),
@@ -34,45 +41,43 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        .systemLibrary(
+            name: "COpenCV",
+            path: "Sources/COpenCV",
+            pkgConfig: "opencv4",
+            providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"]), .brew(["opencv"])]
+        ),
         // The only code that touches OpenCV: a plain C API whose every function catches C++ exceptions.
         .target(
             name: "OpenCVBridge",
-            cxxSettings: cxxSettings,
-            linkerSettings: openCVLibraries
+            dependencies: ["COpenCV"]
         ),
         // Cascade classifiers: objdetect (which pulls in dnn, calib3d, features2d and protobuf) is linked
         // by the one target whose code calls it, not by the bridge every image operation goes through.
         .target(
             name: "OpenCVCascades",
-            dependencies: ["OpenCVBridge"],
-            cxxSettings: cxxSettings,
-            linkerSettings: [.linkedLibrary("opencv_objdetect")] + openCVLibraries
+            dependencies: ["OpenCVBridge", "COpenCV"]
         ),
         // Blob description for classification: ORB and brute-force matching come from features2d,
         // linked by this target alone.
         .target(
             name: "OpenCVFeatures",
-            dependencies: ["OpenCVBridge"],
-            cxxSettings: cxxSettings,
-            linkerSettings: [.linkedLibrary("opencv_features2d")] + openCVLibraries
+            dependencies: ["OpenCVBridge", "COpenCV"]
         ),
         // Optical flow for following faces between a stream's searches: the video module, linked by
         // this target alone.
         .target(
             name: "OpenCVMotion",
-            dependencies: ["OpenCVBridge"],
-            cxxSettings: cxxSettings,
-            linkerSettings: [.linkedLibrary("opencv_video")] + openCVLibraries
+            dependencies: ["OpenCVBridge", "COpenCV"]
         ),
         // The OpenCV tutorial's samples (edges, corners, contours, cartoon, keypoints, TV denoising, the
         // pencil drawing): denoise_TVL1 is photo's, the keypoint detectors features2d's.
         .target(
             name: "OpenCVSamples",
-            dependencies: ["OpenCVBridge"],
-            cxxSettings: cxxSettings,
-            linkerSettings: [.linkedLibrary("opencv_photo"), .linkedLibrary("opencv_features2d")] + openCVLibraries
+            dependencies: ["OpenCVBridge", "COpenCV"]
         ),
         // zlib's CRC-32, the gallery's checksum of every saved file (zlib comes with OpenCV's PNG codec).
         .systemLibrary(
@@ -96,13 +101,17 @@ let package = Package(
                 "OpenCVMotion",
                 "OpenCVSamples",
                 "CZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .target(
+            name: "OcularGallery",
+            dependencies: ["Ocular", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "OcularStudio",
             dependencies: [
                 "Ocular",
+                "OcularGallery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -123,19 +132,19 @@ let package = Package(
             name: "ocular",
             dependencies: [
                 "Ocular",
+                "OcularGallery",
                 "OcularStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            linkerSettings: linksOnlyWhatItCalls
         ),
         // The same OpenCV work written directly in C++, timed beside the Swift API in one process.
         .target(
             name: "BenchBaseline",
-            path: "Benchmarks/BenchBaseline",
-            cxxSettings: cxxSettings,
-            linkerSettings: [.linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_features2d"), .linkedLibrary("opencv_photo"),
-                             .linkedLibrary("opencv_video")] + openCVLibraries
+            dependencies: ["COpenCV"],
+            path: "Benchmarks/BenchBaseline"
         ),
         .executableTarget(
             name: "ocular-bench",
@@ -149,15 +158,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Benchmarks/ocular-bench"
+            path: "Benchmarks/ocular-bench",
+            linkerSettings: linksOnlyWhatItCalls
         ),
         // What OpenCV itself decodes, with nothing of the bridge: the fuzz test's oracle (and the
         // libFuzzer harness's, see scripts/fuzz.sh).
         .target(
             name: "OpenCVReference",
-            path: "Tests/OpenCVReference",
-            cxxSettings: cxxSettings,
-            linkerSettings: openCVLibraries
+            dependencies: ["COpenCV"],
+            path: "Tests/OpenCVReference"
         ),
         // Hand-crafted hostile inputs shared by the test targets.
         .target(
@@ -166,7 +175,14 @@ let package = Package(
         ),
         .testTarget(
             name: "OcularTests",
-            dependencies: ["Ocular", "OpenCVBridge", "OpenCVReference", "OcularTestSupport"]
+            dependencies: ["Ocular", "OcularGallery", "OpenCVBridge", "OpenCVReference", "OcularTestSupport"],
+            linkerSettings: linksOnlyWhatItCalls
+        ),
+        // The documentation's examples, compiled and run; and a check that every article's code is among them.
+        .testTarget(
+            name: "OcularDocumentationTests",
+            dependencies: ["Ocular", "OcularGallery"],
+            linkerSettings: linksOnlyWhatItCalls
         ),
         .testTarget(
             name: "OcularStudioTests",
@@ -179,13 +195,15 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            ],
+            linkerSettings: linksOnlyWhatItCalls
         ),
         // Saves photos into a gallery until it is killed: the victim of the SIGKILL test.
         .executableTarget(
             name: "gallery-save-loop",
-            dependencies: ["Ocular"],
-            path: "Tests/GallerySaveLoop"
+            dependencies: ["Ocular", "OcularGallery"],
+            path: "Tests/GallerySaveLoop",
+            linkerSettings: linksOnlyWhatItCalls
         ),
         // A stage only the tests register, and the studio serving it: the page must show what it
         // has never heard of.
@@ -197,11 +215,13 @@ let package = Package(
         .executableTarget(
             name: "ocular-studio-fixture",
             dependencies: ["Ocular", "OcularStudio", "StudioPlugins"],
-            path: "Tests/StudioFixture"
+            path: "Tests/StudioFixture",
+            linkerSettings: linksOnlyWhatItCalls
         ),
         .testTarget(
             name: "OcularCLITests",
-            dependencies: ["ocular", "gallery-save-loop", "Ocular", "OcularTestSupport"]
+            dependencies: ["ocular", "gallery-save-loop", "Ocular", "OcularGallery", "OcularTestSupport"],
+            linkerSettings: linksOnlyWhatItCalls
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -7,9 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stamp=.build/library-sources.sha256
-current=$(find Sources/Ocular Sources/OcularStudio -name '*.swift' -print0 | sort -z | xargs -0 cat | sha256sum | cut -d' ' -f1)
+current=$(find Sources/Ocular Sources/OcularGallery Sources/OcularStudio -name '*.swift' -print0 | sort -z | xargs -0 cat | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null || true)" != "$current" ]; then
-    find Sources/OcularStudio Sources/ocular Tests Benchmarks -name '*.swift' -exec touch {} +
+    find Sources/OcularGallery Sources/OcularStudio Sources/ocular Tests Benchmarks -name '*.swift' -exec touch {} +
     mkdir -p .build
     echo "$current" > "$stamp"
 fi

@@ -1,13 +1,14 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
-import HummingbirdTLS
-import HummingbirdWebSocket
+internal import HummingbirdCore
+internal import HummingbirdTLS
+internal import HummingbirdWebSocket
 import Logging
-import NIOCore
-import NIOPosix
-import NIOSSL
+internal import NIOCore
+internal import NIOPosix
+internal import NIOSSL
 import Ocular
+import OcularGallery
 
 /// Ocular Studio: the web app in which a browser's camera streams frames to the server and gets them
 /// back processed.

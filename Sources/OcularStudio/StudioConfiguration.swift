@@ -1,4 +1,5 @@
 import Ocular
+import OcularGallery
 
 /// How Ocular Studio serves.
 public struct StudioConfiguration: Sendable {

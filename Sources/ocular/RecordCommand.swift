@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ocular
+import OcularGallery
 
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

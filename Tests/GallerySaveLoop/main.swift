@@ -3,6 +3,7 @@
 // after each save has returned (so its row is committed).
 import Foundation
 import Ocular
+import OcularGallery
 
 /// One line, written at once (print's buffer would hold it back from the test reading the pipe).
 func say(_ line: String) {

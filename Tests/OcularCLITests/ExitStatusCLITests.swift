@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularGallery
 import Testing
 
 /// Ocular's errors exit with a status by the kind of their code, so a script can tell a damaged input

@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularGallery
 import Testing
 
 /// The mean absolute difference of two images' bytes.

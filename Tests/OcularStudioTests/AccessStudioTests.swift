@@ -5,6 +5,7 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import NIOCore
 import Ocular
+import OcularGallery
 import Testing
 @testable import OcularStudio
 

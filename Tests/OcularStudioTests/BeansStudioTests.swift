@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import NIOCore
 import Ocular
+import OcularGallery
 import Testing
 @testable import OcularStudio
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Ocular
+import OcularGallery
 import Testing
 @testable import OcularStudio
 

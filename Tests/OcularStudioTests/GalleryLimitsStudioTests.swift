@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Ocular
+import OcularGallery
 import OcularTestSupport
 import Testing
 @testable import OcularStudio

@@ -6,6 +6,7 @@ import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
 import Ocular
+import OcularGallery
 import Testing
 @testable import OcularStudio
 

@@ -2,6 +2,7 @@ import Foundation
 import OcularTestSupport
 import Testing
 @testable import Ocular
+@testable import OcularGallery
 
 /// Gallery operations say what really happened: a delete that cannot remove the file, a save into
 /// a database that was deleted or replaced, a save over the quota; each fails by name, and nothing

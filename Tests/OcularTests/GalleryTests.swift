@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Ocular
+@testable import OcularGallery
 
 @Suite("Gallery: saving, adding, reading, deleting, reconciling")
 struct GalleryTests {

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 import Synchronization
 
 /// Blends a source picture into frames (SPEC §3, "light work").

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// How a blend source combines with each frame. The frame is the backdrop, the source the source.
 ///

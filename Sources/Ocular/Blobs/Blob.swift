@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// One object found on a plain background (SPEC §5): its own copy of the frame's pixels inside its
 /// rectangle, and a label once classified (0: unclassified, or "unidentified" when nothing matched).

@@ -1,5 +1,5 @@
-import OpenCVBridge
-import OpenCVFeatures
+internal import OpenCVBridge
+internal import OpenCVFeatures
 import Synchronization
 
 /// What a blob looks like to the classifier: colour histograms and ORB keypoint descriptors.

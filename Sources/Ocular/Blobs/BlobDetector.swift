@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 import Synchronization
 
 /// Finds objects lying on a table.

@@ -1,5 +1,5 @@
 import Foundation
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// A deterministic set of table scenes for measuring blob detection and naming: the objects of a
 /// training list cut out of their pictures and laid on plain tables at random turns, several to a

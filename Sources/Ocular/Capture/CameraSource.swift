@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// A camera device through OpenCV: V4L2 on Linux (`/dev/video0` is index 0), AVFoundation on macOS.
 public final class CameraSource: CaptureSource {

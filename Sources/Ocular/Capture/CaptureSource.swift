@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// Frames read through OpenCV's videoio: what video files and cameras share.
 public class CaptureSource: FrameSource {

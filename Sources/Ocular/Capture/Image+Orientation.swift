@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 extension Image {
     /// The image turned clockwise by `quarterTurns` × 90° (any integer; negative turns go

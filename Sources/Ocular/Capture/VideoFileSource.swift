@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// The frames of a video file, in order, each with its presentation time; then nil.
 public final class VideoFileSource: CaptureSource {

@@ -1,5 +1,5 @@
 import Foundation
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// A 2-D affine map (x, y) → (a·x + b·y + c, d·x + e·y + f): rotation, scale, shear and shift, as
 /// OpenCV's 2×3 matrices hold it. (Not `AffineTransform`, which Foundation already names.)

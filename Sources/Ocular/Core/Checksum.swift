@@ -1,11 +1,13 @@
-import CZlib
+internal import CZlib
 import Foundation
 
-/// zlib's CRC-32, fed in pieces.
-struct Checksum {
-    private(set) var value: UInt32 = 0
+/// zlib's CRC-32, fed in pieces (`package`: the gallery checks its files with it).
+package struct Checksum {
+    package private(set) var value: UInt32 = 0
 
-    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+    package init() {}
+
+    package mutating func add(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes
         while !rest.isEmpty {
             // zlib counts in 32-bit lengths.
@@ -16,7 +18,7 @@ struct Checksum {
         }
     }
 
-    static func of(_ bytes: some ContiguousBytes) -> UInt32 {
+    package static func of(_ bytes: some ContiguousBytes) -> UInt32 {
         var checksum = Checksum()
         bytes.withUnsafeBytes { checksum.add($0) }
         return checksum.value

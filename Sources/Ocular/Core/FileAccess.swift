@@ -10,12 +10,12 @@ import Darwin
 ///
 /// The type of a path is checked before it is opened: opening a FIFO for reading blocks until a
 /// writer appears, and reading a device such as /dev/zero never ends, so neither may be opened.
-enum FileAccess {
+package enum FileAccess {
     /// The largest file read whole: OpenCV decodes at most 2 GiB at once.
     static let maximumReadBytes = Int(Int32.max)
 
     /// Reads a whole regular file, or with `limit` only its first bytes.
-    static func read(_ path: String, upTo limit: Int? = nil) throws(OcularError) -> Data {
+    package static func read(_ path: String, upTo limit: Int? = nil) throws(OcularError) -> Data {
         let size = try regularFileSize(path)
         if limit == nil, size > maximumReadBytes {
             throw .unreadableFile(path: path, reason: "it holds \(size) bytes, more than the \(maximumReadBytes) an image file may have")
@@ -32,7 +32,7 @@ enum FileAccess {
     }
 
     /// The size of the regular file at `path`, or why it is not one.
-    static func regularFileSize(_ path: String) throws(OcularError) -> Int {
+    package static func regularFileSize(_ path: String) throws(OcularError) -> Int {
         var status = stat()
         guard stat(path, &status) == 0 else {
             switch errno {
@@ -47,7 +47,7 @@ enum FileAccess {
     }
 
     /// Checks that a file can be created at `path`: its folder exists and the path is not a folder.
-    static func checkWritable(_ path: String) throws(OcularError) {
+    package static func checkWritable(_ path: String) throws(OcularError) {
         var status = stat()
         if stat(path, &status) == 0, let kind = kind(of: status.st_mode) {
             throw .writeFailed(path: path, reason: "it is \(kind); give a file name")
@@ -66,7 +66,7 @@ enum FileAccess {
     }
 
     /// Writes `bytes` atomically: a failure never leaves a partial file at `path`.
-    static func write(_ bytes: some DataProtocol, to path: String) throws(OcularError) {
+    package static func write(_ bytes: some DataProtocol, to path: String) throws(OcularError) {
         try checkWritable(path)
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -91,7 +91,7 @@ enum FileAccess {
 
     /// Foundation's errors read "The operation could not be completed" plus a domain and code; the
     /// POSIX reason underneath says more.
-    static func reason(for error: any Error) -> String {
+    package static func reason(for error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

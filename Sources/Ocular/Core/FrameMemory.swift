@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// How the process's allocator treats frame-sized blocks.
 public enum FrameMemory {

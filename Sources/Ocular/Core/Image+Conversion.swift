@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 extension Image {
     /// Converts the image to another pixel format.

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// Drawing on frames: the overlays of the detection stages (faces, blobs) and any stage that marks
 /// what it found.

@@ -1,5 +1,5 @@
 import Foundation
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// Limits applied when reading an image.
 public struct ImageReadOptions: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 extension Image {
     /// The image with every colour value replaced by its entry in a 256-entry table: any point-wise

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 extension Image {
     /// A copy of the pixels inside `rectangle`, clipped to the image (YUV images come back as BGR).

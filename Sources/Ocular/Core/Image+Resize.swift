@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 extension Image {
     /// The image shrunk so that its longer side is at most `longSide` pixels, aspect ratio kept

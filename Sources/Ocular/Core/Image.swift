@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// An image: a value holding its size, pixel format and bytes.
 ///

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// How a resampled picture's pixels are computed from the source's (a stage parameter, see ZoomStage).
 public enum Interpolation: String, CaseIterable, Sendable {

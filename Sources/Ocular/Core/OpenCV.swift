@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// The Swift side of the OpenCV bridge: turning its status codes into thrown errors and lending
 /// image bytes to it without copying.

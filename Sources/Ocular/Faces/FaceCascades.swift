@@ -1,6 +1,6 @@
 import Foundation
-import OpenCVBridge
-import OpenCVCascades
+internal import OpenCVBridge
+internal import OpenCVCascades
 import Synchronization
 
 /// Which cascade files face detection loads. By default OpenCV's data package's (Debian's

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 extension Image {
     /// The gray image with its contrast spread out (histogram equalisation or CLAHE), or itself.

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// SPEC §7's compositing, generator and blur filters.
 

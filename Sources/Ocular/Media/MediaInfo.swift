@@ -1,5 +1,5 @@
 import Foundation
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// What `ocular info` reports about an image file.
 public struct ImageFileInfo: Sendable, Equatable, Codable {
@@ -44,7 +44,7 @@ public enum MediaInfo: Sendable, Equatable {
 
     /// What ``init(contentsOfFile:options:)`` finds, with the decoded picture when the file is an
     /// image, for callers that need its pixels too (the gallery's thumbnail) without decoding twice.
-    static func examine(_ path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) -> (info: MediaInfo, image: Image?) {
+    package static func examine(_ path: String, options: ImageReadOptions = ImageReadOptions()) throws(OcularError) -> (info: MediaInfo, image: Image?) {
         // The first bytes tell an image from a video; a video is never read whole.
         let start = try FileAccess.read(path, upTo: 64 << 10)
         guard !start.isEmpty else { throw .emptyFile(path: path) }
@@ -77,5 +77,5 @@ public enum MediaInfo: Sendable, Equatable {
             backend: backend, fileSize: fileSize)), nil)
     }
 
-    static let notMediaReason = "not an image or video (the contents match no image format, and no video backend finds a picture in them)"
+    package static let notMediaReason = "not an image or video (the contents match no image format, and no video backend finds a picture in them)"
 }

@@ -18,7 +18,7 @@ public enum PartialFiles {
     private static let signalSources = Mutex<[any DispatchSourceSignal]>([])
 
     /// A fresh partial path beside `path`, registered for removal on termination.
-    static func make(for path: String) -> String {
+    package static func make(for path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let fileExtension = (path as NSString).pathExtension
@@ -28,14 +28,14 @@ public enum PartialFiles {
     }
 
     /// Forgets a partial path: it was renamed into place or removed.
-    static func finished(_ partial: String) {
+    package static func finished(_ partial: String) {
         open.withLock { _ = $0.remove(partial) }
     }
 
     /// Removes the partial files in the folder of `path` left by processes that no longer run.
     /// - Returns: The paths removed.
     @discardableResult
-    static func sweepStale(besides path: String) -> [String] {
+    package static func sweepStale(besides path: String) -> [String] {
         let folder = (path as NSString).deletingLastPathComponent
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return [] }
         var removed: [String] = []

@@ -1,5 +1,5 @@
 import Foundation
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// Writes frames to a video file through OpenCV's videoio.
 ///
@@ -102,7 +102,7 @@ public final class VideoWriter {
     /// places it by a rule of its own (the gallery's numbered recordings). The caller removes the
     /// partial name and calls `PartialFiles.finished` with it.
     /// - Returns: The partial file's path.
-    func close() -> String {
+    package func close() -> String {
         if let writer {
             ocv_video_writer_release(writer)  // writes the container's index: the file is whole now
             self.writer = nil

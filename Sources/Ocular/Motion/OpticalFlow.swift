@@ -1,5 +1,5 @@
-import OpenCVBridge
-import OpenCVMotion
+internal import OpenCVBridge
+internal import OpenCVMotion
 
 /// Motion between two frames: corners worth following, and where they went (pyramidal Lucas–Kanade,
 /// checked by following each point back).

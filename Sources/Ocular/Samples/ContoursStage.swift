@@ -1,4 +1,4 @@
-import OpenCVSamples
+internal import OpenCVSamples
 
 /// The shapes' outlines (SPEC §6): the frame made black and white (a threshold, Otsu's, or Canny's
 /// edges), then the contour tree drawn; annotations give each contour's area, box and depth.

@@ -1,4 +1,4 @@
-import OpenCVSamples
+internal import OpenCVSamples
 
 /// Edges by Canny, Sobel or Scharr (SPEC §6), shown alone or drawn over the frame.
 public struct EdgesStage: Stage {

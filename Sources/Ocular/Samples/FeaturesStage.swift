@@ -1,4 +1,4 @@
-import OpenCVSamples
+internal import OpenCVSamples
 
 /// Keypoints by ORB, FAST or AKAZE (SPEC §6), drawn with their size and orientation.
 public struct FeaturesStage: Stage {
@@ -42,7 +42,7 @@ public struct FeaturesStage: Stage {
         self.values = (values[Self.detector], values[Self.maximum], values[Self.threshold], values[Self.colour])
     }
 
-    public func keypoints(in image: Image) throws(OcularError) -> [OCVKeypoint] {
+    func keypoints(in image: Image) throws(OcularError) -> [OCVKeypoint] {
         try image.converted(to: .gray8).keypoints(values.detector.bridged, maximum: values.maximum, threshold: values.threshold)
     }
 

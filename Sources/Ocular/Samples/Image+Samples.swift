@@ -1,5 +1,5 @@
-import OpenCVBridge
-import OpenCVSamples
+internal import OpenCVBridge
+internal import OpenCVSamples
 
 /// The OpenCV calls behind the tutorial's samples (SPEC §6), each a thin wrapper that checks its
 /// arguments' formats and names the operation in its errors. The stages compose them.
@@ -29,7 +29,7 @@ extension Image {
 
     /// The gradient's strength of a gray image by Sobel or Scharr, in one direction or both (magnitude),
     /// scaled and saturated to 8 bits.
-    public func gradientStrength(_ method: OCVGradientOperator, _ direction: OCVGradientDirection, aperture: Int,
+    func gradientStrength(_ method: OCVGradientOperator, _ direction: OCVGradientDirection, aperture: Int,
                                  scale: Double) throws(OcularError) -> Image {
         try requireGray("a gradient")
         return try filtered("gradient of \(self)") { ocv_gradient($0, $1, method, direction, Int32(aperture), scale, $2) }
@@ -165,7 +165,7 @@ extension Image {
     }
 
     /// The contours of a gray image's shapes, and a way to draw them.
-    public func contours(_ binarization: OCVBinarization, threshold: Double, outerOnly: Bool, minimumArea: Double) throws(OcularError) -> Contours {
+    func contours(_ binarization: OCVBinarization, threshold: Double, outerOnly: Bool, minimumArea: Double) throws(OcularError) -> Contours {
         try requireGray("finding contours")
         var found: OpaquePointer?
         try withMatrix { (gray) throws(OcularError) in
@@ -176,7 +176,7 @@ extension Image {
     }
 
     /// Keypoints of a gray image, strongest first.
-    public func keypoints(_ detector: OCVKeypointDetector, maximum: Int, threshold: Double) throws(OcularError) -> [OCVKeypoint] {
+    func keypoints(_ detector: OCVKeypointDetector, maximum: Int, threshold: Double) throws(OcularError) -> [OCVKeypoint] {
         try requireGray("keypoint detection")
         var keypoints = [OCVKeypoint](repeating: OCVKeypoint(), count: max(1, maximum))
         var count: Int32 = 0
@@ -191,7 +191,7 @@ extension Image {
     }
 
     /// Draws keypoints as circles of their size with a radius along their orientation.
-    public mutating func drawKeypoints(_ keypoints: [OCVKeypoint], colour: Colour) throws(OcularError) {
+    mutating func drawKeypoints(_ keypoints: [OCVKeypoint], colour: Colour) throws(OcularError) {
         guard !keypoints.isEmpty else { return }
         let values = channels(of: colour)
         try withMutableMatrix { (canvas) throws(OcularError) in

@@ -1,5 +1,5 @@
 import Foundation
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// The sharpness of a picture as the imaging industry measures it: the modulation transfer function
 /// (MTF) by the ISO 12233 slanted-edge method, after Burns' sfrmat.

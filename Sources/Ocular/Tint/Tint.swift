@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// A colour tint: red, green and blue multiplied by their own factors, saturating at 0 and 255.
 public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import OpenCVBridge
+internal import OpenCVBridge
 
 /// Automatic white balance by the gray-world assumption: the average colour of a scene is gray, so
 /// each channel is scaled until the channel means agree.

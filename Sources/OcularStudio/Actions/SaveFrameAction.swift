@@ -1,4 +1,5 @@
 import Ocular
+import OcularGallery
 import Synchronization
 
 /// `{"type":"save","caption":"…"}` on every page: saves the next processed frame in the gallery,

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
-import NIOCore
-import NIOPosix
+internal import NIOCore
+internal import NIOPosix
 import Ocular
+import OcularGallery
 
 /// The gallery over HTTP, by id only:
 /// - `GET /api/gallery?limit=60&offset=0`: `{"items":[…],"total":N,"limit":…,"offset":…}`, newest first;

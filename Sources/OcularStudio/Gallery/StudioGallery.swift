@@ -1,4 +1,5 @@
 import Ocular
+import OcularGallery
 import Synchronization
 
 /// The gallery the studio saves into, opened on first use: a studio that never saves never

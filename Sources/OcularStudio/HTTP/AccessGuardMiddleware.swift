@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTypes
+internal import HTTPTypes
 import Hummingbird
-import NIOCore
+internal import NIOCore
 
 /// Applies ``StudioAccess`` to every request, WebSocket upgrades included (the WebSocket router
 /// runs it too; an upgrade it refuses falls through to the HTTP router, which answers the status),

@@ -1,9 +1,9 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
+internal import HummingbirdCore
 import Logging
-import NIOCore
-import NIOHTTP1
+internal import NIOCore
+internal import NIOHTTP1
 
 /// A server child channel that adds what HTTP needs before a request reaches Hummingbird: a client
 /// must send its request head within a deadline, a malformed or oversized head is answered

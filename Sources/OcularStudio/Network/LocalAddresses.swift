@@ -1,5 +1,5 @@
 import Foundation
-import NIOCore
+internal import NIOCore
 
 /// This machine's addresses on its networks: what a phone on the same Wi-Fi types (or scans).
 public enum LocalAddresses {

@@ -1,4 +1,4 @@
-import CQRencode
+internal import CQRencode
 
 /// A QR code (Debian's libqrencode), and its picture in a terminal: the studio prints its LAN address
 /// as one, so a phone opens the studio by pointing its camera at the screen.

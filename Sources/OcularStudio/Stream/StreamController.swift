@@ -1,8 +1,8 @@
 import Hummingbird
-import HummingbirdWebSocket
+internal import HummingbirdWebSocket
 import Logging
-import NIOCore
-import NIOPosix
+internal import NIOCore
+internal import NIOPosix
 import Ocular
 
 /// `/api/stream`: the WebSocket over which a page sends camera frames and settings and gets processed

@@ -1,6 +1,6 @@
 import Hummingbird
-import HummingbirdWebSocket
-import NIOCore
+internal import HummingbirdWebSocket
+internal import NIOCore
 
 /// The context of a `/api/stream` upgrade: Hummingbird's WebSocket context plus the client's address,
 /// which says whether there is a network between the page and the studio at all (see ``LinkMeter``).

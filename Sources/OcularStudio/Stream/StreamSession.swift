@@ -1,4 +1,4 @@
-import NIOCore
+internal import NIOCore
 import Ocular
 import Synchronization
 

@@ -1,7 +1,7 @@
-import Crypto
+internal import Crypto
 import Foundation
-import SwiftASN1
-import X509
+internal import SwiftASN1
+internal import X509
 
 /// A self-signed certificate for the studio, made once and kept in the user's configuration folder
 /// (`$XDG_CONFIG_HOME/ocular/tls`, else `~/.config/ocular/tls`), so a phone that was told to trust

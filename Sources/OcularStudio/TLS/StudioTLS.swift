@@ -1,9 +1,9 @@
-import Crypto
+internal import Crypto
 import Foundation
-import NIOSSL
+internal import NIOSSL
 import Ocular
-import SwiftASN1
-import X509
+internal import SwiftASN1
+internal import X509
 
 /// The certificate and key Ocular Studio serves HTTPS (and WSS) with.
 ///

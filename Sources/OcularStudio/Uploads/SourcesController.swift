@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import NIOCore
+internal import NIOCore
 import Ocular
 
 /// `POST /api/sources`: a picture to blend into frames. The body is the image file (JPEG, PNG, …),

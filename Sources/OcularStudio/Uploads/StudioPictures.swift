@@ -1,4 +1,5 @@
 import Ocular
+import OcularGallery
 import Synchronization
 
 /// The pictures a studio recipe may name for an image parameter: an uploaded picture by its id, or a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ocular
+import OcularGallery
 
 struct GalleryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 internal import GRDB
 
 /// One saved photo or video: its file in the gallery's folder and what is known about it.

@@ -1,3 +1,4 @@
+import Ocular
 /// What opening a gallery found when it compared the folder with the database.
 public struct GalleryReconciliation: Sendable, Equatable {
     /// Partial files left by processes that died while saving; removed.

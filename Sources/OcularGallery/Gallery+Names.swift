@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 
 extension Gallery {
     /// The longest file name accepted, in UTF-8 bytes: file systems allow 255, and numbered

@@ -70,6 +70,7 @@ extension GalleryError {
 }
 
 import Foundation
+import Ocular
 
 extension GalleryError {
     static func megabytes(_ bytes: Int64) -> String {

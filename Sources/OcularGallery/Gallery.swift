@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 internal import GRDB
 
 #if canImport(Glibc)
