@@ -3,7 +3,7 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test build bench fuzz clean
+.PHONY: run test build bench fuzz docs clean
 
 ## Install what is missing, build, and serve Ocular Studio (http://127.0.0.1:8080/ by default).
 run:
@@ -27,6 +27,10 @@ build:
 	scripts/setup.sh run
 	scripts/touch-dependents.sh
 	$(SWIFT) build -c release --product ocular
+
+## The documentation site, which opens from disk: docs/site/index.html (DocC articles and API, the stage gallery).
+docs:
+	scripts/docs.sh
 
 ## Benchmarks: the Swift API against the same OpenCV calls from C++ and from Python cv2.
 bench:

@@ -5,11 +5,14 @@ public struct BlendStage: Stage {
     public static let category = StageCategory.composite
     public static let summary = "Blends a picture into every frame: the textbook's modes and the sixteen W3C blend modes, with an opacity."
 
+    /// The “Picture” parameter: The picture blended in; cropped to the frame's shape around its centre.
     public static let source = Key<Image?>.image(
         "source", title: "Picture", help: "The picture blended in; cropped to the frame's shape around its centre.")
+    /// The “Mode” parameter: How the picture combines with the frame (W3C Compositing Level 1; HUD screens the picture's edges).
     public static let mode = Key<BlendMode>.choice(
         "mode", title: "Mode", default: .screen,
         help: "How the picture combines with the frame (W3C Compositing Level 1; HUD screens the picture's edges).")
+    /// The “Opacity” parameter: How much of the blend shows: 0 leaves the frame as it is.
     public static let opacity = Key<Double>.number(
         "opacity", title: "Opacity", in: 0...1, step: 0.01, default: 1, help: "How much of the blend shows: 0 leaves the frame as it is.")
     public static let parameters = declared(source, mode, opacity)

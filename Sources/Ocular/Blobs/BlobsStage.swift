@@ -18,11 +18,14 @@ public struct BlobsStage: Stage {
     public static let annotationKinds: [any FrameAnnotation.Type] = [Blob.self]
     public static let summary = "Finds coins, beans and other objects on a table, names each from a training list and counts them."
 
+    /// The “Mask” parameter: Show the background mask (white) the blobs were cut from instead of the picture.
     public static let mask = Key<Bool>.flag(
         "mask", title: "Mask", default: false, help: "Show the background mask (white) the blobs were cut from instead of the picture.")
+    /// The “Training list” parameter: Name every blob from this list's pictures and count them (a file on the command line; "default" in the studio).
     public static let training = Key<TrainingListName?>.trainingList(
         "training", title: "Training list",
         help: "Name every blob from this list's pictures and count them (a file on the command line; \"default\" in the studio).")
+    /// The “Profile” parameter: default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison.
     public static let profile = Key<BlobProfile.Name>.choice(
         "profile", title: "Profile", default: .standard,
         help: "default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison.")

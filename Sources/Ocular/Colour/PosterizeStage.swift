@@ -6,6 +6,7 @@ public struct PosterizeStage: Stage {
     public static let summary = "Keeps a few levels of red, green and blue: flat patches of colour, like a screen print; "
         + "use it for a poster look or to see a picture's large shapes."
 
+    /// The “Levels” parameter: How many values each channel keeps, black and full brightness included.
     public static let levels = Key<Int>.integer("levels", title: "Levels", in: 2...64, default: 4,
                                                 help: "How many values each channel keeps, black and full brightness included.")
     public static let parameters = declared(levels)

@@ -9,17 +9,24 @@ public struct FacesStage: Stage {
     public static let annotationKinds: [any FrameAnnotation.Type] = [Face.self]
     public static let summary = "Finds human and cat faces with their eyes, nose and mouth, and draws them."
 
+    /// The “Profile” parameter: Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly.
     public static let profile = Key<FaceDetectionProfile.Name>.choice(
         "profile", title: "Profile", default: .standard,
         help: "Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly.")
+    /// The “Cats” parameter: Also look for cat faces.
     public static let cats = Key<Bool>.flag("cats", title: "Cats", default: true, help: "Also look for cat faces.")
+    /// The “CLAHE” parameter: Equalise by tiles with a contrast limit instead of over the whole frame: keeps a backlit face's detail.
     public static let clahe = Key<Bool>.flag(
         "clahe", title: "CLAHE", default: false,
         help: "Equalise by tiles with a contrast limit instead of over the whole frame: keeps a backlit face's detail.")
+    /// The “Face boxes” parameter: Yellow boxes round people, white round cats.
     public static let drawFaces = Key<Bool>.flag("drawFaces", title: "Face boxes", default: true, help: "Yellow boxes round people, white round cats.")
+    /// The “Eyes” parameter: The left eye red, the right green: boxes where found, dots at the centres.
     public static let drawEyes = Key<Bool>.flag(
         "drawEyes", title: "Eyes", default: true, help: "The left eye red, the right green: boxes where found, dots at the centres.")
+    /// The “Nose” parameter: A blue dot on the nose tip.
     public static let drawNose = Key<Bool>.flag("drawNose", title: "Nose", default: true, help: "A blue dot on the nose tip.")
+    /// The “Mouth” parameter: A cyan dot on the mouth, when one is found.
     public static let drawMouth = Key<Bool>.flag("drawMouth", title: "Mouth", default: true, help: "A cyan dot on the mouth, when one is found.")
     public static let parameters = declared(profile, cats, clahe, drawFaces, drawEyes, drawNose, drawMouth)
 

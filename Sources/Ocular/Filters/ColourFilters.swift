@@ -14,6 +14,7 @@ public struct SepiaToneFilter: ColourOperationStage, FilterStage {
     public static let title = "Sepia tone"
     public static let category = StageCategory.colourEffect
     public static let summary = "Tones the picture brown like an old photograph; intensity fades it in from the original."
+    /// The “Intensity” parameter: 0 leaves the picture as it is, 1 is full sepia.
     public static let intensity = Key<Double>.number("intensity", title: "Intensity", in: 0...1, step: 0.01, default: 1,
                                                      help: "0 leaves the picture as it is, 1 is full sepia.")
     public static let parameters = declared(intensity)
@@ -21,6 +22,7 @@ public struct SepiaToneFilter: ColourOperationStage, FilterStage {
     /// Rows red, green, blue out; columns red, green, blue in.
     public static let sepia = ColourMatrix(rows: [SIMD3(0.393, 0.769, 0.189), SIMD3(0.349, 0.686, 0.168), SIMD3(0.272, 0.534, 0.131)])
 
+    /// The value of the `intensity` parameter this stage was built with.
     public let intensity: Double
 
     public init(_ values: StageValues) {
@@ -40,14 +42,18 @@ public struct ColorControlsFilter: ColourOperationStage, FilterStage {
     public static let title = "Colour controls"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Saturation, brightness and contrast in one filter, as a photo editor's three basic sliders."
+    /// The “Saturation” parameter: 0 is gray (each colour's luma), 1 unchanged, 2 twice as far from gray.
     public static let saturation = Key<Double>.number("saturation", title: "Saturation", in: 0...2, step: 0.01, default: 1,
                                                       help: "0 is gray (each colour's luma), 1 unchanged, 2 twice as far from gray.")
+    /// The “Brightness” parameter: Added to every channel (1 is the full range).
     public static let brightness = Key<Double>.number("brightness", title: "Brightness", in: -1...1, step: 0.01, default: 0,
                                                       help: "Added to every channel (1 is the full range).")
+    /// The “Contrast” parameter: Stretches values away from mid-gray (0.5) by this factor.
     public static let contrast = Key<Double>.number("contrast", title: "Contrast", in: 0.25...4, step: 0.01, default: 1,
                                                     help: "Stretches values away from mid-gray (0.5) by this factor.")
     public static let parameters = declared(saturation, brightness, contrast)
 
+    /// The values of the `saturation`, `brightness`, `contrast` parameters this stage was built with.
     public let saturation, brightness, contrast: Double
 
     public init(_ values: StageValues) {
@@ -111,10 +117,12 @@ public struct ExposureAdjustFilter: ColourOperationStage, FilterStage {
     public static let title = "Exposure"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Brightens or darkens as a camera's exposure would: every +1 EV doubles the light."
+    /// The “EV” parameter: Stops: the light is multiplied by 2 to this power.
     public static let ev = Key<Double>.number("ev", title: "EV", in: -10...10, step: 0.05, default: 0,
                                               help: "Stops: the light is multiplied by 2 to this power.")
     public static let parameters = declared(ev)
 
+    /// The value of the `ev` parameter this stage was built with.
     public let ev: Double
 
     public init(_ values: StageValues) {
@@ -133,10 +141,12 @@ public struct GammaAdjustFilter: ColourOperationStage, FilterStage {
     public static let title = "Gamma"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Raises every value to a power: above 1 darkens the mid-tones, below 1 lightens them; black and white stay."
+    /// The “Power” parameter: The exponent: 1 leaves the picture as it is.
     public static let power = Key<Double>.number("power", title: "Power", in: 0.25...4, step: 0.01, default: 1,
                                                  help: "The exponent: 1 leaves the picture as it is.")
     public static let parameters = declared(power)
 
+    /// The value of the `power` parameter this stage was built with.
     public let power: Double
 
     public init(_ values: StageValues) {
@@ -156,10 +166,12 @@ public struct HueAdjustFilter: ColourOperationStage, FilterStage {
     public static let title = "Hue"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Turns every hue around the colour wheel by an angle; grays stay gray."
+    /// The “Angle” parameter: Degrees around the wheel (Core Image takes radians): 120 takes red to green.
     public static let angle = Key<Double>.number("angle", title: "Angle", in: -180...180, step: 1, default: 0,
                                                  help: "Degrees around the wheel (Core Image takes radians): 120 takes red to green.")
     public static let parameters = declared(angle)
 
+    /// The value of the `angle` parameter this stage was built with.
     public let angle: Double
 
     public init(_ values: StageValues) {
@@ -184,12 +196,15 @@ public struct HighlightShadowAdjustFilter: ColourOperationStage, FilterStage {
     public static let title = "Highlights and shadows"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Brings back detail at both ends: lifts the shadows and pulls the highlights down, keeping colours."
+    /// The “Highlights” parameter: 1 leaves highlights as they are; lower pulls them down.
     public static let highlightAmount = Key<Double>.number("highlightAmount", title: "Highlights", in: 0.3...1, step: 0.01, default: 1,
                                                            help: "1 leaves highlights as they are; lower pulls them down.")
+    /// The “Shadows” parameter: Above 0 lifts the shadows, below 0 deepens them.
     public static let shadowAmount = Key<Double>.number("shadowAmount", title: "Shadows", in: -1...1, step: 0.01, default: 0,
                                                         help: "Above 0 lifts the shadows, below 0 deepens them.")
     public static let parameters = declared(highlightAmount, shadowAmount)
 
+    /// The values of the `highlightAmount`, `shadowAmount` parameters this stage was built with.
     public let highlightAmount, shadowAmount: Double
 
     public init(_ values: StageValues) {
@@ -207,14 +222,18 @@ public struct TemperatureAndTintFilter: ColourOperationStage, FilterStage {
     public static let title = "Temperature and tint"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Corrects the colour of the light: say what light the picture was taken in and what it should look like."
+    /// The “Neutral temperature” parameter: Kelvin of the light the picture was taken in (tungsten about 3000, daylight 6500).
     public static let neutralTemperature = Key<Double>.number(
         "neutralTemperature", title: "Neutral temperature", in: 2000...12000, step: 50, default: 6500,
         help: "Kelvin of the light the picture was taken in (tungsten about 3000, daylight 6500).")
+    /// The “Neutral tint” parameter: That light's tint: above 0 magenta, below 0 green.
     public static let neutralTint = Key<Double>.number(
         "neutralTint", title: "Neutral tint", in: -150...150, step: 1, default: 0, help: "That light's tint: above 0 magenta, below 0 green.")
+    /// The “Target temperature” parameter: Kelvin the picture should look lit by; lower than neutral warms it.
     public static let targetTemperature = Key<Double>.number(
         "targetTemperature", title: "Target temperature", in: 2000...12000, step: 50, default: 6500,
         help: "Kelvin the picture should look lit by; lower than neutral warms it.")
+    /// The “Target tint” parameter: The tint it should look lit by.
     public static let targetTint = Key<Double>.number("targetTint", title: "Target tint", in: -150...150, step: 1, default: 0,
                                                       help: "The tint it should look lit by.")
     public static let parameters = declared(neutralTemperature, neutralTint, targetTemperature, targetTint)
@@ -259,10 +278,15 @@ public struct ToneCurveFilter: ColourOperationStage, FilterStage {
     public static let title = "Tone curve"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Reshapes the tones through five points, from shadows to highlights (an S-curve adds contrast)."
+    /// The “Point 0” parameter: Input and output of the darkest point.
     public static let point0 = Key<Point>.point("point0", title: "Point 0", default: Point(x: 0, y: 0), help: "Input and output of the darkest point.")
+    /// The “Point 1” parameter: The shadows' point.
     public static let point1 = Key<Point>.point("point1", title: "Point 1", default: Point(x: 0.25, y: 0.25), help: "The shadows' point.")
+    /// The “Point 2” parameter: The mid-tones' point.
     public static let point2 = Key<Point>.point("point2", title: "Point 2", default: Point(x: 0.5, y: 0.5), help: "The mid-tones' point.")
+    /// The “Point 3” parameter: The highlights' point.
     public static let point3 = Key<Point>.point("point3", title: "Point 3", default: Point(x: 0.75, y: 0.75), help: "The highlights' point.")
+    /// The “Point 4” parameter: Input and output of the lightest point.
     public static let point4 = Key<Point>.point("point4", title: "Point 4", default: Point(x: 1, y: 1), help: "Input and output of the lightest point.")
     public static let parameters = declared(point0, point1, point2, point3, point4)
 
@@ -334,10 +358,12 @@ public struct VibranceFilter: ColourOperationStage, FilterStage {
     public static let title = "Vibrance"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Saturates dull colours more than vivid ones, so skin stays natural while a gray sky turns blue."
+    /// The “Amount” parameter: Above 0 more vivid, below 0 more muted.
     public static let amount = Key<Double>.number("amount", title: "Amount", in: -1...1, step: 0.01, default: 0,
                                                   help: "Above 0 more vivid, below 0 more muted.")
     public static let parameters = declared(amount)
 
+    /// The value of the `amount` parameter this stage was built with.
     public let amount: Double
 
     public init(_ values: StageValues) {
@@ -353,10 +379,12 @@ public struct WhitePointAdjustFilter: ColourOperationStage, FilterStage {
     public static let title = "White point"
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Moves white to a colour, scaling everything with it (a warm white warms the whole picture)."
+    /// The “White becomes” parameter: The colour white turns into; each channel is scaled by it.
     public static let color = Key<Colour>.colour("color", title: "White becomes", default: .white,
                                                  help: "The colour white turns into; each channel is scaled by it.")
     public static let parameters = declared(color)
 
+    /// The value of the `color` parameter this stage was built with.
     public let color: Colour
 
     public init(_ values: StageValues) {

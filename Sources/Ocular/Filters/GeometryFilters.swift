@@ -9,10 +9,12 @@ public struct StraightenFilter: FilterStage {
     public static let title = "Straighten"
     public static let category = StageCategory.geometry
     public static let summary = "Levels a tilted horizon: turns the picture and zooms in just enough to leave no empty corners."
+    /// The “Angle” parameter: Degrees, clockwise on screen (Core Image takes radians).
     public static let angle = Key<Double>.number("angle", title: "Angle", in: -45...45, step: 0.1, default: 0,
                                                  help: "Degrees, clockwise on screen (Core Image takes radians).")
     public static let parameters = declared(angle)
 
+    /// The value of the `angle` parameter this stage was built with.
     public let angle: Double
 
     public init(_ values: StageValues) {
@@ -49,12 +51,17 @@ public struct AffineTransformFilter: FilterStage {
     public static let title = "Affine transform"
     public static let category = StageCategory.geometry
     public static let summary = "Scales, shears, turns or mirrors the picture by a 2×2 matrix; the output is as large as the result."
+    /// The “a (x from x)” parameter: x′ = a·x + c·y.
     public static let a = Key<Double>.number("a", title: "a (x from x)", in: -4...4, step: 0.01, default: 1, help: "x′ = a·x + c·y.")
+    /// The “b (y from x)” parameter: y′ = b·x + d·y.
     public static let b = Key<Double>.number("b", title: "b (y from x)", in: -4...4, step: 0.01, default: 0, help: "y′ = b·x + d·y.")
+    /// The “c (x from y)” parameter: x′ = a·x + c·y.
     public static let c = Key<Double>.number("c", title: "c (x from y)", in: -4...4, step: 0.01, default: 0, help: "x′ = a·x + c·y.")
+    /// The “d (y from y)” parameter: y′ = b·x + d·y.
     public static let d = Key<Double>.number("d", title: "d (y from y)", in: -4...4, step: 0.01, default: 1, help: "y′ = b·x + d·y.")
     public static let parameters = declared(a, b, c, d)
 
+    /// The values of the `a`, `b`, `c`, `d` parameters this stage was built with.
     public let a, b, c, d: Double
 
     public init(_ values: StageValues) throws(StageError) {
@@ -94,14 +101,19 @@ public struct CropFilter: FilterStage {
     public static let title = "Crop"
     public static let category = StageCategory.geometry
     public static let summary = "Keeps a rectangle of the picture, given as fractions of its width and height."
+    /// The “Left” parameter: The left edge, as a fraction of the width.
     public static let x = Key<Double>.number("x", title: "Left", in: 0...1, step: 0.01, default: 0, help: "The left edge, as a fraction of the width.")
+    /// The “Top” parameter: The top edge, as a fraction of the height.
     public static let y = Key<Double>.number("y", title: "Top", in: 0...1, step: 0.01, default: 0, help: "The top edge, as a fraction of the height.")
+    /// The “Width” parameter: As a fraction of the picture's width; cut at its right edge.
     public static let width = Key<Double>.number("width", title: "Width", in: 0.01...1, step: 0.01, default: 1,
                                                  help: "As a fraction of the picture's width; cut at its right edge.")
+    /// The “Height” parameter: As a fraction of the picture's height; cut at its bottom edge.
     public static let height = Key<Double>.number("height", title: "Height", in: 0.01...1, step: 0.01, default: 1,
                                                   help: "As a fraction of the picture's height; cut at its bottom edge.")
     public static let parameters = declared(x, y, width, height)
 
+    /// The values of the `x`, `y`, `width`, `height` parameters this stage was built with.
     public let x, y, width, height: Double
 
     public init(_ values: StageValues) throws(StageError) {

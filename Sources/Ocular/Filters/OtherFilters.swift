@@ -9,6 +9,7 @@ public struct SourceOverCompositingFilter: FilterStage {
     public static let title = "Source over"
     public static let category = StageCategory.composite
     public static let summary = "Lays a picture over the frame, its transparent parts letting the frame through (a logo, a frame, a sticker)."
+    /// The “Picture” parameter: Laid over the frame: cropped to the frame's shape around its centre and resized to it; its alpha says how much covers.
     public static let image = Key<Image?>.image(
         "image", title: "Picture", help: "Laid over the frame: cropped to the frame's shape around its centre and resized to it; its alpha says how much covers.")
     public static let parameters = declared(image)
@@ -77,10 +78,12 @@ public struct ConstantColorGeneratorFilter: FilterStage {
     public static let title = "Constant colour"
     public static let category = StageCategory.generator
     public static let summary = "Fills the frame with one colour, the size of the frame: a backdrop for what follows."
+    /// The “Colour” parameter: The colour every pixel takes.
     public static let color = Key<Colour>.colour("color", title: "Colour", default: Colour(red: 128, green: 128, blue: 128),
                                                  help: "The colour every pixel takes.")
     public static let parameters = declared(color)
 
+    /// The value of the `color` parameter this stage was built with.
     public let color: Colour
 
     public init(_ values: StageValues) {
@@ -104,10 +107,12 @@ public struct GaussianBlurFilter: FilterStage {
     public static let title = "Gaussian blur"
     public static let category = StageCategory.blur
     public static let summary = "Softens the picture evenly; radius is the blur's standard deviation in pixels."
+    /// The “Radius” parameter: Standard deviation in pixels; 0 leaves the picture sharp.
     public static let radius = Key<Double>.number("radius", title: "Radius", in: 0...100, step: 0.5, default: 10,
                                                   help: "Standard deviation in pixels; 0 leaves the picture sharp.")
     public static let parameters = declared(radius)
 
+    /// The value of the `radius` parameter this stage was built with.
     public let radius: Double
 
     public init(_ values: StageValues) {

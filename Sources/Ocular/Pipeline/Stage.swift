@@ -10,6 +10,7 @@ public protocol Stage: Sendable {
     static var name: String { get }
     /// What people read: "White balance".
     static var title: String { get }
+    /// The kind of work it does: where the studio, `ocular stages` and the stage gallery list it.
     static var category: StageCategory { get }
     /// One sentence on what the stage does.
     static var summary: String { get }

@@ -68,13 +68,17 @@ public struct ContrastBrightnessStage: Stage {
     public static let summary = "Stretches (contrast above 1) or flattens values and shifts them brighter or darker; "
         + "use it to rescue a dull or badly exposed frame."
 
+    /// The “Contrast” parameter: Multiplies every value: 0 is flat gray at the brightness, 1 unchanged, 2 double.
     public static let contrast = Key<Double>.number("contrast", title: "Contrast", in: 0...2, step: 0.05, default: 1,
                                                     help: "Multiplies every value: 0 is flat gray at the brightness, 1 unchanged, 2 double.")
+    /// The “Brightness” parameter: Added to every value after the contrast.
     public static let brightness = Key<Double>.number("brightness", title: "Brightness", in: -128...128, step: 1, default: 0,
                                                       help: "Added to every value after the contrast.")
     public static let parameters = declared(contrast, brightness)
 
+    /// The value of the `contrast` parameter this stage was built with.
     public let contrast: Double
+    /// The value of the `brightness` parameter this stage was built with.
     public let brightness: Double
 
     public init(_ values: StageValues) {

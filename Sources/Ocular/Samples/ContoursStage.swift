@@ -41,14 +41,20 @@ public struct ContoursStage: Stage {
         }
     }
 
+    /// The “Shapes by” parameter: How the frame is split into shapes and background.
     public static let method = Key<Method>.choice("method", title: "Shapes by", default: .otsu,
                                                   help: "How the frame is split into shapes and background.")
+    /// The “Threshold” parameter: Fixed threshold: the gray level between shape and background; Canny: the high threshold (Otsu's and adaptive find their own).
     public static let threshold = Key<Double>.number("threshold", title: "Threshold", in: 0...255, step: 1, default: 128,
                                                      help: "Fixed threshold: the gray level between shape and background; Canny: the high threshold (Otsu's and adaptive find their own).")
+    /// The “Contours” parameter: Every contour, holes included, or the outermost only.
     public static let mode = Key<Mode>.choice("mode", title: "Contours", default: .all, help: "Every contour, holes included, or the outermost only.")
+    /// The “Smallest area” parameter: Contours enclosing fewer pixels are left out: specks of noise.
     public static let minimumArea = Key<Double>.number("minimumArea", title: "Smallest area", in: 0...100_000, step: 1, default: 16,
                                                        help: "Contours enclosing fewer pixels are left out: specks of noise.")
+    /// The “Thickness” parameter: The lines' width in pixels.
     public static let thickness = Key<Int>.integer("thickness", title: "Thickness", in: 1...10, default: 2, help: "The lines' width in pixels.")
+    /// The “Colour” parameter: The lines' colour.
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 0, green: 255, blue: 0), help: "The lines' colour.")
     public static let parameters = declared(method, threshold, mode, minimumArea, thickness, colour)
 

@@ -7,16 +7,22 @@ public struct CornersStage: Stage {
     public static let summary = "Circles the Harris corners, where edges meet: the points a tracker or a stitcher can find again; "
         + "use it to see what in a scene is distinctive."
 
+    /// The “Block size” parameter: The neighbourhood a corner is judged over, pixels: larger finds coarser corners.
     public static let blockSize = Key<Int>.integer("blockSize", title: "Block size", in: 2...10, default: 3,
                                                    help: "The neighbourhood a corner is judged over, pixels: larger finds coarser corners.")
+    /// The “Aperture” parameter: The Sobel kernel that measures the gradients.
     public static let aperture = Key<Int>.integer("aperture", title: "Aperture", in: 3...7, step: 2, default: 3,
                                                   help: "The Sobel kernel that measures the gradients.")
+    /// The “k” parameter: Harris's free parameter: larger refuses more edges that are not corners.
     public static let k = Key<Double>.number("k", title: "k", in: 0.02...0.2, step: 0.01, default: 0.04,
                                              help: "Harris's free parameter: larger refuses more edges that are not corners.")
+    /// The “Threshold” parameter: A corner's response as a fraction of the frame's strongest: lower finds weaker corners.
     public static let threshold = Key<Double>.number("threshold", title: "Threshold", in: 0.001...1, step: 0.001, default: 0.01,
                                                      help: "A corner's response as a fraction of the frame's strongest: lower finds weaker corners.")
+    /// The “Most corners” parameter: The strongest this many are kept.
     public static let maximum = Key<Int>.integer("maximum", title: "Most corners", in: 1...2000, default: 300,
                                                  help: "The strongest this many are kept.")
+    /// The “Colour” parameter: The circles' colour.
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 255, green: 0, blue: 0),
                                                   help: "The circles' colour.")
     public static let parameters = declared(blockSize, aperture, k, threshold, maximum, colour)

@@ -11,8 +11,10 @@ public struct TotalVariationStage: Stage {
     public static let summary = "Removes noise while keeping edges sharp (total-variation denoising, TV-L1): "
         + "use it on grainy low-light frames; it flattens fine texture too. Slow on large colour frames."
 
+    /// The “Fidelity (λ)” parameter: How closely the result keeps to the frame: smaller is smoother.
     public static let lambda = Key<Double>.number("lambda", title: "Fidelity (λ)", in: 0.05...5, step: 0.05, default: 1,
                                                   help: "How closely the result keeps to the frame: smaller is smoother.")
+    /// The “Iterations” parameter: More converge further and cost more.
     public static let iterations = Key<Int>.integer("iterations", title: "Iterations", in: 1...100, default: 30,
                                                     help: "More converge further and cost more.")
     public static let parameters = declared(lambda, iterations)
@@ -52,10 +54,13 @@ public struct DrawingCanvasStage: Stage {
     public static let summary = "A pencil drawing of the frame: black lines on white paper; use it for a sketch look, "
         + "or to see a picture's outlines without its colours."
 
+    /// The “Smoothing” parameter: The bilateral filter's sigma: higher smooths more texture away before the lines are drawn.
     public static let smoothing = Key<Double>.number("smoothing", title: "Smoothing", in: 1...200, step: 1, default: 50,
                                                      help: "The bilateral filter's sigma: higher smooths more texture away before the lines are drawn.")
+    /// The “Line scale” parameter: The neighbourhood each pixel is compared with: larger draws broader lines.
     public static let blockSize = Key<Int>.integer("blockSize", title: "Line scale", in: 3...51, step: 2, default: 9,
                                                    help: "The neighbourhood each pixel is compared with: larger draws broader lines.")
+    /// The “Paper” parameter: How much darker than its neighbourhood a pixel must be to become a line: higher is cleaner paper.
     public static let offset = Key<Double>.number("offset", title: "Paper", in: 0...30, step: 0.5, default: 5,
                                                   help: "How much darker than its neighbourhood a pixel must be to become a line: higher is cleaner paper.")
     public static let parameters = declared(smoothing, blockSize, offset)

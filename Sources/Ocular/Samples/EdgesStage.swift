@@ -38,17 +38,24 @@ public struct EdgesStage: Stage {
         }
     }
 
+    /// The “Method” parameter: How edges are found.
     public static let method = Key<Method>.choice("method", title: "Method", default: .canny, help: "How edges are found.")
+    /// The “Low threshold” parameter: Canny: a weaker gradient continues an edge already found.
     public static let low = Key<Double>.number("low", title: "Low threshold", in: 0...500, step: 1, default: 50,
                                                help: "Canny: a weaker gradient continues an edge already found.")
+    /// The “High threshold” parameter: Canny: a gradient this strong starts an edge.
     public static let high = Key<Double>.number("high", title: "High threshold", in: 0...500, step: 1, default: 150,
                                                 help: "Canny: a gradient this strong starts an edge.")
+    /// The “Aperture” parameter: Sobel's kernel size (Canny's too); larger sees coarser edges. Scharr's is always 3.
     public static let aperture = Key<Int>.integer("aperture", title: "Aperture", in: 3...7, step: 2, default: 3,
                                                   help: "Sobel's kernel size (Canny's too); larger sees coarser edges. Scharr's is always 3.")
+    /// The “Direction” parameter: Sobel and Scharr: the derivative across x, across y, or the magnitude of both.
     public static let direction = Key<Direction>.choice("direction", title: "Direction", default: .both,
                                                         help: "Sobel and Scharr: the derivative across x, across y, or the magnitude of both.")
+    /// The “Edges only” parameter: White edges on black; off draws them over the frame.
     public static let edgesOnly = Key<Bool>.flag("edgesOnly", title: "Edges only", default: true,
                                                  help: "White edges on black; off draws them over the frame.")
+    /// The “Colour” parameter: The edges' colour over the frame.
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 0, green: 255, blue: 0),
                                                   help: "The edges' colour over the frame.")
     public static let parameters = declared(method, low, high, aperture, direction, edgesOnly, colour)

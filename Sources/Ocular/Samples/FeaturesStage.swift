@@ -28,11 +28,15 @@ public struct FeaturesStage: Stage {
         }
     }
 
+    /// The “Detector” parameter: Which keypoints are found.
     public static let detector = Key<Detector>.choice("detector", title: "Detector", default: .orb, help: "Which keypoints are found.")
+    /// The “Most keypoints” parameter: The strongest this many are kept.
     public static let maximum = Key<Int>.integer("maximum", title: "Most keypoints", in: 1...5000, default: 500,
                                                  help: "The strongest this many are kept.")
+    /// The “Threshold” parameter: ORB and FAST: how much brighter or darker a corner's ring must be; AKAZE: its response × 10000.
     public static let threshold = Key<Double>.number("threshold", title: "Threshold", in: 1...100, step: 1, default: 20,
                                                      help: "ORB and FAST: how much brighter or darker a corner's ring must be; AKAZE: its response × 10000.")
+    /// The “Colour” parameter: The circles' colour.
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 255, green: 220, blue: 0), help: "The circles' colour.")
     public static let parameters = declared(detector, maximum, threshold, colour)
 

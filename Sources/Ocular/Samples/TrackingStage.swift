@@ -14,20 +14,27 @@ public struct TrackingStage: Stage {
     public static let summary = "Follows corners from frame to frame (good features to track + Lucas–Kanade optical flow) and draws "
         + "their paths; use it on a moving camera or scene to see motion, or to check what a tracker can hold."
 
+    /// The “Points” parameter: How many points are followed at most.
     public static let points = Key<Int>.integer("points", title: "Points", in: 10...1000, default: 200,
                                                 help: "How many points are followed at most.")
+    /// The “Corner quality” parameter: A new point's corner strength as a fraction of the frame's strongest.
     public static let quality = Key<Double>.number("quality", title: "Corner quality", in: 0.001...0.5, step: 0.001, default: 0.01,
                                                    help: "A new point's corner strength as a fraction of the frame's strongest.")
+    /// The “Spacing” parameter: New points keep this many pixels from each other and from those followed.
     public static let spacing = Key<Double>.number("spacing", title: "Spacing", in: 1...50, step: 1, default: 8,
                                                    help: "New points keep this many pixels from each other and from those followed.")
+    /// The “Re-seed below” parameter: New points are sought when fewer than this fraction of the most are followed.
     public static let reseed = Key<Double>.number("reseed", title: "Re-seed below", in: 0.05...1, step: 0.05, default: 0.5,
                                                   help: "New points are sought when fewer than this fraction of the most are followed.")
+    /// The “Trail” parameter: How many frames of each path are drawn, fading out behind the point.
     public static let trail = Key<Int>.integer("trail", title: "Trail", in: 2...60, default: 20,
                                                help: "How many frames of each path are drawn, fading out behind the point.")
+    /// The “Colour” parameter: The tracks' colour.
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 0, green: 255, blue: 0), help: "The tracks' colour.")
     public static let parameters = declared(points, quality, spacing, reseed, trail, colour)
 
     public let tracker: PointTracker
+    /// The value of the `colour` parameter this stage was built with.
     public let colour: Colour
 
     public init(_ values: StageValues) {
@@ -67,9 +74,12 @@ public final class PointTracker: Sendable {
     }
 
     public let maximum: Int
+    /// The value of the `quality` parameter this stage was built with.
     public let quality: Double
+    /// The value of the `spacing` parameter this stage was built with.
     public let spacing: Double
     public let reseedBelow: Double
+    /// The value of the `trail` parameter this stage was built with.
     public let trail: Int
     private let state = Mutex(State())
 

@@ -5,8 +5,10 @@ public struct TintStage: Stage {
     public static let category = StageCategory.colourEffect
     public static let summary = "Multiplies red, green and blue by random factors, a new tint every interval; gray frames become colour."
 
+    /// The “Seed” parameter: Picks the sequence of tints; the same seed gives the same tints.
     public static let seed = Key<Int>.integer("seed", title: "Seed", in: 0...Int(UInt32.max), default: 0,
                                                help: "Picks the sequence of tints; the same seed gives the same tints.")
+    /// The “Interval (s)” parameter: Seconds each tint is held.
     public static let interval = Key<Double>.number("interval", title: "Interval (s)", in: 0.1...60, step: 0.1,
                                                     default: Tint.defaultInterval / .seconds(1), help: "Seconds each tint is held.")
 
