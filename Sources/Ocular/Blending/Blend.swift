@@ -11,6 +11,7 @@ import Synchronization
 /// Per channel, with a the frame's byte, B the mode's result and α = round(opacity · 255), the output
 /// is round(((255 − α)·a + α·B) / 255); alpha is the frame's. YUV frames are blended as BGR.
 public struct Blend: Sendable {
+    /// How the picture combines with the frame.
     public let mode: BlendMode
     /// How much of the blended result shows, from 0 (the frame) to 1 (the full blend).
     public let opacity: Double
@@ -117,6 +118,11 @@ final class PreparedSource: Sendable {
 extension Image {
     /// This image, as the backdrop, with `source` blended in by `mode` pixel for pixel (no cropping
     /// or resizing: ``Blend`` fits a picture to frames first).
+    /// - Parameters:
+    ///   - source: The picture blended in, the same size and packed format.
+    ///   - mode: How the two combine.
+    ///   - opacity: How much of the blend shows, 0…1.
+    /// - Returns: The blended image.
     /// - Throws: ``OcularError/invalidArgument(_:)`` unless both have one size and one packed format.
     public func blended(with source: Image, mode: BlendMode, opacity: Double = 1) throws(OcularError) -> Image {
         try Blend.blend(self, with: source, mode: mode, opacity: opacity)

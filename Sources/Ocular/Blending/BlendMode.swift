@@ -8,24 +8,43 @@ internal import OpenCVBridge
 /// level (average rounds halves up); hue, saturation, color and luminosity are computed in float and
 /// stay within one level of the formulas in Double (at most about one byte in 500 of a photograph is off by one).
 public enum BlendMode: String, Sendable, CaseIterable, Codable {
+    /// The frame unchanged: the picture is not drawn.
     case none
+    /// The mean of the frame and the picture, sample by sample.
     case average
+    /// A head-up display: the picture's bright parts added over the frame, its dark parts left out.
     case hud
+    /// The picture over the frame (W3C `normal`): B(cb, cs) = cs.
     case normal
+    /// Darkens: B(cb, cs) = cb × cs.
     case multiply
+    /// Lightens: B(cb, cs) = cb + cs − cb × cs.
     case screen
+    /// Multiply or screen by the frame's value: hard light with the layers swapped.
     case overlay
+    /// The darker of the two: B(cb, cs) = min(cb, cs).
     case darken
+    /// The lighter of the two: B(cb, cs) = max(cb, cs).
     case lighten
+    /// Brightens the frame to reflect the picture: B = min(1, cb / (1 − cs)).
     case colorDodge = "color-dodge"
+    /// Darkens the frame to reflect the picture: B = 1 − min(1, (1 − cb) / cs).
     case colorBurn = "color-burn"
+    /// Multiply where the picture is dark, screen where it is light.
     case hardLight = "hard-light"
+    /// A gentler hard light, as a diffused spotlight (the W3C formula).
     case softLight = "soft-light"
+    /// B(cb, cs) = |cb − cs|.
     case difference
+    /// Like difference with less contrast: B(cb, cs) = cb + cs − 2 × cb × cs.
     case exclusion
+    /// The picture's hue with the frame's saturation and luminosity.
     case hue
+    /// The picture's saturation with the frame's hue and luminosity.
     case saturation
+    /// The picture's hue and saturation with the frame's luminosity.
     case color
+    /// The picture's luminosity with the frame's hue and saturation.
     case luminosity
 
     /// What people read.

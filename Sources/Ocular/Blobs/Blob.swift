@@ -19,6 +19,13 @@ public struct Blob: Sendable, FrameAnnotation {
     /// The classifier's answer, nil until classified.
     public var classification: BlobClassification?
 
+    /// Creates a blob.
+    /// - Parameters:
+    ///   - image: The blob's picture, cut from the frame at `bounds`.
+    ///   - bounds: Where it lies in the frame.
+    ///   - mask: Which of its pixels belong to it (gray, the size of `image`), when known.
+    ///   - tableBrightness: The table's mean brightness around it, when known.
+    ///   - classification: Its label, once classified.
     public init(image: Image, bounds: PixelRectangle, mask: Image? = nil, tableBrightness: Double? = nil,
                 classification: BlobClassification? = nil) {
         self.image = image

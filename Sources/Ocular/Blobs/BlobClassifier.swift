@@ -20,9 +20,16 @@ public struct BlobClassification: Sendable, Hashable, Codable {
 public struct BlobReference: Sendable, Hashable {
     /// The picture it was made from, as the training list names it.
     public let imageFilename: String
+    /// The label the reference picture was given in the training list.
     public let label: Int
+    /// What the classifier compares new blobs with.
     public let descriptor: BlobDescriptor
 
+    /// Creates a reference.
+    /// - Parameters:
+    ///   - imageFilename: The training picture it came from.
+    ///   - label: Its label.
+    ///   - descriptor: Its descriptor.
     public init(imageFilename: String, label: Int, descriptor: BlobDescriptor) {
         self.imageFilename = imageFilename
         self.label = label
@@ -32,16 +39,21 @@ public struct BlobReference: Sendable, Hashable {
 
 /// A training picture that could not be used, and why.
 public struct TrainingProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The training picture at fault.
     public let imageFilename: String
+    /// Why it could not be used.
     public let reason: String
+    /// "FILE: reason".
     public var description: String { "\(imageFilename): \(reason)" }
 }
 
 /// Labels blobs by their nearest reference (SPEC §5).
 public final class BlobClassifier: Sendable {
+    /// How blobs are described and compared.
     public let profile: BlobProfile
     /// What each label means; index 0 is "unidentified".
     public let labelDescriptions: [String]
+    /// One descriptor per training picture that could be used.
     public let references: [BlobReference]
     /// What objects of each label are worth, from the training list (coins).
     public let values: [Int: TrainingList.Worth]

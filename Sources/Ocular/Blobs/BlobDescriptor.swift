@@ -14,6 +14,7 @@ public struct BlobDescriptor: Sendable, Hashable, Codable {
     /// The size of one ORB descriptor.
     public static let keypointBytes = 32
 
+    /// How many ORB keypoints the descriptor holds.
     public var keypointCount: Int { keypoints.count / Self.keypointBytes }
 
     /// Bytes held, for reporting a model's memory.
@@ -57,9 +58,13 @@ public struct BlobDescriptor: Sendable, Hashable, Codable {
 
 /// Describes blobs for a profile. ORB keeps buffers, so descriptions take turns.
 public final class BlobDescriber: Sendable {
+    /// How this describer describes blobs.
     public let profile: BlobProfile
     private let orb: Mutex<OpaquePointer>
 
+    /// Creates a describer.
+    /// - Parameter profile: The colour histogram's bins and the keypoints to find.
+    /// - Throws: ``OcularError/openCV(operation:message:)`` when OpenCV's ORB cannot be made.
     public init(profile: BlobProfile) throws(OcularError) {
         var made: OpaquePointer?
         try OpenCV.call("ORB") { ocv_orb_create(Int32(clamping: profile.keypoints), &made, $0) }

@@ -24,16 +24,20 @@ public final class BlobDetector: Sendable {
         public var deviations = 1.0
         /// The square erosion kernel's side, as a fraction of the shrunk frame's short side.
         public var erosionFraction = 0.005
+        /// How many times the mask is eroded before contours are found.
         public var erosionIterations = 8
+        /// Canny's lower threshold on the eroded mask.
         public var cannyLow = 191.0
+        /// Canny's upper threshold on the eroded mask.
         public var cannyHigh = 255.0
         /// Blobs narrower or shorter than this fraction of the frame's short side are dropped.
         public var minimumFraction = 0.05
 
+        /// The textbook's values.
         public init() {}
     }
 
-    /// The separating detection's constants, chosen on ``BlobScenes`` (the README has the sweep).
+    /// The separating detection's constants, chosen on `BlobScenes` (the README has the sweep).
     public struct Separation: Sendable, Hashable {
         /// The frame is shrunk until its short side is at most this many pixels.
         public var workingShortSide = 480
@@ -55,15 +59,19 @@ public final class BlobDetector: Sendable {
         /// … when its area is below this fraction of its convex hull's (a coin alone is about 0.99).
         public var notchSolidity = 0.97
 
+        /// The values chosen on the scene sweep.
         public init() {}
     }
 
     /// How blobs are found.
     public enum Method: Sendable, Hashable {
+        /// The textbook's detection: the table's colour range, eroded, Canny, contours.
         case textbook(Settings)
+        /// Ocular's detection: objects told apart from the table by colour and brightness, touching ones split.
         case separating(Separation)
     }
 
+    /// How the detector separates blobs from the table.
     public let method: Method
     private let finder: Mutex<OpaquePointer>
 
@@ -77,6 +85,9 @@ public final class BlobDetector: Sendable {
         try self.init(method: profile.separates ? .separating(Separation()) : .textbook(Settings()))
     }
 
+    /// Creates a detector.
+    /// - Parameter method: The textbook's detection or Ocular's separating one, with its constants.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` when a constant is out of its range.
     public init(method: Method) throws(OcularError) {
         var made: OpaquePointer?
         try OpenCV.call("blob finder") { ocv_blob_finder_create(&made, $0) }
@@ -91,6 +102,7 @@ public final class BlobDetector: Sendable {
 
     /// What one frame holds: its blobs, biggest first, and the background mask the search made.
     public struct Detection: Sendable {
+        /// The blobs found, largest first.
         public var blobs: [Blob]
         /// 255 where the background is, at the working scale (smaller than the frame).
         public var mask: Image

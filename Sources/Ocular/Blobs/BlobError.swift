@@ -7,6 +7,7 @@ public enum BlobError: CodedError, Equatable, Sendable {
     /// are reported one by one instead.)
     case badTrainingList(path: String, reason: String)
 
+    /// What went wrong, in words that name the file or label at fault.
     public var description: String {
         switch self {
         case .noBlob(let name):
@@ -16,6 +17,7 @@ public enum BlobError: CodedError, Equatable, Sendable {
         }
     }
 
+    /// The stable code of the error, for programs and HTTP statuses.
     public var code: ErrorCode {
         switch self {
         case .noBlob: ErrorCode("blobs.noBlob", .badInput)

@@ -10,7 +10,9 @@ public struct BlobEvaluation: Sendable {
     /// Pictures that could not be read, and why.
     public private(set) var problems: [TrainingProblem] = []
 
+    /// How many blobs were classified.
     public var total: Int { confusion.joined().reduce(0, +) }
+    /// How many got their own label.
     public var correct: Int { confusion.indices.reduce(0) { $0 + confusion[$1][$1] } }
     /// Correct answers over all answers; 0 with none.
     public var accuracy: Double { total == 0 ? 0 : Double(correct) / Double(total) }

@@ -28,6 +28,7 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     public let colourBins: Int
     /// Whether a hue-saturation histogram is added to the description.
     public let hueSaturation: Bool
+    /// How two descriptors are compared.
     public let distance: Distance
     /// ORB's keypoint budget.
     public let keypoints: Int
@@ -42,6 +43,7 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     /// The distance above which a blob is "unidentified" unless told otherwise; nil: never.
     public let defaultThreshold: Double?
 
+    /// The profile's name.
     public var description: String { name }
 
     /// What people read.
@@ -50,6 +52,7 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     /// The hue-saturation histogram's bins (hue over OpenCV's [0, 180)).
     static let hueBins = 30, saturationBins = 32
 
+    /// The textbook's profile: a 32-bin colour histogram compared by its own distance.
     public static let textbook = BlobProfile(name: "textbook", colourBins: 32, hueSaturation: false, distance: .textbook,
                                              keypoints: 500, separates: false, describedSide: nil, defaultThreshold: nil)
     /// Ocular's default. The threshold sits between the farthest correct answer on the held-apart
@@ -59,9 +62,12 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// The named profiles, as `--profile` and the stage's choice list them.
     public enum Name: String, ParameterChoice {
+        /// Ocular's profile, chosen on the classification sweep.
         case standard = "default"
+        /// The textbook's profile.
         case textbook
 
+        /// The profile this name stands for.
         public var profile: BlobProfile {
             switch self {
             case .standard: .standard

@@ -4,53 +4,53 @@ import Foundation
 /// boxes: detection recall and precision (a blob matches an object when their boxes' intersection
 /// over union is at least 0.5, each at most once, best overlaps first), the labelling accuracy of
 /// matched blobs, and whether each scene's tally (count per label) came out exact.
-public struct BlobSceneEvaluation: Sendable {
+package struct BlobSceneEvaluation: Sendable {
     /// One scene's figures.
-    public struct SceneResult: Sendable, Hashable, Codable {
-        public var name: String
+    package struct SceneResult: Sendable, Hashable, Codable {
+        package var name: String
         /// Objects in the scene.
-        public var objects: Int
+        package var objects: Int
         /// Blobs found.
-        public var found: Int
+        package var found: Int
         /// Blobs matched to an object.
-        public var matched: Int
+        package var matched: Int
         /// Matched blobs given the object's label.
-        public var named: Int
+        package var named: Int
         /// The sum over labels of |count found − count there|.
-        public var tallyError: Int
+        package var tallyError: Int
 
-        public var exactTally: Bool { tallyError == 0 }
+        package var exactTally: Bool { tallyError == 0 }
     }
 
-    public private(set) var scenes: [SceneResult] = []
+    package private(set) var scenes: [SceneResult] = []
     /// Scenes that could not be read, and why.
-    public var problems: [TrainingProblem] = []
+    package var problems: [TrainingProblem] = []
 
-    public init() {}
+    package init() {}
 
-    public var objects: Int { scenes.reduce(0) { $0 + $1.objects } }
-    public var found: Int { scenes.reduce(0) { $0 + $1.found } }
-    public var matched: Int { scenes.reduce(0) { $0 + $1.matched } }
-    public var named: Int { scenes.reduce(0) { $0 + $1.named } }
+    package var objects: Int { scenes.reduce(0) { $0 + $1.objects } }
+    package var found: Int { scenes.reduce(0) { $0 + $1.found } }
+    package var matched: Int { scenes.reduce(0) { $0 + $1.matched } }
+    package var named: Int { scenes.reduce(0) { $0 + $1.named } }
     /// Matched objects over objects (1 with none).
-    public var recall: Double { objects == 0 ? 1 : Double(matched) / Double(objects) }
+    package var recall: Double { objects == 0 ? 1 : Double(matched) / Double(objects) }
     /// Matched blobs over blobs found (1 with none).
-    public var precision: Double { found == 0 ? 1 : Double(matched) / Double(found) }
+    package var precision: Double { found == 0 ? 1 : Double(matched) / Double(found) }
     /// Correctly named over matched (1 with none).
-    public var labellingAccuracy: Double { matched == 0 ? 1 : Double(named) / Double(matched) }
+    package var labellingAccuracy: Double { matched == 0 ? 1 : Double(named) / Double(matched) }
     /// The fraction of scenes whose tally is exact (1 with none).
-    public var exactTallies: Double { scenes.isEmpty ? 1 : Double(scenes.filter(\.exactTally).count) / Double(scenes.count) }
+    package var exactTallies: Double { scenes.isEmpty ? 1 : Double(scenes.filter(\.exactTally).count) / Double(scenes.count) }
     /// The mean tally error per object.
-    public var tallyErrorPerObject: Double { objects == 0 ? 0 : Double(scenes.reduce(0) { $0 + $1.tallyError }) / Double(objects) }
+    package var tallyErrorPerObject: Double { objects == 0 ? 0 : Double(scenes.reduce(0) { $0 + $1.tallyError }) / Double(objects) }
 
     /// Scores one scene: its objects against the blobs found (classified or not).
-    public mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [Blob]) {
+    package mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [Blob]) {
         score(scene: name, objects: objects, found: found.map { BlobScenes.LabelledBlob(label: $0.label, bounds: $0.bounds) })
     }
 
     /// Scores one scene: its objects against the boxes and labels found (by Ocular or another
     /// pipeline; label 0 for not named).
-    public mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [BlobScenes.LabelledBlob]) {
+    package mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [BlobScenes.LabelledBlob]) {
         var pairs: [(iou: Double, object: Int, blob: Int)] = []
         for (objectIndex, object) in objects.enumerated() {
             for (blobIndex, blob) in found.enumerated() {
@@ -76,33 +76,33 @@ public struct BlobSceneEvaluation: Sendable {
 
 /// Pictures of several objects with their labels and boxes, as `ocular blobs scenes` writes them:
 /// `{"scenes": [{"image": "scene-000.png", "blobs": [{"label": 7, "bounds": [x, y, w, h]}]}]}`.
-public struct BlobSceneList: Sendable, Codable {
-    public struct Entry: Sendable, Codable {
+package struct BlobSceneList: Sendable, Codable {
+    package struct Entry: Sendable, Codable {
         /// Relative to the list's folder unless absolute.
-        public var image: String
-        public var blobs: [BlobScenes.LabelledBlob]
+        package var image: String
+        package var blobs: [BlobScenes.LabelledBlob]
         /// What the scene shows (light, shadows, touching), for people reading the file.
-        public var conditions: String?
+        package var conditions: String?
 
-        public init(image: String, blobs: [BlobScenes.LabelledBlob], conditions: String? = nil) {
+        package init(image: String, blobs: [BlobScenes.LabelledBlob], conditions: String? = nil) {
             self.image = image
             self.blobs = blobs
             self.conditions = conditions
         }
     }
 
-    public var scenes: [Entry]
+    package var scenes: [Entry]
 
-    public init(scenes: [Entry]) {
+    package init(scenes: [Entry]) {
         self.scenes = scenes
     }
 
     /// The largest scene list read (a list of 100 000 scenes is 10 MB).
-    public static let maximumBytes = 16 << 20
+    package static let maximumBytes = 16 << 20
 
     /// Reads a list, naming what is wrong with it.
     /// - Throws: ``BlobError/badTrainingList(path:reason:)``, or the ``OcularError`` of a file that cannot be read.
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         let size = try FileAccess.regularFileSize(path)
         guard size <= Self.maximumBytes else {
             throw BlobError.badTrainingList(path: path, reason: "it holds \(size) bytes, more than a scene list's \(Self.maximumBytes)")
@@ -128,7 +128,7 @@ public struct BlobSceneList: Sendable, Codable {
     }
 
     /// Whether the file looks like a scene list (it has "scenes" where a training list has "blobs").
-    public static func isSceneList(_ path: String) -> Bool {
+    package static func isSceneList(_ path: String) -> Bool {
         guard let data = try? FileAccess.read(path), data.count <= maximumBytes,
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
         return object["scenes"] != nil
@@ -136,7 +136,7 @@ public struct BlobSceneList: Sendable, Codable {
 
     /// Finds, names and scores every scene; a scene that cannot be read is a problem, not fatal.
     /// - Parameter progress: Called before each scene with its index, the count and its name.
-    public func evaluate(folder: String, detector: BlobDetector, classifier: BlobClassifier?,
+    package func evaluate(folder: String, detector: BlobDetector, classifier: BlobClassifier?,
                          progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError) -> BlobSceneEvaluation {
         var evaluation = BlobSceneEvaluation()
         for (index, entry) in scenes.enumerated() {

@@ -12,34 +12,34 @@ internal import OpenCVBridge
 /// cos(π c) of the sum of their radii apart: the later one lies over the edge of the earlier).
 /// Every sixth scene is a handful of beans, 6–12 of them, most lying against another, as in the
 /// textbook's own picture.
-public struct BlobScenes: Sendable {
+package struct BlobScenes: Sendable {
     /// An object to lay: its picture and opacity, and its real long side.
-    public struct Object: Sendable {
-        public var label: Int
+    package struct Object: Sendable {
+        package var label: Int
         /// Whether it is a bean (a handful of beans is a scene of its own: the textbook's picture).
-        public var isBean: Bool
-        public var image: Image
+        package var isBean: Bool
+        package var image: Image
         /// 255 inside the object's outline.
-        public var alpha: Image
+        package var alpha: Image
         /// The object's long side in millimetres.
-        public var millimetres: Double
+        package var millimetres: Double
         /// Points of the outline relative to the picture's centre, for laying objects side by side.
         var outline: [Point]
     }
 
     /// An object in a scene: what it is and where.
-    public struct LabelledBlob: Sendable, Hashable, Codable {
-        public var label: Int
-        public var bounds: PixelRectangle
+    package struct LabelledBlob: Sendable, Hashable, Codable {
+        package var label: Int
+        package var bounds: PixelRectangle
 
-        public init(label: Int, bounds: PixelRectangle) {
+        package init(label: Int, bounds: PixelRectangle) {
             self.label = label
             self.bounds = bounds
         }
 
         private enum CodingKeys: String, CodingKey { case label, bounds }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             label = try container.decode(Int.self, forKey: .label)
             let box = try container.decode([Int].self, forKey: .bounds)
@@ -49,7 +49,7 @@ public struct BlobScenes: Sendable {
             bounds = PixelRectangle(x: box[0], y: box[1], width: box[2], height: box[3])
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(label, forKey: .label)
             try container.encode([bounds.x, bounds.y, bounds.width, bounds.height], forKey: .bounds)
@@ -57,24 +57,24 @@ public struct BlobScenes: Sendable {
     }
 
     /// One scene.
-    public struct Scene: Sendable {
+    package struct Scene: Sendable {
         /// Unique, usable as a file name: "scene-007-1280x960".
-        public var name: String
-        public var image: Image
-        public var blobs: [LabelledBlob]
+        package var name: String
+        package var image: Image
+        package var blobs: [LabelledBlob]
         /// The largest fraction of an outline laid against another object (0: none touch).
-        public var contact: Double
+        package var contact: Double
         /// Whether the light falls unevenly, shadows are cast, and how the picture was degraded.
-        public var conditions: String
+        package var conditions: String
     }
 
-    public let objects: [Object]
+    package let objects: [Object]
     /// How many scenes the set holds.
-    public let count: Int
+    package let count: Int
 
     /// Real long sides in millimetres of the shipped list's objects, found by their descriptions;
     /// 20 mm for any other.
-    public static func realSize(of description: String) -> Double {
+    package static func realSize(of description: String) -> Double {
         let sizes: [(String, Double)] = [("toonie", 28), ("loonie", 26.5), ("quarter", 23.88), ("nickel", 21.2), ("penny", 19.05),
                                          ("dime", 18.03), ("pinto", 13), ("romano", 17)]
         let lowered = description.lowercased()
@@ -82,7 +82,7 @@ public struct BlobScenes: Sendable {
     }
 
     /// The objects of a training list's pictures (one per picture that reads).
-    public init(list: TrainingList, count: Int = 48) throws(OcularError) {
+    package init(list: TrainingList, count: Int = 48) throws(OcularError) {
         var objects: [Object] = []
         for entry in list.entries {
             let image = try Image(contentsOfFile: list.path(of: entry)).converted(to: .bgr8)
@@ -142,7 +142,7 @@ public struct BlobScenes: Sendable {
     /// `width`, `height` and `objects` replace the index's own frame size (640×480 for even
     /// indices, 1280×960 for odd) and object count (3–10; 6–12 beans in a handful); every other
     /// choice stays the index's. Fewer objects are laid where the frame has no room left.
-    public func scene(_ index: Int, width: Int? = nil, height: Int? = nil, objects wantedObjects: Int? = nil) throws(OcularError) -> Scene {
+    package func scene(_ index: Int, width: Int? = nil, height: Int? = nil, objects wantedObjects: Int? = nil) throws(OcularError) -> Scene {
         var random = SeededGenerator(seed: 0xB1_0B5 &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         let standard = index % 2 == 0 ? (640, 480) : (1280, 960)
         let (width, height) = (width ?? standard.0, height ?? standard.1)

@@ -8,11 +8,15 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
     public static let group = "counts"
     /// One label's count.
     public struct Line: Sendable, Hashable, Encodable {
+        /// The label counted.
         public var label: Int
+        /// What the label means ("10-cent coin").
         public var description: String
+        /// How many blobs have it.
         public var count: Int
         /// What one is worth, when the training list says.
         public var value: Double?
+        /// The currency of the worth, when the training list gives one.
         public var currency: String?
     }
 
@@ -96,6 +100,8 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
         public let window: Int
         private var recent: [[Int: Int]] = []
 
+        /// Creates a smoother.
+        /// - Parameter window: How many frames' counts it takes the most frequent of.
         public init(window: Int = 5) {
             self.window = max(1, window)
         }

@@ -31,7 +31,9 @@ public struct BlobsStage: Stage {
         help: "default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison.")
     public static let parameters = declared(mask, training, profile)
 
+    /// Finds the blobs.
     public let detector: BlobDetector
+    /// Whether the stage shows the mask the blobs were cut from instead of the frame.
     public let showsMask: Bool
     /// Names the blobs; nil: boxes only.
     public let classifier: BlobClassifier?

@@ -6,11 +6,17 @@ import Foundation
 /// `values: [{label, value, currency}]` (what one of a label is worth: a coin's face value in an
 /// ISO 4217 currency such as "CAD"), from which a tally adds up the money.
 public struct TrainingList: Sendable, Hashable {
+    /// One training picture and its label.
     public struct Entry: Sendable, Hashable, Codable {
         /// As the list gives it: relative to the list's folder unless absolute.
         public var imageFilename: String
+        /// The label: an index into the list's label descriptions.
         public var label: Int
 
+        /// Creates an entry.
+        /// - Parameters:
+        ///   - imageFilename: The picture, relative to the list's folder.
+        ///   - label: Its label.
         public init(imageFilename: String, label: Int) {
             self.imageFilename = imageFilename
             self.label = label
@@ -39,11 +45,18 @@ public struct TrainingList: Sendable, Hashable {
 
     /// What one object of a label is worth.
     public struct Worth: Sendable, Hashable, Codable {
+        /// The label this worth belongs to.
         public var label: Int
+        /// What one object with this label is worth.
         public var value: Double
         /// ISO 4217: "CAD", "USD", "EUR".
         public var currency: String
 
+        /// Creates a worth.
+        /// - Parameters:
+        ///   - label: The label.
+        ///   - value: What one object is worth.
+        ///   - currency: Its currency ("EUR").
         public init(label: Int, value: Double, currency: String) {
             self.label = label
             self.value = value
@@ -53,6 +66,7 @@ public struct TrainingList: Sendable, Hashable {
 
     /// What each label means; index 0 is "unidentified".
     public var labelDescriptions: [String]
+    /// The training pictures and their labels.
     public var entries: [Entry]
     /// What the labels that have a value are worth (coins), by label.
     public var values: [Int: Worth] = [:]
@@ -67,6 +81,11 @@ public struct TrainingList: Sendable, Hashable {
     /// stops with an error past it rather than exhausting memory and time.
     public static let maximumTotalPixels = 700_000_000
 
+    /// Creates a list.
+    /// - Parameters:
+    ///   - labelDescriptions: What each label means, by label.
+    ///   - entries: The pictures and their labels.
+    ///   - folder: Where the pictures' file names are relative to.
     public init(labelDescriptions: [String], entries: [Entry], folder: String) {
         self.labelDescriptions = labelDescriptions
         self.entries = entries

@@ -3,14 +3,19 @@ import Foundation
 /// How the device is held while capturing, as AVFoundation names it. The sensor's own frame is
 /// landscape-right: the device turned so that its top points left.
 public enum VideoOrientation: String, CaseIterable, Sendable, Codable {
+    /// Upright, the home button (or chin) down.
     case portrait
+    /// Upside down.
     case portraitUpsideDown = "portrait-upside-down"
+    /// Turned a quarter to the left: the top of the device on the left.
     case landscapeLeft = "landscape-left"
+    /// Turned a quarter to the right: the top of the device on the right.
     case landscapeRight = "landscape-right"
 }
 
 /// Which way a camera faces. A front camera's picture is shown mirrored, as people expect of a mirror.
 public enum CameraPosition: String, CaseIterable, Sendable, Codable {
+    /// The camera facing the user (`front`) or away (`back`).
     case front, back
 }
 

@@ -2,6 +2,7 @@ internal import OpenCVBridge
 
 /// A camera device through OpenCV: V4L2 on Linux (`/dev/video0` is index 0), AVFoundation on macOS.
 public final class CameraSource: CaptureSource {
+    /// The camera's device index (0 for /dev/video0).
     public let index: Int
 
     /// Opens camera `index`.

@@ -2,7 +2,9 @@
 public enum CameraChoice: String, CaseIterable, Sendable, Codable {
     /// The bundled still picture: always there, the default without a camera.
     case still = "static"
+    /// The camera facing the user.
     case front
+    /// The camera facing away from the user.
     case back
 }
 

@@ -4,6 +4,7 @@ internal import OpenCVBridge
 public class CaptureSource: FrameSource {
     public let name: String
     public let width: Int
+    /// The frame height the device or file announces.
     public let height: Int
     public let frameRate: Double
     public let frameCount: Int?

@@ -1,5 +1,6 @@
 /// Whether a source delivers colour frames or 8-bit gray ones made of the luma.
 public enum FrameColor: String, Sendable, CaseIterable, Codable {
+    /// Colour frames (packed BGR), or 8-bit gray frames of the luma.
     case color, gray
 }
 
@@ -13,6 +14,7 @@ public protocol FrameSource: AnyObject {
     var name: String { get }
     /// The frame size as the source announces it before the first frame.
     var width: Int { get }
+    /// The frame height as the source announces it.
     var height: Int { get }
     /// Frames per second: a video's or camera's own rate, the chosen rate of a still.
     var frameRate: Double { get }

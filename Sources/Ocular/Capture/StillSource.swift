@@ -3,6 +3,7 @@
 public final class StillSource: FrameSource {
     public let name: String
     public var width: Int { frame.width }
+    /// The still's height.
     public var height: Int { frame.height }
     public let frameRate: Double
     public var frameCount: Int? { nil }

@@ -2,6 +2,7 @@ internal import OpenCVBridge
 
 /// The frames of a video file, in order, each with its presentation time; then nil.
 public final class VideoFileSource: CaptureSource {
+    /// The video file's path.
     public let path: String
 
     /// Opens a video file.

@@ -31,6 +31,7 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
         try self.init(coefficients: result)
     }
 
+    /// The matrix that leaves every point where it is.
     public static let identity = AffineMatrix(checked: [1, 0, 0, 0, 1, 0])
 
     /// Turning by `degrees` about `centre`, clockwise on screen (image coordinates run downwards).
@@ -48,6 +49,7 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
         return Point(x: m[0] * point.x + m[1] * point.y + m[2], y: m[3] * point.x + m[4] * point.y + m[5])
     }
 
+    /// The six coefficients, row by row.
     public var description: String {
         let m = coefficients.map { ($0 * 1000).rounded() / 1000 }
         return "[\(m[0]) \(m[1]) \(m[2]); \(m[3]) \(m[4]) \(m[5])]"
@@ -58,6 +60,13 @@ extension Image {
     /// The image moved by `map` onto a `width × height` canvas (cv::warpAffine, bilinear unless told
     /// otherwise): the pixel at p lands at map(p). Where nothing lands, the canvas repeats the image's
     /// edge pixels (`replicatingEdges`) or is black. YUV images come back as BGR.
+    /// - Parameters:
+    ///   - map: Where each pixel goes.
+    ///   - width: The canvas width.
+    ///   - height: The canvas height.
+    ///   - interpolation: How pixels between samples are made.
+    ///   - replicatingEdges: Whether the canvas repeats the edge pixels where nothing lands (else black).
+    /// - Returns: The canvas.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a size below one pixel.
     public func warped(by map: AffineMatrix, width: Int, height: Int, interpolation: Interpolation = .bilinear,
                        replicatingEdges: Bool = false) throws(OcularError) -> Image {
@@ -76,6 +85,10 @@ extension Image {
 extension Image {
     /// `background` with this image moved by `map` onto it (cv::warpAffine, bilinear, transparent
     /// border): where the map brings no pixel of this image, the background shows.
+    /// - Parameters:
+    ///   - map: Where each pixel of this image goes.
+    ///   - background: What shows where the map brings nothing, in this image's format.
+    /// - Returns: The background with this image moved onto it.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when the two differ in format, or for YUV images.
     public func warped(by map: AffineMatrix, over background: Image) throws(OcularError) -> Image {
         guard format == background.format, !format.isYUV else {

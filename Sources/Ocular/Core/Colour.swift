@@ -1,10 +1,18 @@
 /// An sRGB colour, 8 bits a channel: what overlays are drawn in and what colour parameters hold
 /// (`"#rrggbb"` in a recipe).
 public struct Colour: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0–255.
     public var red: UInt8
+    /// Green, 0–255.
     public var green: UInt8
+    /// Blue, 0–255.
     public var blue: UInt8
 
+    /// Creates a colour from its 8-bit channels.
+    /// - Parameters:
+    ///   - red: Red, 0–255.
+    ///   - green: Green, 0–255.
+    ///   - blue: Blue, 0–255.
     public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
@@ -25,11 +33,14 @@ public struct Colour: Sendable, Hashable, CustomStringConvertible {
         "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
+    /// The colour as `#rrggbb`.
     public var description: String { hex }
 
     /// Rec. 601 luma, as OpenCV's gray conversion weighs the channels.
     public var luma: Double { 0.299 * Double(red) + 0.587 * Double(green) + 0.114 * Double(blue) }
 
+    /// #000000.
     public static let black = Colour(red: 0, green: 0, blue: 0)
+    /// #ffffff.
     public static let white = Colour(red: 255, green: 255, blue: 255)
 }

@@ -27,13 +27,19 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
 
     /// `domain.case`, e.g. `image.notAnImage`, `faces.noFace`.
     public let name: String
+    /// What kind of failure it is, which decides the exit status and HTTP status.
     public let kind: Kind
 
+    /// Creates a code.
+    /// - Parameters:
+    ///   - name: The stable name, `area.reason`.
+    ///   - kind: What kind of failure it is.
     public init(_ name: String, _ kind: Kind) {
         self.name = name
         self.kind = kind
     }
 
+    /// The code's name.
     public var description: String { name }
 }
 
@@ -41,10 +47,12 @@ public struct ErrorCode: Hashable, Sendable, CustomStringConvertible {
 /// map them by ``ErrorCode/kind``, and any other error as an internal failure. Its description is
 /// also its `localizedDescription`, so Foundation's error reporting shows the same message.
 public protocol CodedError: LocalizedError, CustomStringConvertible {
+    /// The error's stable code, for programs and HTTP statuses.
     var code: ErrorCode { get }
 }
 
 extension CodedError {
+    /// The error's description, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
 

@@ -96,6 +96,9 @@ extension Image {
 extension Image {
     /// Each channel multiplied by its factor (cv::multiply, saturating): `factors` holds four values in
     /// the image's channel order, the ones past its channels unused. Packed formats only.
+    /// - Parameter factors: Four factors, in the image's channel order.
+    /// - Returns: The image with its channels scaled.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` for YUV images, or anything but four finite factors.
     public func multiplyingChannels(by factors: [Double]) throws(OcularError) -> Image {
         guard !format.isYUV, factors.count == 4, factors.allSatisfy(\.isFinite) else {
             throw .invalidArgument("multiplying channels needs a packed image and four finite factors, got \(self) and \(factors)")

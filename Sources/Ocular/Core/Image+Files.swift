@@ -9,6 +9,8 @@ public struct ImageReadOptions: Sendable, Equatable {
     /// The most pixels (width × height) an image may have.
     public var pixelLimit: Int
 
+    /// Creates options.
+    /// - Parameter pixelLimit: The largest width × height a header may announce.
     public init(pixelLimit: Int = ImageReadOptions.defaultPixelLimit) {
         self.pixelLimit = pixelLimit
     }
@@ -73,6 +75,7 @@ extension Image {
     /// Encodes the image, converting it first to what the encoding stores (gray, BGR, or BGRA for PNG).
     /// - Parameter encoding: PNG or JPEG with its setting.
     /// - Returns: The bytes of the encoded file.
+    /// - Throws: ``OcularError`` when the encoder fails.
     public func encoded(as encoding: ImageEncoding) throws(OcularError) -> [UInt8] {
         try encoded(fileExtension: encoding.fileExtension, parameters: encoding.parameters)
     }

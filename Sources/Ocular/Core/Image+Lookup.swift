@@ -7,6 +7,7 @@ extension Image {
     ///   - red: The table for red (and for the one channel of a gray image).
     ///   - green: The table for green; `red`'s when nil.
     ///   - blue: The table for blue; `red`'s when nil.
+    /// - Returns: The mapped image.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when a table does not hold 256 entries.
     public func mapped(red: [UInt8], green: [UInt8]? = nil, blue: [UInt8]? = nil) throws(OcularError) -> Image {
         let (green, blue) = (green ?? red, blue ?? red)

@@ -2,6 +2,8 @@ internal import OpenCVBridge
 
 extension Image {
     /// A copy of the pixels inside `rectangle`, clipped to the image (YUV images come back as BGR).
+    /// - Parameter rectangle: The region, in pixels; the part outside the image is left out.
+    /// - Returns: The region's pixels.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when the rectangle misses the image.
     public func cropped(to rectangle: PixelRectangle) throws(OcularError) -> Image {
         let packed = try self.packed
@@ -16,6 +18,11 @@ extension Image {
     /// The image resized to `width × height` with bilinear interpolation (OpenCV's default, cheap
     /// when shrinking by half), or averaging the pixels each output pixel covers (no aliasing when
     /// shrinking a lot). YUV images come back as BGR.
+    /// - Parameters:
+    ///   - width: The new width in pixels.
+    ///   - height: The new height in pixels.
+    ///   - averaging: Whether to average the pixels each output pixel covers (INTER_AREA).
+    /// - Returns: The resized image.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a size below one pixel.
     public func resized(width: Int, height: Int, averaging: Bool = false) throws(OcularError) -> Image {
         guard width >= 1, height >= 1 else { throw .invalidArgument("cannot resize \(self) to \(width)×\(height)") }
@@ -31,6 +38,11 @@ extension Image {
     }
 
     /// The image scaled by `factor`, each side rounded and at least one pixel.
+    /// - Parameters:
+    ///   - factor: How many times larger (below 1: smaller).
+    ///   - averaging: Whether to average the pixels each output pixel covers.
+    /// - Returns: The scaled image.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` for a factor that is not positive.
     public func scaled(by factor: Double, averaging: Bool = false) throws(OcularError) -> Image {
         guard factor.isFinite, factor > 0 else { throw .invalidArgument("cannot scale \(self) by \(factor)") }
         return try resized(width: max(1, Int((Double(width) * factor).rounded())),
@@ -39,6 +51,14 @@ extension Image {
 
     /// The image inside a border of `value` in every channel (`left`/`right` columns, `top`/`bottom`
     /// rows). Packed formats only.
+    /// - Parameters:
+    ///   - left: Columns added on the left.
+    ///   - top: Rows added on top.
+    ///   - right: Columns added on the right.
+    ///   - bottom: Rows added below.
+    ///   - value: The border's value in every channel.
+    /// - Returns: The padded image.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` for YUV images or a negative border.
     public func padded(left: Int, top: Int, right: Int, bottom: Int, value: UInt8) throws(OcularError) -> Image {
         guard !format.isYUV, [left, top, right, bottom].allSatisfy({ (0...Int(Int32.max / 4)).contains($0) }) else {
             throw .invalidArgument("cannot pad \(self) by \(left), \(top), \(right), \(bottom)")
@@ -63,6 +83,8 @@ extension PixelRectangle {
 
     /// Each coordinate and side multiplied by `factor` and rounded: from one image's pixels to those of
     /// a copy `factor` times its size.
+    /// - Parameter factor: The scale between the two images.
+    /// - Returns: The rectangle in the other image's pixels.
     public func scaled(by factor: Double) -> PixelRectangle {
         func scale(_ value: Int) -> Int { Int((Double(value) * factor).rounded()) }
         return PixelRectangle(x: scale(x), y: scale(y), width: scale(width), height: scale(height))

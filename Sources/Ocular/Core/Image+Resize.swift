@@ -5,6 +5,7 @@ extension Image {
     /// (area interpolation, so fine detail averages instead of shimmering). An image already that
     /// small is returned as it is; YUV images come back as BGR.
     /// - Parameter longSide: The most pixels the longer side may have, at least 1.
+    /// - Returns: The shrunk image, or this one when it fits already.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a side below 1.
     public func shrunk(toFit longSide: Int) throws(OcularError) -> Image {
         guard longSide >= 1 else { throw .invalidArgument("a thumbnail's long side must be at least 1 pixel, got \(longSide)") }

@@ -6,8 +6,11 @@ internal import OpenCVBridge
 /// formats keep rows tightly packed, as OpenCV derives their chroma planes from the width.
 /// Copies share storage until one is mutated, like any Swift array.
 public struct Image: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// How the bytes are laid out.
     public let format: PixelFormat
     /// Bytes from the start of one row to the start of the next (for planar YUV: of the Y plane).
     public let bytesPerRow: Int
@@ -38,6 +41,13 @@ public struct Image: Sendable, Equatable {
 
     /// Creates an image whose every pixel has the given bytes (one per channel, in the format's order).
     /// For YUV formats give (Y, U, V).
+    /// - Parameters:
+    ///   - width: Width in pixels, at least 1.
+    ///   - height: Height in pixels, at least 1.
+    ///   - format: The pixel format.
+    ///   - pixel: One byte per channel: (Y, U, V) for the YUV formats.
+    /// - Throws: ``OcularError/invalidImage(reason:)`` when the size does not fit the format;
+    ///   ``OcularError/invalidArgument(_:)`` when `pixel` has the wrong number of bytes.
     public init(width: Int, height: Int, format: PixelFormat, filledWith pixel: [UInt8]) throws(OcularError) {
         try Self.validate(width: width, height: height, format: format, bytesPerRow: format.minimumBytesPerRow(width: width))
         let expected = format.isYUV ? 3 : format.channels
@@ -112,6 +122,10 @@ public struct Image: Sendable, Equatable {
 
     /// The bytes of the pixel at (`x`, `y`) for the packed RGB-family and gray formats, in the
     /// format's own order.
+    /// - Parameters:
+    ///   - x: The column, inside the image.
+    ///   - y: The row, inside the image.
+    /// - Returns: One byte per channel.
     public func pixel(x: Int, y: Int) -> [UInt8] {
         precondition(!format.isYUV, "pixel(x:y:) reads packed formats; convert YUV first")
         precondition((0..<width).contains(x) && (0..<height).contains(y), "pixel (\(x), \(y)) is outside \(width)×\(height)")
@@ -120,6 +134,7 @@ public struct Image: Sendable, Equatable {
     }
 
     /// The mean of each channel over all pixels, in the format's channel order (packed formats).
+    /// - Returns: One mean per channel, 0–255.
     public func channelMeans() -> [Double] {
         precondition(!format.isYUV, "channelMeans() reads packed formats; convert YUV first")
         let channels = format.channels
@@ -163,5 +178,6 @@ public struct Image: Sendable, Equatable {
 }
 
 extension Image: CustomStringConvertible {
+    /// "Image(W×H format)".
     public var description: String { "Image(\(width)×\(height) \(format))" }
 }

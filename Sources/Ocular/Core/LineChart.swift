@@ -3,14 +3,26 @@ import Foundation
 /// A line chart drawn as a picture: axes with ticks and labels, a grid, one line per series, vertical
 /// markers and a legend. For the measurements Ocular plots (the MTF curve, MTF50 against zoom).
 public struct LineChart: Sendable {
+    /// One line of the chart.
     public struct Series: Sendable {
+        /// Its name in the legend.
         public var name: String
+        /// Its colour.
         public var colour: Colour
+        /// Its points, in the chart's units.
         public var points: [Point]
+        /// Whether the line is dashed.
         public var dashed: Bool
         /// A dot at every point (measured values); none for a drawn function.
         public var dots: Bool
 
+        /// Creates a series.
+        /// - Parameters:
+        ///   - name: Its name in the legend.
+        ///   - colour: Its colour.
+        ///   - points: Its points, in the chart's units.
+        ///   - dashed: Whether its line is dashed.
+        ///   - dots: Whether its points are marked.
         public init(name: String, colour: Colour, points: [Point], dashed: Bool = false, dots: Bool = false) {
             (self.name, self.colour, self.points, self.dashed, self.dots) = (name, colour, points, dashed, dots)
         }
@@ -18,25 +30,52 @@ public struct LineChart: Sendable {
 
     /// A vertical line across the plot at `x`, labelled at its top.
     public struct Marker: Sendable {
+        /// Where the marker stands on the x axis.
         public var x: Double
+        /// Its label.
         public var label: String
+        /// Its colour.
         public var colour: Colour
 
+        /// Creates a marker.
+        /// - Parameters:
+        ///   - x: Where it stands on the x axis.
+        ///   - label: Its label.
+        ///   - colour: Its colour.
         public init(x: Double, label: String, colour: Colour) { (self.x, self.label, self.colour) = (x, label, colour) }
     }
 
+    /// The chart's title.
     public var title: String
+    /// The x axis's label.
     public var xLabel: String
+    /// The y axis's label.
     public var yLabel: String
+    /// The x values shown.
     public var xRange: ClosedRange<Double>
+    /// The y values shown.
     public var yRange: ClosedRange<Double>
+    /// Where the x axis has ticks and grid lines.
     public var xTicks: [Double]
+    /// Where the y axis has ticks and grid lines.
     public var yTicks: [Double]
     /// A logarithmic x axis (positive ranges only): 1/x falls as a straight line on it.
     public var logarithmicX: Bool
+    /// The lines drawn, in order.
     public var series: [Series] = []
+    /// Vertical dashed markers with labels.
     public var markers: [Marker] = []
 
+    /// Creates an empty chart.
+    /// - Parameters:
+    ///   - title: Its title.
+    ///   - xLabel: The x axis's label.
+    ///   - yLabel: The y axis's label.
+    ///   - xRange: The x values shown.
+    ///   - yRange: The y values shown.
+    ///   - xTicks: Where the x axis has ticks.
+    ///   - yTicks: Where the y axis has ticks.
+    ///   - logarithmicX: Whether the x axis is logarithmic.
     public init(title: String, xLabel: String, yLabel: String, xRange: ClosedRange<Double>, yRange: ClosedRange<Double>,
                 xTicks: [Double], yTicks: [Double], logarithmicX: Bool = false) {
         (self.title, self.xLabel, self.yLabel, self.xRange, self.yRange, self.xTicks, self.yTicks, self.logarithmicX) =

@@ -30,6 +30,7 @@ public enum OcularError: CodedError, Equatable, Sendable {
     case invalidArgument(String)
     /// OpenCV reported a failure in `operation`.
     case openCV(operation: String, message: String)
+    /// What went wrong, naming the file, image or operation and why.
     public var description: String {
         switch self {
         case .fileNotFound(let path):
@@ -65,6 +66,7 @@ public enum OcularError: CodedError, Equatable, Sendable {
         }
     }
 
+    /// The stable code of the error, for programs and HTTP statuses.
     public var code: ErrorCode {
         switch self {
         case .fileNotFound: ErrorCode("file.notFound", .notFound)

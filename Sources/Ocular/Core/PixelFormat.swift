@@ -20,6 +20,7 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
     /// Packed YUV 4:2:2: Y0 U Y1 V for every two pixels.
     case yuyv
 
+    /// The format's name, as recipes and the CLI spell it.
     public var description: String { rawValue }
 
     /// Whether the format is one of the YUV camera formats.

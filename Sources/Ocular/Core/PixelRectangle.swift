@@ -1,10 +1,20 @@
 /// A rectangle of whole pixels: the top-left corner and the size.
 public struct PixelRectangle: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The left edge, in pixels from the image's left.
     public var x: Int
+    /// The top edge, in pixels from the image's top.
     public var y: Int
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// Creates a rectangle.
+    /// - Parameters:
+    ///   - x: The left edge.
+    ///   - y: The top edge.
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -29,5 +39,6 @@ public struct PixelRectangle: Sendable, Hashable, Codable, CustomStringConvertib
         return PixelRectangle(x: 0, y: (height - croppedHeight) / 2, width: width, height: croppedHeight)
     }
 
+    /// "W×H at (x, y)".
     public var description: String { "\(width)×\(height) at (\(x), \(y))" }
 }

@@ -2,13 +2,19 @@ import Foundation
 
 /// A width and height in whole pixels, as a sensor or an output is sized.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
     /// The largest side either way that Ocular accepts for a size given in words (a 100 000-pixel side is
     /// beyond any sensor; the product must still fit an Int without overflow).
     public static let largestSide = 100_000
 
+    /// Creates a size.
+    /// - Parameters:
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -40,5 +46,6 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
         return width / height > shape ? (height * shape, height) : (width, width / shape)
     }
 
+    /// "W×H".
     public var description: String { "\(width)×\(height)" }
 }

@@ -2,6 +2,7 @@ import Foundation
 
 /// What kind of face: a person's, a cat's, or a merge of the two.
 public enum Species: String, Sendable, Codable, CaseIterable {
+    /// A person's face, a cat's, or one that both cascades found (a person in a cat mask).
     case human, cat, hybrid
 }
 
@@ -13,6 +14,7 @@ public struct Face: Sendable, FrameAnnotation {
     public static let kind = "face"
     public static let group = "faces"
 
+    /// Whose face it is.
     public let species: Species
     /// The face's pixels, cut from the frame (in the frame's format; YUV frames give BGR).
     public let image: Image
@@ -26,12 +28,25 @@ public struct Face: Sendable, FrameAnnotation {
     public let nose: Point
     /// The eye rectangles the eye cascades found (face coordinates); nil where the eye was estimated.
     public let leftEyeBounds: PixelRectangle?
+    /// The subject's right eye's box in the face's picture, when the eye cascade found one.
     public let rightEyeBounds: PixelRectangle?
     /// The centre of the mouth when the smile cascade found one, in face coordinates.
     public let mouth: Point?
     /// Whether the mouth found smiles (the smile cascade agreed strongly on it).
     public let smile: Bool
 
+    /// Creates a face.
+    /// - Parameters:
+    ///   - species: Whose face it is.
+    ///   - image: The face's picture, cut from the frame at `bounds`.
+    ///   - bounds: Where it lies in the frame.
+    ///   - leftEye: The subject's left eye, in the face's picture.
+    ///   - rightEye: The subject's right eye, in the face's picture.
+    ///   - nose: The nose, in the face's picture.
+    ///   - leftEyeBounds: The left eye's box, when found.
+    ///   - rightEyeBounds: The right eye's box, when found.
+    ///   - mouth: The mouth, when found.
+    ///   - smile: Whether the smile cascade found a smile.
     public init(species: Species, image: Image, bounds: PixelRectangle, leftEye: Point, rightEye: Point, nose: Point,
                 leftEyeBounds: PixelRectangle? = nil, rightEyeBounds: PixelRectangle? = nil, mouth: Point? = nil,
                 smile: Bool = false) {

@@ -6,15 +6,26 @@ import Synchronization
 /// Which cascade files face detection loads. By default OpenCV's data package's (Debian's
 /// opencv-data: /usr/share/opencv4/haarcascades and lbpcascades); any file may be named instead.
 public struct FaceCascades: Sendable, Hashable {
+    /// The path of the frontal human face cascade.
     public var humanFace: String
+    /// The path of the cat face cascade.
     public var catFace: String
     /// The cascades are named after the person's own eyes: the subject's left eye shows on the
     /// viewer's right (measured: haarcascade_lefteye_2splits finds astronaut.png's eye in the right
     /// half of her face and nothing in the left).
     public var subjectsLeftEye: String
+    /// The path of the subject's right eye cascade.
     public var subjectsRightEye: String
+    /// The path of the smile cascade.
     public var smile: String
 
+    /// Creates cascade paths.
+    /// - Parameters:
+    ///   - humanFace: The frontal human face cascade.
+    ///   - catFace: The frontal cat face cascade.
+    ///   - subjectsLeftEye: The subject's left eye cascade.
+    ///   - subjectsRightEye: The subject's right eye cascade.
+    ///   - smile: The smile cascade.
     public init(humanFace: String, catFace: String, subjectsLeftEye: String, subjectsRightEye: String, smile: String) {
         self.humanFace = humanFace
         self.catFace = catFace
@@ -50,6 +61,7 @@ public final class Cascade: Sendable {
     public let path: String
     /// The detection window: the smallest object the cascade sees.
     public let windowWidth: Int
+    /// The height of the cascade's detection window, in pixels.
     public let windowHeight: Int
     private let classifier: Mutex<OpaquePointer>
 
@@ -103,7 +115,9 @@ public final class Cascade: Sendable {
 
     /// What one search found: the box (in the searched image) and how many windows agreed on it.
     public struct Detection: Sendable, Hashable {
+        /// Where the cascade found it.
         public var bounds: PixelRectangle
+        /// How many overlapping windows voted for it.
         public var neighbours: Int
     }
 

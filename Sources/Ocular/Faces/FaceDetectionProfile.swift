@@ -22,6 +22,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public var equalization: Equalization
     /// Haar cascades, or the LBP variants (faster, a little less reliable) for the faces.
     public var cascadeKind: CascadeKind
+    /// How human faces are searched for.
     public var humanFaces: CascadeSearch
     /// Relative to the face's width rather than the image's short side.
     public var eyes: CascadeSearch
@@ -56,7 +57,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         case none
     }
 
+    /// Which kind of cascade a search uses.
     public enum CascadeKind: String, Sendable, Hashable, CaseIterable {
+        /// Haar features (OpenCV's `haarcascade_*`) or local binary patterns (`lbpcascade_*`).
         case haar, lbp
     }
 
@@ -72,6 +75,12 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         /// neighbours add up to at least this (0: every box is kept).
         public var minimumVotes: Int
 
+        /// Creates a search.
+        /// - Parameters:
+        ///   - scaleStep: The factor between the scales searched.
+        ///   - minimumNeighbours: How many overlapping windows must agree.
+        ///   - minimumSize: The smallest face, as a fraction of the image's short side.
+        ///   - minimumVotes: The fewest votes a face needs after grouping.
         public init(scaleStep: Double, minimumNeighbours: Int, minimumSize: Double, minimumVotes: Int = 0) {
             self.scaleStep = scaleStep
             self.minimumNeighbours = minimumNeighbours
@@ -113,6 +122,11 @@ public struct FaceDetectionProfile: Sendable, Hashable {
             /// With fewer corners than this followed there and back, the cascade looks at once.
             public var minimumPoints: Int
 
+            /// Creates the flow settings.
+            /// - Parameters:
+            ///   - faceWidth: The width faces are scaled to for optical flow.
+            ///   - checkEvery: How many frames between checks that a followed face is still a face.
+            ///   - minimumPoints: The fewest points that must follow for the face to be kept.
             public init(faceWidth: Int, checkEvery: Int, minimumPoints: Int) {
                 self.faceWidth = faceWidth
                 self.checkEvery = checkEvery
@@ -122,14 +136,23 @@ public struct FaceDetectionProfile: Sendable, Hashable {
 
         /// The sizes most whole searches of a stream keep to.
         public struct LargeFaces: Sendable, Hashable {
+            /// The smallest human face searched for, as a fraction of the frame's short side.
             public var smallestHuman: Double
+            /// The smallest cat face searched for, as a fraction of the frame's short side.
             public var smallestCat: Double
+            /// How many frames between full searches for small faces.
             public var smallFacesEvery: Int
             /// Those searches run on a copy this many pixels on its short side (nil: the profile's
             /// ``FaceDetectionProfile/detectionShortSide``): the smallest face they seek needs fewer
             /// pixels than the profile's smallest.
             public var shortSide: Int?
 
+            /// Creates the large-face settings.
+            /// - Parameters:
+            ///   - smallestHuman: The smallest human face, as a fraction of the short side.
+            ///   - smallestCat: The smallest cat face, as a fraction of the short side.
+            ///   - smallFacesEvery: Frames between full searches.
+            ///   - shortSide: The frame's short side these were chosen for, if any.
             public init(smallestHuman: Double, smallestCat: Double, smallFacesEvery: Int, shortSide: Int? = nil) {
                 self.smallestHuman = smallestHuman
                 self.smallestCat = smallestCat
@@ -138,6 +161,15 @@ public struct FaceDetectionProfile: Sendable, Hashable {
             }
         }
 
+        /// Creates tracking settings.
+        /// - Parameters:
+        ///   - searchEveryWhileTracking: Frames between searches while faces are followed.
+        ///   - searchEveryWhileLost: Frames between searches while none is.
+        ///   - margin: How far around a followed face the next search looks, as a fraction of its size.
+        ///   - workingFaceSize: The size faces are scaled to before searching near them.
+        ///   - scaleStep: The cascade's scale step near followed faces.
+        ///   - largeFacesOnly: Settings for searching only large faces on most frames.
+        ///   - flow: Optical-flow settings.
         public init(searchEveryWhileTracking: Int, searchEveryWhileLost: Int, margin: Double, workingFaceSize: Int, scaleStep: Double,
                     largeFacesOnly: LargeFaces? = nil, flow: Flow? = nil) {
             self.largeFacesOnly = largeFacesOnly
@@ -171,7 +203,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         findsCatsByVote: false,
         tracking: nil)
 
-    /// Ocular's default, chosen on the robustness sweep (``FaceSweep``; figures in the README's
+    /// Ocular's default, chosen on the robustness sweep (`FaceSweep`; figures in the README's
     /// "Faces" section). Against the textbook: the detection copy is 320 pixels on its short side
     /// whatever the frame (faces down to 0.08 of it keep 25 pixels); no equalisation (the cascades
     /// normalise each window, and equalising a frame that is mostly wall wrecks a small face); human
@@ -208,9 +240,12 @@ public struct FaceDetectionProfile: Sendable, Hashable {
 
     /// The named profiles, as `--profile` and the stage's choice list them.
     public enum Name: String, ParameterChoice {
+        /// Ocular's profile, chosen on the robustness sweep.
         case standard = "default"
+        /// The textbook's profile.
         case textbook
 
+        /// The profile this name stands for.
         public var profile: FaceDetectionProfile {
             switch self {
             case .standard: .standard

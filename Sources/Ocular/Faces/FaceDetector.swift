@@ -6,6 +6,7 @@ import Foundation
 /// Loading is done once per cascade file and process; a detector is cheap to make after that and
 /// may be shared between threads (searches of one cascade take turns).
 public struct FaceDetector: Sendable {
+    /// The search's constants.
     public let profile: FaceDetectionProfile
     let humanFace: Cascade
     let catFace: Cascade?

@@ -7,6 +7,7 @@ public enum FaceError: CodedError, Equatable, Sendable {
     /// A list of labelled faces (an evaluation's `faces.json`) that cannot be used as a whole.
     case badLabels(path: String, reason: String)
 
+    /// What went wrong, naming the cascade or picture at fault.
     public var description: String {
         switch self {
         case .unusableCascade(let role, let path, let reason):
@@ -18,6 +19,7 @@ public enum FaceError: CodedError, Equatable, Sendable {
         }
     }
 
+    /// The stable code of the error, for programs and HTTP statuses.
     public var code: ErrorCode {
         switch self {
         case .unusableCascade: ErrorCode("faces.unusableCascade", .unavailable)

@@ -1,10 +1,20 @@
 /// Which parts of the SPEC §4 overlay to draw.
 public struct FaceOverlay: Sendable, Hashable {
+    /// Whether face boxes are drawn.
     public var faces = true
+    /// Whether eyes are drawn.
     public var eyes = true
+    /// Whether the nose is drawn.
     public var nose = true
+    /// Whether the mouth is drawn.
     public var mouth = true
 
+    /// Creates an overlay.
+    /// - Parameters:
+    ///   - faces: Draw face boxes.
+    ///   - eyes: Draw eyes.
+    ///   - nose: Draw the nose.
+    ///   - mouth: Draw the mouth.
     public init(faces: Bool = true, eyes: Bool = true, nose: Bool = true, mouth: Bool = true) {
         self.faces = faces
         self.eyes = eyes

@@ -8,6 +8,7 @@ import Synchronization
 /// that arrive, more often while none is followed. Without the profile's
 /// ``FaceDetectionProfile/tracking`` every frame is searched whole.
 public final class FaceTracker: Sendable {
+    /// The detector the tracker searches with.
     public let detector: FaceDetector
     private let state = Mutex(State())
 
@@ -74,6 +75,8 @@ public final class FaceTracker: Sendable {
     /// the default's pace while no face is followed, so a stream does not stall every 5th.
     static let closeUpEvery = 6
 
+    /// Creates a tracker.
+    /// - Parameter detector: The detector it searches with; its profile says how often.
     public init(detector: FaceDetector) {
         self.detector = detector
     }

@@ -30,7 +30,9 @@ public struct FacesStage: Stage {
     public static let drawMouth = Key<Bool>.flag("drawMouth", title: "Mouth", default: true, help: "A cyan dot on the mouth, when one is found.")
     public static let parameters = declared(profile, cats, clahe, drawFaces, drawEyes, drawNose, drawMouth)
 
+    /// Finds and follows the faces.
     public let tracker: FaceTracker
+    /// What is drawn over them.
     public let overlay: FaceOverlay
 
     public init(_ values: StageValues) throws(StageError) {

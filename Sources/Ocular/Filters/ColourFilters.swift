@@ -91,13 +91,18 @@ public struct ColorMatrixFilter: ColourOperationStage, FilterStage {
                 help: "Added to output \(channel == "R" ? "red" : channel == "G" ? "green" : "blue") (1 is the full range).")
     }
 
+    /// The red output's weights: `rVectorR` × red + `rVectorG` × green + `rVectorB` × blue.
     public static let rVectorR = weight("r", "R", 1), rVectorG = weight("r", "G", 0), rVectorB = weight("r", "B", 0)
+    /// The green output's weights.
     public static let gVectorR = weight("g", "R", 0), gVectorG = weight("g", "G", 1), gVectorB = weight("g", "B", 0)
+    /// The blue output's weights.
     public static let bVectorR = weight("b", "R", 0), bVectorG = weight("b", "G", 0), bVectorB = weight("b", "B", 1)
+    /// What is added to each output channel (1 is the full range).
     public static let biasVectorR = bias("R"), biasVectorG = bias("G"), biasVectorB = bias("B")
     public static let parameters = declared(rVectorR, rVectorG, rVectorB, gVectorR, gVectorG, gVectorB, bVectorR, bVectorG, bVectorB,
                                             biasVectorR, biasVectorG, biasVectorB)
 
+    /// The matrix the parameters make.
     public let matrix: ColourMatrix
 
     public init(_ values: StageValues) {
@@ -238,7 +243,9 @@ public struct TemperatureAndTintFilter: ColourOperationStage, FilterStage {
                                                       help: "The tint it should look lit by.")
     public static let parameters = declared(neutralTemperature, neutralTint, targetTemperature, targetTint)
 
+    /// The temperature (kelvin) and tint of the light the picture was taken in.
     public let neutral: (temperature: Double, tint: Double)
+    /// The temperature (kelvin) and tint it is shown as.
     public let target: (temperature: Double, tint: Double)
 
     public init(_ values: StageValues) {
@@ -290,6 +297,7 @@ public struct ToneCurveFilter: ColourOperationStage, FilterStage {
     public static let point4 = Key<Point>.point("point4", title: "Point 4", default: Point(x: 1, y: 1), help: "Input and output of the lightest point.")
     public static let parameters = declared(point0, point1, point2, point3, point4)
 
+    /// The curve's five points, x and y in 0…1.
     public let points: [Point]
 
     public init(_ values: StageValues) throws(StageError) {

@@ -19,14 +19,20 @@ public enum ColourOperation: Sendable, Equatable {
 public struct ColourMatrix: Sendable, Equatable, CustomStringConvertible {
     /// Rows red, green, blue out; columns red, green, blue in.
     public var rows: [SIMD3<Double>]
+    /// Added to each output channel, 0…1.
     public var bias: SIMD3<Double>
 
+    /// Creates a matrix.
+    /// - Parameters:
+    ///   - rows: Red, green, blue out; each row the weights of red, green, blue in.
+    ///   - bias: Added to each output channel.
     public init(rows: [SIMD3<Double>], bias: SIMD3<Double> = .zero) {
         precondition(rows.count == 3, "a colour matrix has three rows")
         self.rows = rows
         self.bias = bias
     }
 
+    /// The matrix that changes nothing.
     public static let identity = ColourMatrix(rows: [SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)])
 
     /// A matrix that scales each channel.
@@ -59,6 +65,7 @@ public struct ColourMatrix: Sendable, Equatable, CustomStringConvertible {
         return true
     }
 
+    /// The rows and bias, rounded.
     public var description: String {
         let row = { (index: Int) in
             let values = (0..<3).map { Self.format(self.rows[index][$0]) } + [Self.format(self.bias[index])]
@@ -79,8 +86,11 @@ private func abs(_ vector: SIMD3<Double>) -> SIMD3<Double> {
 
 /// Three 256-entry tables, red, green, blue: each input level's output level.
 public struct ChannelCurves: Sendable, Equatable {
+    /// Red's 256 output values, by input value.
     public var red: [UInt8]
+    /// Green's 256 output values, by input value.
     public var green: [UInt8]
+    /// Blue's 256 output values, by input value.
     public var blue: [UInt8]
 
     /// Tabulates a curve per channel: `curve(channel, x)` for x in 0…1 and channel 0 (red), 1, 2,
@@ -179,6 +189,9 @@ public protocol ColourOperationStage: Stage {
 
 extension ColourOperationStage {
     /// The operation alone, in one pass: exactly what a fused run does when the stage stands alone.
+    /// - Parameter frame: The frame, in any pixel format.
+    /// - Returns: The frame with the operation applied to its image.
+    /// - Throws: ``OcularError`` when the image cannot be converted or OpenCV fails.
     public func process(_ frame: Frame) throws -> Frame {
         var frame = frame
         frame.image = try ColourProgram([(Self.name, operation)]).apply(to: frame.image)

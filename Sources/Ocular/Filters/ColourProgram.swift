@@ -13,12 +13,17 @@ import Foundation
 public struct ColourProgram: Sendable, CustomStringConvertible {
     /// One step of the pass, with the stages it stands for.
     public struct Step: Sendable {
+        /// What one step does to every pixel.
         public enum Work: Sendable {
+            /// A matrix on red, green and blue.
             case matrix(ColourMatrix)
+            /// A lookup table per channel.
             case curves(ChannelCurves)
+            /// A mix with the pixel's own luma or saturation.
             case mix(ColourMix)
         }
 
+        /// What the step does.
         public let work: Work
         /// The stages fused into this step, in order.
         public let stages: [String]
@@ -125,6 +130,7 @@ public struct ColourProgram: Sendable, CustomStringConvertible {
         stepDescriptions.enumerated().map { "  step \($0.offset + 1): \($0.element)" }
     }
 
+    /// The steps, in order.
     public var description: String { stepDescriptions.joined(separator: "; ") }
 
     /// A value in levels rounded to the nearest (ties to even, as OpenCV's saturate_cast) and kept within 0…255.

@@ -8,8 +8,11 @@ public protocol FrameSink: AnyObject {
 /// Frames into a video file. The file is opened at the first frame, since a pipeline may change the
 /// frames' size, and appears at its path only when ``finish()`` succeeds.
 public final class VideoFileSink: FrameSink {
+    /// Where the video is written.
     public let path: String
+    /// The video's frame rate.
     public let framesPerSecond: Double
+    /// The writer, made when the first frame gives the size.
     public private(set) var writer: VideoWriter?
 
     /// - Parameters:
@@ -44,6 +47,11 @@ public struct FrameRunProgress: Sendable {
     /// Time since the run started.
     public var elapsed: Duration
 
+    /// Creates a progress report.
+    /// - Parameters:
+    ///   - framesDone: Frames through so far.
+    ///   - frameCount: All the frames, when known.
+    ///   - elapsed: Time since the run started.
     public init(framesDone: Int, frameCount: Int?, elapsed: Duration) {
         self.framesDone = framesDone
         self.frameCount = frameCount

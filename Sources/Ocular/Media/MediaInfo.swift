@@ -5,11 +5,15 @@ internal import OpenCVBridge
 public struct ImageFileInfo: Sendable, Equatable, Codable {
     /// The container, such as "PNG" or "JPEG".
     public var container: String
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// Channels in the file (1 gray, 3 colour, 4 with alpha).
     public var channels: Int
     /// The pixel format Ocular reads the file as.
     public var pixelFormat: PixelFormat
+    /// The file's size in bytes.
     public var fileSize: Int
 }
 
@@ -17,20 +21,27 @@ public struct ImageFileInfo: Sendable, Equatable, Codable {
 public struct VideoFileInfo: Sendable, Equatable, Codable {
     /// The codec's four-character code, such as "h264" or "MJPG".
     public var codec: String
+    /// Frame width in pixels.
     public var width: Int
+    /// Frame height in pixels.
     public var height: Int
+    /// Frames per second, as the container says.
     public var framesPerSecond: Double
+    /// Frames, as the container says.
     public var frameCount: Int
     /// Seconds: frame count ÷ frame rate.
     public var duration: Double
     /// The OpenCV videoio backend that read it, such as "FFMPEG".
     public var backend: String
+    /// The file's size in bytes.
     public var fileSize: Int
 }
 
 /// An image or a video, as `ocular info` describes it.
 public enum MediaInfo: Sendable, Equatable {
+    /// A still picture.
     case image(ImageFileInfo)
+    /// A video.
     case video(VideoFileInfo)
 
     /// Describes a media file: decoded as an image when its bytes are one, else opened as a video.

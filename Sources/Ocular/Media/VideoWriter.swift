@@ -7,14 +7,19 @@ internal import OpenCVBridge
 /// (MPEG-4 Part 2 otherwise), `.avi` holds Motion-JPEG. Frames are written to a temporary file that
 /// replaces `path` only when ``finish()`` succeeds, so a failure never leaves a half-written video.
 public final class VideoWriter {
+    /// Where the video ends up (it is written beside it until finished).
     public let path: String
+    /// Frame width in pixels.
     public let width: Int
+    /// Frame height in pixels.
     public let height: Int
+    /// The frame rate written into the file.
     public let framesPerSecond: Double
     /// The codec chosen, such as "avc1" or "MJPG".
     public let codec: String
     private let temporaryPath: String
     private var writer: OpaquePointer?
+    /// How many frames were written so far.
     public private(set) var framesWritten = 0
 
     /// Opens a video for frames of one size.

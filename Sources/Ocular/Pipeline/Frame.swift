@@ -67,6 +67,7 @@ public struct AnnotationGroups: Encodable, Sendable {
         groups.first { $0.name == group }?.annotations ?? []
     }
 
+    /// Encodes every group as a list under its name.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: GroupKey.self)
         for group in groups {

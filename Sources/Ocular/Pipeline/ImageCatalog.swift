@@ -10,6 +10,7 @@ public protocol ImageCatalog: Sendable {
 
 /// No pictures at all: every id is refused.
 public struct NoImages: ImageCatalog {
+    /// Creates the empty catalog.
     public init() {}
 
     public func image(id: String) throws(OcularError) -> Image {
@@ -22,6 +23,8 @@ public struct ImageFiles: ImageCatalog {
     /// How the files are read.
     public var options: ImageReadOptions
 
+    /// Creates a catalog of files.
+    /// - Parameter options: How files are read (the pixel limit).
     public init(options: ImageReadOptions = ImageReadOptions()) {
         self.options = options
     }

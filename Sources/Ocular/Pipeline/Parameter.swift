@@ -27,6 +27,7 @@ public struct Parameter<Owner: Stage, Value: Sendable>: ParameterDeclaring, Send
 
 /// Anything that declares a parameter: the keys of every value type alike.
 public protocol ParameterDeclaring: Sendable {
+    /// The parameter's declaration.
     var descriptor: ParameterDescriptor { get }
 }
 
@@ -47,7 +48,9 @@ public protocol ParameterChoice: CaseIterable, RawRepresentable, ParameterValueC
 
 /// One parameter set to a value, for building a stage or a recipe step in code: `TintStage.seed(7)`.
 public struct ParameterSetting<Owner: Stage>: Sendable {
+    /// The parameter's name.
     public let name: String
+    /// Its value.
     public let value: ParameterValue
 }
 
@@ -112,8 +115,11 @@ extension Point: ParameterValueConvertible {
 /// A bean counter's training list as a parameter names it (a file on the command line, "default"
 /// in the studio); the stage asks its ``ImageCatalog`` for the classifier.
 public struct TrainingListName: ParameterValueConvertible, Hashable {
+    /// The list's name.
     public var name: String
 
+    /// Creates a name.
+    /// - Parameter name: The list's name.
     public init(_ name: String) {
         self.name = name
     }
@@ -218,17 +224,25 @@ extension Stage {
     public typealias Key<Value: Sendable> = Parameter<Self, Value>
 
     /// The declarations of `keys`, in the order given: what `parameters` returns.
+    /// - Parameter keys: The stage's parameter keys.
+    /// - Returns: Their declarations.
     public static func declared(_ keys: any ParameterDeclaring...) -> [ParameterDescriptor] {
         keys.map(\.descriptor)
     }
 
     /// The stage with the given settings, the others at their defaults.
+    /// - Parameters:
+    ///   - settings: Parameters set through their keys: `PosterizeStage.with(PosterizeStage.levels(3))`.
+    ///   - images: Where image parameters' ids are looked up.
+    /// - Returns: The stage.
     /// - Throws: ``StageError`` for a value the declaration does not allow or an image that cannot be had.
     public static func with(_ settings: ParameterSetting<Self>..., images: any ImageCatalog = NoImages()) throws(StageError) -> Self {
         try with(values(settings), images: images)
     }
 
     /// A recipe step of this stage with the given settings.
+    /// - Parameter settings: Parameters set through their keys.
+    /// - Returns: The step, for a ``Recipe``.
     public static func step(_ settings: ParameterSetting<Self>...) -> Recipe.Step {
         Recipe.Step(name, values(settings))
     }

@@ -41,6 +41,10 @@ public struct ParameterDescriptor: Sendable, Equatable {
         /// What people read.
         public var title: String
 
+        /// Creates an option.
+        /// - Parameters:
+        ///   - value: What recipes say.
+        ///   - title: What people read.
         public init(_ value: String, title: String) {
             self.value = value
             self.title = title

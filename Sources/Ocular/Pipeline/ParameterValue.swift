@@ -14,6 +14,9 @@ public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible
     /// No image.
     case none
 
+    /// Decodes a number, flag, text, point or null.
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for anything else.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -32,6 +35,9 @@ public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible
         }
     }
 
+    /// Encodes the value as JSON's number, boolean, string, array or null.
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -3,7 +3,9 @@
 public struct Pipeline: Sendable {
     /// A stage with the values it was built from.
     public struct Step: Sendable {
+        /// The stage, built.
         public let stage: any Stage
+        /// The values it was built with, as checked.
         public let values: StageValues
     }
 
@@ -13,7 +15,9 @@ public struct Pipeline: Sendable {
     /// What running the pipeline does to a frame: one pass per stage, except that each run of consecutive
     /// point-wise colour stages (``ColourOperationStage``) is one ``ColourProgram``, compiled here once.
     public enum Pass: Sendable {
+        /// One stage, run on the frame.
         case stage(Step)
+        /// A run of colour stages, fused into one pass.
         case fused(ColourProgram)
     }
 

@@ -12,6 +12,10 @@ public struct Recipe: Sendable, Equatable, Codable {
         /// The parameter values set; the rest take their defaults.
         public var values: [String: ParameterValue]
 
+        /// Creates a step.
+        /// - Parameters:
+        ///   - stage: The stage's name.
+        ///   - values: The parameters set, by name.
         public init(_ stage: String, _ values: [String: ParameterValue] = [:]) {
             self.stage = stage
             self.values = values
@@ -24,6 +28,9 @@ public struct Recipe: Sendable, Equatable, Codable {
             init?(intValue: Int) { nil }
         }
 
+        /// Decodes `{"stage": NAME, PARAMETER: VALUE, …}`.
+        /// - Parameter decoder: The decoder.
+        /// - Throws: `DecodingError` when the stage's name is missing.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             stage = try container.decode(String.self, forKey: Key(stringValue: "stage"))
@@ -34,6 +41,9 @@ public struct Recipe: Sendable, Equatable, Codable {
             self.values = values
         }
 
+        /// Encodes the step as `{"stage": NAME, PARAMETER: VALUE, …}`.
+        /// - Parameter encoder: The encoder.
+        /// - Throws: What the encoder throws.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(stage, forKey: Key(stringValue: "stage"))
@@ -44,6 +54,8 @@ public struct Recipe: Sendable, Equatable, Codable {
     /// The stages, applied in this order.
     public var stages: [Step]
 
+    /// Creates a recipe.
+    /// - Parameter stages: The steps, in order.
     public init(stages: [Step] = []) {
         self.stages = stages
     }
@@ -56,6 +68,9 @@ public struct Recipe: Sendable, Equatable, Codable {
         case stages
     }
 
+    /// Decodes `{"stages": […]}`.
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` when there are more than ``maximumStages`` steps or one is not a step.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // A misspelt key ("stage" for "stages") would otherwise be ignored and the recipe run empty.
@@ -126,9 +141,13 @@ public struct Recipe: Sendable, Equatable, Codable {
 }
 
 extension ParameterValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByStringLiteral {
+    /// A number.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A flag.
     public init(booleanLiteral value: Bool) { self = .flag(value) }
+    /// A text: a choice, a colour, a file.
     public init(stringLiteral value: String) { self = .text(value) }
 }
 

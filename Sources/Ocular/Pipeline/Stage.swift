@@ -36,12 +36,17 @@ extension Stage {
     public static var annotationKinds: [any FrameAnnotation.Type] { [] }
 
     /// The stage with every parameter at its default.
+    /// - Returns: The stage.
+    /// - Throws: ``StageError`` when the defaults alone cannot build it (a required picture).
     public static func withDefaults() throws(StageError) -> Self {
         try with([:])
     }
 
     /// The stage built from checked values; an error that is not a ``StageError`` already becomes
     /// one naming this stage.
+    /// - Parameter values: Every declared parameter's value, checked.
+    /// - Returns: The stage.
+    /// - Throws: ``StageError`` naming this stage.
     public static func built(from values: StageValues) throws(StageError) -> Self {
         do {
             return try Self(values)
@@ -56,6 +61,7 @@ extension Stage {
     /// - Parameters:
     ///   - values: By parameter name.
     ///   - images: Where image parameters' ids are looked up.
+    /// - Returns: The stage.
     /// - Throws: ``StageError`` for an unknown parameter, a value the declaration does not allow, or
     ///   an image that cannot be had.
     public static func with(_ values: [String: ParameterValue], images: any ImageCatalog = NoImages()) throws(StageError) -> Self {
@@ -72,5 +78,6 @@ extension Stage {
 /// What kind of work a stage does (SPEC §7's categories plus detection, and the OpenCV tutorial's
 /// samples of SPEC §6, which the studio's Samples page lists).
 public enum StageCategory: String, Sendable, Codable, CaseIterable {
+    /// Colour adjustments, colour effects, blurs, sharpening, stylizing, geometry, compositing, generators, detection, and the tutorial's samples.
     case colourAdjustment, colourEffect, blur, sharpen, stylize, geometry, composite, generator, detection, sample
 }

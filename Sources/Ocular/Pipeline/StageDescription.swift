@@ -4,6 +4,7 @@ public struct StageDescription: Sendable, Equatable, Encodable {
     public var name: String
     /// What people read: "White balance".
     public var title: String
+    /// The stage's category.
     public var category: StageCategory
     /// One sentence on what the stage does.
     public var summary: String
@@ -17,9 +18,13 @@ public struct StageDescription: Sendable, Equatable, Encodable {
 
     /// One kind of ``FrameAnnotation`` by its names.
     public struct AnnotationKind: Sendable, Equatable, Encodable {
+        /// The kind of annotation ("face").
         public var kind: String
+        /// The group its annotations are listed under ("faces").
         public var group: String
 
+        /// Describes an annotation type.
+        /// - Parameter annotation: The type.
         public init(_ annotation: any FrameAnnotation.Type) {
             kind = annotation.kind
             group = annotation.group

@@ -8,6 +8,11 @@ public struct StageError: CodedError, Equatable, Sendable {
     /// What is wrong and what is allowed.
     public var reason: String
 
+    /// Creates an error.
+    /// - Parameters:
+    ///   - stage: The stage at fault, if known.
+    ///   - parameter: Its parameter at fault, if any.
+    ///   - reason: Why.
     public init(stage: String? = nil, parameter: String? = nil, reason: String) {
         self.stage = stage
         self.parameter = parameter
@@ -17,6 +22,7 @@ public struct StageError: CodedError, Equatable, Sendable {
     /// Always `stage.invalid`: a recipe, or values, that cannot be used.
     public var code: ErrorCode { ErrorCode("stage.invalid", .badInput) }
 
+    /// "stage 'S', parameter 'P': reason".
     public var description: String {
         switch (stage, parameter) {
         case (let stage?, let parameter?): "stage \(Self.quoted(stage)), parameter \(Self.quoted(parameter)): \(reason)"

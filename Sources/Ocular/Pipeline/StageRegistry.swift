@@ -3,6 +3,8 @@ public struct StageRegistry: Sendable {
     /// The stage types, in order.
     public let stages: [any Stage.Type]
 
+    /// Creates a registry.
+    /// - Parameter stages: The stage types, in the order lists show them.
     public init(_ stages: [any Stage.Type]) {
         self.stages = stages
     }

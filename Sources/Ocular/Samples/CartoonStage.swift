@@ -24,6 +24,7 @@ public struct CartoonStage: Stage {
                                                        help: "The outlines' width in pixels.")
     public static let parameters = declared(spatialRadius, colourRadius, levels, edgeThreshold, edgeThickness)
 
+    /// The values of the parameters this stage was built with.
     public let values: (spatialRadius: Double, colourRadius: Double, levels: Int, edgeThreshold: Double, edgeThickness: Int)
 
     public init(_ values: StageValues) {

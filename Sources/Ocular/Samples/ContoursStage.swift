@@ -10,7 +10,9 @@ public struct ContoursStage: Stage {
     public static let summary = "Outlines the shapes that stand out from the background and counts them, with their areas; "
         + "use it to count and measure objects on a plain background, or to see a picture's shapes."
 
+    /// How the picture is made black and white before contours are traced.
     public enum Method: String, ParameterChoice {
+        /// Otsu's threshold, an adaptive (local) threshold, a fixed threshold, or Canny's edges.
         case otsu, adaptive, threshold, canny
         public var title: String {
             switch self {
@@ -31,7 +33,9 @@ public struct ContoursStage: Stage {
         }
     }
 
+    /// Which contours are drawn.
     public enum Mode: String, ParameterChoice {
+        /// Every contour, or only the outermost ones.
         case all, outer
         public var title: String {
             switch self {
@@ -58,6 +62,7 @@ public struct ContoursStage: Stage {
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 0, green: 255, blue: 0), help: "The lines' colour.")
     public static let parameters = declared(method, threshold, mode, minimumArea, thickness, colour)
 
+    /// The values of the parameters this stage was built with.
     public let values: (method: Method, threshold: Double, mode: Mode, minimumArea: Double, thickness: Int, colour: Colour)
 
     public init(_ values: StageValues) {
@@ -65,6 +70,10 @@ public struct ContoursStage: Stage {
                        values[Self.colour])
     }
 
+    /// The contours of a picture with this stage's settings.
+    /// - Parameter image: The picture, in any format.
+    /// - Returns: The contours found, and a way to draw them.
+    /// - Throws: ``OcularError`` when OpenCV fails.
     public func contours(in image: Image) throws(OcularError) -> Contours {
         try image.converted(to: .gray8).contours(values.method.bridged, threshold: values.threshold, outerOnly: values.mode == .outer,
                                                  minimumArea: values.minimumArea)

@@ -27,12 +27,17 @@ public struct CornersStage: Stage {
                                                   help: "The circles' colour.")
     public static let parameters = declared(blockSize, aperture, k, threshold, maximum, colour)
 
+    /// The values of the parameters this stage was built with.
     public let values: (blockSize: Int, aperture: Int, k: Double, threshold: Double, maximum: Int, colour: Colour)
 
     public init(_ values: StageValues) {
         self.values = (values[Self.blockSize], values[Self.aperture], values[Self.k], values[Self.threshold], values[Self.maximum], values[Self.colour])
     }
 
+    /// The Harris corners of a picture with this stage's settings.
+    /// - Parameter image: The picture, in any format.
+    /// - Returns: The corners, strongest first.
+    /// - Throws: ``OcularError`` when OpenCV fails.
     public func corners(in image: Image) throws(OcularError) -> [Corner] {
         try image.converted(to: .gray8).harrisCorners(blockSize: values.blockSize, aperture: values.aperture, k: values.k,
                                                       threshold: values.threshold, maximum: values.maximum)

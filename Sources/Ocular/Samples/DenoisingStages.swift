@@ -19,6 +19,7 @@ public struct TotalVariationStage: Stage {
                                                     help: "More converge further and cost more.")
     public static let parameters = declared(lambda, iterations)
 
+    /// The values of the parameters this stage was built with.
     public let values: (lambda: Double, iterations: Int)
 
     public init(_ values: StageValues) {
@@ -65,6 +66,7 @@ public struct DrawingCanvasStage: Stage {
                                                   help: "How much darker than its neighbourhood a pixel must be to become a line: higher is cleaner paper.")
     public static let parameters = declared(smoothing, blockSize, offset)
 
+    /// The values of the parameters this stage was built with.
     public let values: (smoothing: Double, blockSize: Int, offset: Double)
 
     public init(_ values: StageValues) {

@@ -8,7 +8,9 @@ public struct EdgesStage: Stage {
     public static let summary = "Finds edges: Canny's thin, connected lines, or the gradient's strength by Sobel or Scharr; "
         + "use it to see outlines and texture, to check focus (sharp edges are bright), or as the first step of shape finding."
 
+    /// Which edge detector runs.
     public enum Method: String, ParameterChoice {
+        /// Canny's hysteresis edges, or the Sobel or Scharr gradient's magnitude.
         case canny, sobel, scharr
         public var title: String {
             switch self {
@@ -19,7 +21,9 @@ public struct EdgesStage: Stage {
         }
     }
 
+    /// Which way the gradient is taken.
     public enum Direction: String, ParameterChoice {
+        /// Across columns (x), across rows (y), or the magnitude of both.
         case x, y, both
         public var title: String {
             switch self {
@@ -60,6 +64,7 @@ public struct EdgesStage: Stage {
                                                   help: "The edges' colour over the frame.")
     public static let parameters = declared(method, low, high, aperture, direction, edgesOnly, colour)
 
+    /// The values of the parameters this stage was built with.
     public let values: (method: Method, low: Double, high: Double, aperture: Int, direction: Direction, edgesOnly: Bool, colour: Colour)
 
     public init(_ values: StageValues) {

@@ -9,7 +9,9 @@ public struct FeaturesStage: Stage {
     public static let summary = "Circles the keypoints ORB, FAST or AKAZE find, each as large as the detail it describes, "
         + "with its orientation; use it to see what matching, stitching or recognition would latch on to."
 
+    /// Which keypoint detector runs.
     public enum Detector: String, ParameterChoice {
+        /// ORB, FAST or AKAZE.
         case orb, fast, akaze
         public var title: String {
             switch self {
@@ -40,6 +42,7 @@ public struct FeaturesStage: Stage {
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 255, green: 220, blue: 0), help: "The circles' colour.")
     public static let parameters = declared(detector, maximum, threshold, colour)
 
+    /// The values of the parameters this stage was built with.
     public let values: (detector: Detector, maximum: Int, threshold: Double, colour: Colour)
 
     public init(_ values: StageValues) {

@@ -33,6 +33,7 @@ public struct TrackingStage: Stage {
     public static let colour = Key<Colour>.colour("colour", title: "Colour", default: Colour(red: 0, green: 255, blue: 0), help: "The tracks' colour.")
     public static let parameters = declared(points, quality, spacing, reseed, trail, colour)
 
+    /// Follows the points from frame to frame.
     public let tracker: PointTracker
     /// The value of the `colour` parameter this stage was built with.
     public let colour: Colour
@@ -58,9 +59,12 @@ public struct TrackingStage: Stage {
 public final class PointTracker: Sendable {
     /// One followed point: its positions, oldest first (the trail's length at most), and its age.
     public struct Path: Sendable {
+        /// The point's positions, oldest first, at most the trail's length.
         public var points: [Point]
+        /// How many frames it has been followed.
         public var age: Int
 
+        /// The point as a finding: where it is and how it moved.
         public var track: Track {
             let last = points[points.count - 1]
             let before = points.count > 1 ? points[points.count - 2] : last
@@ -73,11 +77,13 @@ public final class PointTracker: Sendable {
         var paths: [Path] = []
     }
 
+    /// The most points followed at once.
     public let maximum: Int
     /// The value of the `quality` parameter this stage was built with.
     public let quality: Double
     /// The value of the `spacing` parameter this stage was built with.
     public let spacing: Double
+    /// New points are found when fewer than this fraction of `maximum` are left.
     public let reseedBelow: Double
     /// The value of the `trail` parameter this stage was built with.
     public let trail: Int
@@ -92,6 +98,13 @@ public final class PointTracker: Sendable {
     /// least 79 followed; 0.3: 96.4 %, 72; 0.2: 97.2 %, 68).
     static let maximumRoundTrip = 0.2
 
+    /// Creates a tracker.
+    /// - Parameters:
+    ///   - maximum: The most points followed at once.
+    ///   - quality: The weakest corner kept, as a fraction of the strongest.
+    ///   - spacing: The least distance between points, in pixels.
+    ///   - reseedBelow: New points are found below this fraction of `maximum`.
+    ///   - trail: How many positions each path keeps.
     public init(maximum: Int, quality: Double, spacing: Double, reseedBelow: Double, trail: Int) {
         self.maximum = maximum
         self.quality = quality

@@ -16,6 +16,7 @@ public enum SharpnessError: CodedError, Equatable, Sendable {
     /// The edge runs out of the region at its top or bottom.
     case edgeLeavesRegion
 
+    /// What is wrong with the picture or region, and how to take a better one.
     public var description: String {
         switch self {
         case .regionTooSmall(let region, let minimum):
@@ -35,6 +36,7 @@ public enum SharpnessError: CodedError, Equatable, Sendable {
         }
     }
 
+    /// The stable code of the error, for programs and HTTP statuses.
     public var code: ErrorCode {
         switch self {
         case .regionTooSmall: ErrorCode("sharpness.regionTooSmall", .badInput)

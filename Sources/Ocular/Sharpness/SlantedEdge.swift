@@ -157,6 +157,7 @@ public struct MTFPoint: Sendable, Hashable, Codable {
 
 /// What the slanted-edge method found.
 public struct SharpnessMeasurement: Sendable, Codable {
+    /// Which way the edge runs.
     public enum Edge: String, Sendable, Codable {
         /// Nearly vertical: the MTF is across the columns.
         case vertical
@@ -166,6 +167,7 @@ public struct SharpnessMeasurement: Sendable, Codable {
 
     /// The region measured, in the picture's pixels.
     public let region: PixelRectangle
+    /// Which way the edge runs.
     public let edge: Edge
     /// The edge's angle from the pixel grid (from vertical, or from horizontal for a horizontal edge).
     public let degrees: Double
@@ -173,6 +175,7 @@ public struct SharpnessMeasurement: Sendable, Codable {
     public let rowsUsed: Int
     /// The levels on the edge's dark and light sides (0–255 luma).
     public let dark: Double
+    /// The light side's level, 0–255.
     public let light: Double
     /// The frequency where half the contrast is kept, in cycles per pixel; nil beyond ``SlantedEdge/highestFrequency``.
     public let mtf50: Double?

@@ -9,6 +9,7 @@ import Foundation
 /// exp(−2π²σ²f²), so MTF50 = √(ln 2 / 2) / (πσ) ≈ 0.1874 / σ cycles per pixel. Integrating over the
 /// pixel multiplies that by the pixel's own response, sin(πf) / (πf).
 public struct SlantedEdgeChart: Sendable, Hashable {
+    /// How the chart's pixels are sampled from the ideal edge.
     public enum Sampling: String, Sendable, Hashable {
         /// Each pixel is the edge's value at its centre.
         case pointCentre
@@ -20,14 +21,26 @@ public struct SlantedEdgeChart: Sendable, Hashable {
     public var degrees: Double
     /// The Gaussian blur's σ in pixels; 0 for a perfect step.
     public var blur: Double
+    /// The dark side's level, 0–255.
     public var dark: Double
+    /// The light side's level, 0–255.
     public var light: Double
     /// The noise's standard deviation, in levels.
     public var noise: Double
+    /// How pixels are sampled from the ideal edge.
     public var sampling: Sampling
     /// The noise's seed: the same chart every time.
     public var seed: UInt64
 
+    /// Creates a chart.
+    /// - Parameters:
+    ///   - degrees: The edge's tilt from vertical.
+    ///   - blur: The lens blur, a Gaussian's sigma in pixels.
+    ///   - dark: The dark side's level.
+    ///   - light: The light side's level.
+    ///   - noise: Gaussian noise's sigma, in levels.
+    ///   - sampling: How pixels are sampled.
+    ///   - seed: The noise's seed.
     public init(degrees: Double = 5, blur: Double = 1, dark: Double = 51, light: Double = 204, noise: Double = 0,
                 sampling: Sampling = .pointCentre, seed: UInt64 = 1) {
         (self.degrees, self.blur, self.dark, self.light, self.noise, self.sampling, self.seed) =

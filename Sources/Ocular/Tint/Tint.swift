@@ -5,10 +5,18 @@ public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
     /// How long the animated tint holds each colour (the "cool pig" demo's).
     public static let defaultInterval: Duration = .seconds(2)
 
+    /// Red's factor.
     public var red: Double
+    /// Green's factor.
     public var green: Double
+    /// Blue's factor.
     public var blue: Double
 
+    /// Creates a tint.
+    /// - Parameters:
+    ///   - red: Red's factor.
+    ///   - green: Green's factor.
+    ///   - blue: Blue's factor.
     public init(red: Double, green: Double, blue: Double) {
         self.red = red
         self.green = green
@@ -29,6 +37,7 @@ public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
         return Tint(red: uniform(ranges.red), green: uniform(ranges.green), blue: uniform(ranges.blue))
     }
 
+    /// The three factors, rounded.
     public var description: String {
         func factor(_ value: Double) -> String { String(Double(Int((value * 1000).rounded())) / 1000) }
         return "Tint(red: \(factor(red)), green: \(factor(green)), blue: \(factor(blue)))"
@@ -63,8 +72,11 @@ public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
 /// The endless sequence of tints an animation shows, each held for an interval. Tint `n` depends only
 /// on the seed and `n`, so any moment of the animation can be shown without replaying the ones before.
 public struct TintSequence: Sendable, Equatable {
+    /// The seed: the same seed gives the same tints.
     public var seed: UInt64
+    /// How long each tint lasts.
     public var interval: Duration
+    /// The ranges the factors are drawn from.
     public var ranges: TintRanges
 
     /// - Parameters:
@@ -94,15 +106,26 @@ public struct TintSequence: Sendable, Equatable {
 public struct TintRanges: Sendable, Equatable {
     /// A colour channel a tint scales.
     public enum Channel: String, CaseIterable, Sendable, CustomStringConvertible {
+        /// The three colour channels.
         case red, green, blue
+        /// The channel's name, capitalised.
         public var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+        /// The channel's name.
         public var description: String { rawValue }
     }
 
+    /// The range red's factor is drawn from.
     public var red: ClosedRange<Double>
+    /// The range green's factor is drawn from.
     public var green: ClosedRange<Double>
+    /// The range blue's factor is drawn from.
     public var blue: ClosedRange<Double>
 
+    /// Creates ranges.
+    /// - Parameters:
+    ///   - red: Red's range.
+    ///   - green: Green's range.
+    ///   - blue: Blue's range.
     public init(red: ClosedRange<Double>, green: ClosedRange<Double>, blue: ClosedRange<Double>) {
         self.red = red
         self.green = green
@@ -112,6 +135,8 @@ public struct TintRanges: Sendable, Equatable {
     /// The textbook's "cool pig" ranges: red 0.5 … 1.5, green 0.6 … 1.4, blue 0.4 … 1.6.
     public static let coolPig = TintRanges(red: 0.5...1.5, green: 0.6...1.4, blue: 0.4...1.6)
 
+    /// The range of one channel.
+    /// - Parameter channel: The channel.
     public subscript(channel: Channel) -> ClosedRange<Double> {
         get {
             switch channel {
@@ -135,10 +160,14 @@ public struct TintRanges: Sendable, Equatable {
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// Creates a generator.
+    /// - Parameter seed: The seed: the same seed gives the same numbers.
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next number (SplitMix64).
+    /// - Returns: 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state

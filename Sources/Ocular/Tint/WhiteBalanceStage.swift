@@ -15,6 +15,7 @@ public struct WhiteBalanceStage: Stage {
         help: "Scale the gains so the mean luma is kept; off, the largest gain is 1, as OpenCV's balancer does.")
     public static let parameters = declared(saturationThreshold, keepBrightness)
 
+    /// The white balance the stage applies.
     public let balance: WhiteBalance
 
     public init(_ values: StageValues) {

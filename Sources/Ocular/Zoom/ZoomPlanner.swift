@@ -65,6 +65,7 @@ public struct ZoomPlanner: Sendable, Hashable {
         size(of: readout ?? (binned ? .binned : .full)).largestRegion(shapedLike: output)
     }
 
+    /// The unzoomed field: the largest region of the output's shape on the full readout, in sensor pixels.
     public var field: (width: Double, height: Double) { field() }
 
     /// The largest zoom at which every output pixel still comes from at least one sensor pixel:

@@ -5,44 +5,44 @@ import Foundation
 /// the full or 2 × 2-binned readout, scaled to the output: averaged when shrinking, bicubic when
 /// enlarging), and the slanted-edge meter reads MTF50 at the output in cycles per output pixel.
 /// Below the threshold it stays near the unzoomed value; beyond it, it falls about as 1/zoom.
-public enum ZoomProof {
+package enum ZoomProof {
     /// The chart's edge: 5° from vertical (ISO 12233's usual tilt), 4 : 1 contrast, a sharp lens
     /// (Gaussian σ of 0.4 sensor pixels) and square pixels that collect light over their area.
-    public static let chart = SlantedEdgeChart(degrees: 5, blur: 0.4, dark: 51, light: 204, sampling: .pixelArea)
+    package static let chart = SlantedEdgeChart(degrees: 5, blur: 0.4, dark: 51, light: 204, sampling: .pixelArea)
     /// The measured region: this many output pixels square around the output's middle.
-    public static let region = 256
+    package static let region = 256
     /// Zooms to 16×: beyond, an enlarged edge's spread outgrows the region.
-    public static let zooms: [Double] = [1, 1.25, 1.5, 1.7, 2, 2.5, 3, 4, 6, 8, 12, 16]
+    package static let zooms: [Double] = [1, 1.25, 1.5, 1.7, 2, 2.5, 3, 4, 6, 8, 12, 16]
 
-    public struct Row: Sendable, Hashable, Codable {
-        public let zoom: Double
+    package struct Row: Sendable, Hashable, Codable {
+        package let zoom: Double
         /// The full readout's crop, as the planner asks for it.
-        public let crop: PixelSize
+        package let crop: PixelSize
         /// Output pixels per crop pixel.
-        public let scale: Double
-        public let lossless: Bool
+        package let scale: Double
+        package let lossless: Bool
         /// MTF50 at the output, cycles per output pixel, from the full readout.
-        public let mtf50: Double
+        package let mtf50: Double
         /// The same from a 2 × 2-binned readout.
-        public let binnedMTF50: Double
+        package let binnedMTF50: Double
         /// The same when the unzoomed output frame itself is enlarged (what the zoom stage does to a
         /// frame that has already left the camera): what a lossless zoom saves.
-        public let enlargedMTF50: Double
+        package let enlargedMTF50: Double
     }
 
-    public struct Result: Sendable, Codable {
-        public let sensor: PixelSize
-        public let output: PixelSize
-        public let losslessThreshold: Double
-        public let binnedThreshold: Double
-        public let rows: [Row]
+    package struct Result: Sendable, Codable {
+        package let sensor: PixelSize
+        package let output: PixelSize
+        package let losslessThreshold: Double
+        package let binnedThreshold: Double
+        package let rows: [Row]
     }
 
     /// Renders the chart at `sensor` size and measures every zoom in ``zooms`` up to the planner's
     /// maximum. `progress` hears (done, total) after each zoom.
     /// - Throws: ``OcularError`` for sizes the planner refuses or an output under 256 pixels a side;
     ///   ``SharpnessError`` should a measurement fail.
-    public static func run(sensor: PixelSize, output: PixelSize, progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
+    package static func run(sensor: PixelSize, output: PixelSize, progress: (Int, Int) -> Void = { _, _ in }) throws -> Result {
         let full = try ZoomPlanner(sensor: sensor, output: output)
         guard output.width >= region, output.height >= region else {
             throw OcularError.invalidArgument("the proof measures a \(region)×\(region) region of the output; \(output) is smaller")
@@ -75,14 +75,14 @@ public enum ZoomProof {
 
 extension ZoomProof.Result {
     /// MTF50 at the threshold (full readout), falling as 1/zoom beyond it: what pure enlargement predicts.
-    public func predicted(atZoom zoom: Double) -> Double? {
+    package func predicted(atZoom zoom: Double) -> Double? {
         guard let atThreshold = rows.last(where: { $0.zoom <= losslessThreshold + 1e-9 })?.mtf50 else { return nil }
         return zoom <= losslessThreshold ? atThreshold : atThreshold * losslessThreshold / zoom
     }
 
     /// MTF50 against zoom on a logarithmic axis, full and binned readouts, the 1/zoom prediction and
     /// the threshold.
-    public var chart: LineChart {
+    package var chart: LineChart {
         let top = max(0.7, (rows.map(\.mtf50).max() ?? 0) + 0.1)
         let largest = rows.last?.zoom ?? 16
         var chart = LineChart(title: "Digital zoom: MTF50 at the output, \(sensor) sensor to \(output)", xLabel: "Zoom (times)",

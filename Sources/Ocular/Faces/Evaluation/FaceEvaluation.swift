@@ -2,27 +2,27 @@
 /// (recall), how many of its boxes are faces (precision), and how well found boxes fit (mean IoU).
 /// A box finds a labelled face of its own species when their IoU is at least ``requiredOverlap``;
 /// each label and each box count once (greedily, best overlap first).
-public struct FaceEvaluation: Sendable {
+package struct FaceEvaluation: Sendable {
     /// The least intersection over union a found box needs with a label to count as finding it.
-    public static let requiredOverlap = 0.5
+    package static let requiredOverlap = 0.5
 
     /// The figures of one species (or of all together).
-    public struct Tally: Sendable, Hashable {
-        public var labelled = 0
-        public var found = 0
-        public var matched = 0
+    package struct Tally: Sendable, Hashable {
+        package var labelled = 0
+        package var found = 0
+        package var matched = 0
         /// The sum of the matched boxes' IoU with their labels.
-        public var overlapSum = 0.0
+        package var overlapSum = 0.0
 
-        public init() {}
+        package init() {}
 
         /// Found labels over all labels; 1 when there was nothing to find.
-        public var recall: Double { labelled == 0 ? 1 : Double(matched) / Double(labelled) }
+        package var recall: Double { labelled == 0 ? 1 : Double(matched) / Double(labelled) }
         /// Boxes that found a label over all boxes; 1 when nothing was reported.
-        public var precision: Double { found == 0 ? 1 : Double(matched) / Double(found) }
-        public var meanOverlap: Double { matched == 0 ? 0 : overlapSum / Double(matched) }
+        package var precision: Double { found == 0 ? 1 : Double(matched) / Double(found) }
+        package var meanOverlap: Double { matched == 0 ? 0 : overlapSum / Double(matched) }
 
-        public static func + (lhs: Tally, rhs: Tally) -> Tally {
+        package static func + (lhs: Tally, rhs: Tally) -> Tally {
             var sum = lhs
             sum.labelled += rhs.labelled
             sum.found += rhs.found
@@ -33,28 +33,28 @@ public struct FaceEvaluation: Sendable {
     }
 
     /// A labelled face no box found, or a box that found no labelled face.
-    public struct Mistake: Sendable, Hashable {
-        public var picture: String
-        public var face: LabelledFace
+    package struct Mistake: Sendable, Hashable {
+        package var picture: String
+        package var face: LabelledFace
     }
 
-    public private(set) var tallies: [Species: Tally] = [:]
+    package private(set) var tallies: [Species: Tally] = [:]
     /// The same per group of pictures (the sweep's axes), for pictures that name one.
-    public private(set) var groups: [String: [Species: Tally]] = [:]
-    public private(set) var misses: [Mistake] = []
-    public private(set) var falseBoxes: [Mistake] = []
+    package private(set) var groups: [String: [Species: Tally]] = [:]
+    package private(set) var misses: [Mistake] = []
+    package private(set) var falseBoxes: [Mistake] = []
     /// How many pictures were scored.
-    public private(set) var pictures = 0
+    package private(set) var pictures = 0
 
-    public init() {}
+    package init() {}
 
     /// Every species together.
-    public var overall: Tally { tallies.values.reduce(Tally(), +) }
+    package var overall: Tally { tallies.values.reduce(Tally(), +) }
 
-    public func tally(_ species: Species) -> Tally { tallies[species] ?? Tally() }
+    package func tally(_ species: Species) -> Tally { tallies[species] ?? Tally() }
 
     /// Scores what a detector found in one picture against its labels.
-    public mutating func score(picture: String, group: String? = nil, labels: [LabelledFace], found: [LabelledFace]) {
+    package mutating func score(picture: String, group: String? = nil, labels: [LabelledFace], found: [LabelledFace]) {
         pictures += 1
         for species in Set(labels.map(\.species) + found.map(\.species)) {
             let truth = labels.filter { $0.species == species }, boxes = found.filter { $0.species == species }
@@ -88,7 +88,7 @@ public struct FaceEvaluation: Sendable {
     /// Runs `detector` on every picture of `list` and scores it.
     /// - Parameter progress: Called before each picture with its index, the count and its file.
     /// - Returns: The evaluation, and the pictures that could not be read with why.
-    public static func evaluate(_ detector: FaceDetector, on list: FaceLabelList, readOptions: ImageReadOptions = ImageReadOptions(),
+    package static func evaluate(_ detector: FaceDetector, on list: FaceLabelList, readOptions: ImageReadOptions = ImageReadOptions(),
                                 progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError) -> (FaceEvaluation, [TrainingProblem]) {
         var evaluation = FaceEvaluation(), problems: [TrainingProblem] = []
         for (index, entry) in list.entries.enumerated() {

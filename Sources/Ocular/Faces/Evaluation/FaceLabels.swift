@@ -2,18 +2,18 @@ import Foundation
 
 /// A face someone marked in a picture: its species and box, spelt in JSON as `faces detect --json`
 /// prints a face: `{"species":"human","bounds":[x,y,width,height]}`.
-public struct LabelledFace: Sendable, Hashable, Codable {
-    public var species: Species
-    public var bounds: PixelRectangle
+package struct LabelledFace: Sendable, Hashable, Codable {
+    package var species: Species
+    package var bounds: PixelRectangle
 
-    public init(species: Species, bounds: PixelRectangle) {
+    package init(species: Species, bounds: PixelRectangle) {
         self.species = species
         self.bounds = bounds
     }
 
     enum CodingKeys: String, CodingKey { case species, bounds }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         species = try container.decode(Species.self, forKey: .species)
         let numbers = try container.decode([Int].self, forKey: .bounds)
@@ -24,7 +24,7 @@ public struct LabelledFace: Sendable, Hashable, Codable {
         bounds = PixelRectangle(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(species, forKey: .species)
         try container.encode([bounds.x, bounds.y, bounds.width, bounds.height], forKey: .bounds)
@@ -34,14 +34,14 @@ public struct LabelledFace: Sendable, Hashable, Codable {
 /// Pictures with the faces they hold, for `ocular faces evaluate`: a JSON list
 /// `[{"file":"a.jpg","faces":[{"species":"human","bounds":[x,y,w,h]}]}]` (files relative to the
 /// list's folder; a picture without faces checks for false boxes), or a folder holding `faces.json`.
-public struct FaceLabelList: Sendable {
-    public struct Entry: Sendable, Hashable, Codable {
-        public var file: String
-        public var faces: [LabelledFace]
+package struct FaceLabelList: Sendable {
+    package struct Entry: Sendable, Hashable, Codable {
+        package var file: String
+        package var faces: [LabelledFace]
         /// What the picture stands for, when figures are wanted per group (the sweep's axes).
-        public var group: String?
+        package var group: String?
 
-        public init(file: String, faces: [LabelledFace], group: String? = nil) {
+        package init(file: String, faces: [LabelledFace], group: String? = nil) {
             self.file = file
             self.faces = faces
             self.group = group
@@ -49,15 +49,15 @@ public struct FaceLabelList: Sendable {
     }
 
     /// The list's file name inside a labelled folder.
-    public static let fileName = "faces.json"
+    package static let fileName = "faces.json"
     /// More entries than this is no list of pictures but an attempt to exhaust memory.
-    public static let maximumEntries = 100_000
+    package static let maximumEntries = 100_000
 
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// The folder the entries' relative paths start from.
-    public var folder: String
+    package var folder: String
 
-    public init(entries: [Entry], folder: String) {
+    package init(entries: [Entry], folder: String) {
         self.entries = entries
         self.folder = folder
     }
@@ -65,7 +65,7 @@ public struct FaceLabelList: Sendable {
     /// Reads a list file, or the `faces.json` of a folder.
     /// - Throws: ``FaceError/badLabels(path:reason:)`` naming what is wrong with it, or the
     ///   ``OcularError`` of a file that cannot be read.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw OcularError.fileNotFound(path: path) }
         let file = isFolder.boolValue ? (path as NSString).appendingPathComponent(Self.fileName) : path
@@ -97,12 +97,12 @@ public struct FaceLabelList: Sendable {
     }
 
     /// Where an entry's picture is.
-    public func path(of entry: Entry) -> String {
+    package func path(of entry: Entry) -> String {
         entry.file.hasPrefix("/") ? entry.file : (folder as NSString).appendingPathComponent(entry.file)
     }
 
     /// The list as JSON, one picture a line.
-    public func encoded() throws(OcularError) -> Data {
+    package func encoded() throws(OcularError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lines: [String] = []

@@ -10,16 +10,16 @@ import Foundation
 /// the face's size times the scale, around the mapped centre (for a tilted face the upright box a
 /// detector reports, not the rotated box's bounds). Frame edges clip labels; a face less than half
 /// inside is not labelled.
-public struct FaceSweep: Sendable {
+package struct FaceSweep: Sendable {
     /// A labelled face to place.
-    public struct Source: Sendable {
-        public var name: String
-        public var image: Image
-        public var face: LabelledFace
+    package struct Source: Sendable {
+        package var name: String
+        package var image: Image
+        package var face: LabelledFace
         /// How far the picture may be enlarged before it stops looking like a photograph.
-        public var largestEnlargement: Double
+        package var largestEnlargement: Double
 
-        public init(name: String, image: Image, face: LabelledFace, largestEnlargement: Double = 5) {
+        package init(name: String, image: Image, face: LabelledFace, largestEnlargement: Double = 5) {
             self.name = name
             self.image = image
             self.face = face
@@ -28,14 +28,14 @@ public struct FaceSweep: Sendable {
     }
 
     /// One frame of the sweep: its picture and the faces in it.
-    public struct Frame: Sendable {
+    package struct Frame: Sendable {
         /// Unique, and usable as a file name: "size-0.30-grace_hopper".
-        public var name: String
+        package var name: String
         /// The variation it stands for: size, position, cut-off, mirror, tilt, light, quality, frame,
         /// background, several, none, or cat.
-        public var axis: String
-        public var image: Image
-        public var faces: [LabelledFace]
+        package var axis: String
+        package var image: Image
+        package var faces: [LabelledFace]
     }
 
     /// How a face is placed: its size as a fraction of the frame's short side, its centre in frame
@@ -61,17 +61,17 @@ public struct FaceSweep: Sendable {
         var finish = SweepFinish.none
     }
 
-    public let humans: [Source]
-    public let cats: [Source]
+    package let humans: [Source]
+    package let cats: [Source]
     /// Pictures without faces: the busy backgrounds, and the frames that must give no box.
-    public let faceless: [(name: String, image: Image)]
+    package let faceless: [(name: String, image: Image)]
     let recipes: [Recipe]
 
     /// - Parameters:
     ///   - humans: At least one human face.
     ///   - cats: Cat faces (may be empty: the cat and several-faces frames are then left out).
     ///   - faceless: At least one picture without a face.
-    public init(humans: [Source], cats: [Source], faceless: [(name: String, image: Image)]) throws(OcularError) {
+    package init(humans: [Source], cats: [Source], faceless: [(name: String, image: Image)]) throws(OcularError) {
         guard !humans.isEmpty, !faceless.isEmpty else {
             throw .invalidArgument("a face sweep needs at least one human face and one picture without faces")
         }
@@ -83,7 +83,7 @@ public struct FaceSweep: Sendable {
 
     /// Sources from a labelled list: each picture's first face is placed; pictures with no face are the backgrounds.
     /// - Throws: When a picture cannot be read, or the list lacks a human face or a faceless picture.
-    public init(list: FaceLabelList, readOptions: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
+    package init(list: FaceLabelList, readOptions: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
         var humans: [Source] = [], cats: [Source] = [], faceless: [(String, Image)] = []
         for entry in list.entries {
             let image = try Image(contentsOfFile: list.path(of: entry), options: readOptions).converted(to: .bgr8)
@@ -99,13 +99,13 @@ public struct FaceSweep: Sendable {
     }
 
     /// How many frames there are.
-    public var count: Int { recipes.count }
+    package var count: Int { recipes.count }
 
     /// The frames' names and axes, in order, without drawing them.
-    public var names: [(name: String, axis: String)] { recipes.map { ($0.name, $0.axis) } }
+    package var names: [(name: String, axis: String)] { recipes.map { ($0.name, $0.axis) } }
 
     /// The frame at `index` (0 ..< count), drawn.
-    public func frame(_ index: Int) throws(OcularError) -> Frame {
+    package func frame(_ index: Int) throws(OcularError) -> Frame {
         try draw(recipes[index])
     }
 
