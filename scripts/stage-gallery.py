@@ -203,7 +203,7 @@ section.stage h3 code { font-size: 0.8em; color: #666; margin-left: 8px; }
 figure { margin: 0; width: 270px; }
 figure img { width: 270px; height: auto; border-radius: 4px; background: #eee; display: block; }
 figcaption { font-size: 13px; margin-top: 4px; }
-figcaption pre { white-space: pre-wrap; word-break: break-all; background: #f4f4f6; padding: 6px; border-radius: 4px;
+figcaption pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f6; padding: 6px; border-radius: 4px;
                  font-size: 12px; margin: 4px 0 0; }
 </style>
 </head>

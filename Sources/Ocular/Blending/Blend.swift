@@ -19,6 +19,11 @@ public struct Blend: Sendable {
     public let source: Image
     private let prepared = PreparedSource()
 
+    /// Creates a blend.
+    /// - Parameters:
+    ///   - source: The picture to blend into frames.
+    ///   - mode: How it combines with them.
+    ///   - opacity: How much of the blend shows, 0…1.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for an opacity outside 0…1.
     public init(source: Image, mode: BlendMode, opacity: Double = 1) throws(OcularError) {
         guard opacity >= 0, opacity <= 1 else { throw .invalidArgument("blend opacity must be from 0 to 1, got \(opacity)") }
@@ -28,6 +33,9 @@ public struct Blend: Sendable {
     }
 
     /// The frame with the source blended in.
+    /// - Parameter frame: The frame, the backdrop.
+    /// - Returns: The blended frame, in its own size (and packed format).
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func apply(to frame: Image) throws(OcularError) -> Image {
         guard mode.pixelMode != nil, opacity > 0 else { return frame }
         let backdrop = try frame.packed
@@ -55,6 +63,9 @@ public struct Blend: Sendable {
 
     /// The source as blended into frames like `frame`: cropped, resized, in the frame's format, and
     /// for HUD its tinted edges. Made on the first frame of a size and format, then reused.
+    /// - Parameter frame: A frame of the size and format to prepare for.
+    /// - Returns: The prepared source.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func preparedSource(for frame: Image) throws(OcularError) -> Image {
         let key = PreparedSource.Key(width: frame.width, height: frame.height, format: frame.format)
         return try prepared.image(for: key) { () throws(OcularError) in
@@ -65,6 +76,12 @@ public struct Blend: Sendable {
 
     /// `image` cropped around its centre to the aspect ratio of `width × height`, then resized to it
     /// with Lanczos interpolation; YUV pictures become BGR first.
+    /// - Parameters:
+    ///   - image: The picture.
+    ///   - width: The width to fit.
+    ///   - height: The height to fit.
+    /// - Returns: The fitted picture.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public static func fit(_ image: Image, width: Int, height: Int) throws(OcularError) -> Image {
         let packed = try image.packed
         let crop = PixelRectangle.centred(inWidth: packed.width, height: packed.height, aspectWidth: width, aspectHeight: height)
@@ -78,6 +95,9 @@ public struct Blend: Sendable {
     /// HUD's edges: Laplacian (aperture 3) of the 5 × 5 Gaussian-blurred picture; in colour tinted
     /// yellow-green by multiplying blue, green, red by 0, 1, 0.5. (The textbook stores these inverted,
     /// 255 − edges, and Screens with the inverse; Screening with the edges themselves is the same.)
+    /// - Parameter image: The picture.
+    /// - Returns: Its edges, in its format.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public static func edges(of image: Image) throws(OcularError) -> Image {
         var factors = [Double](repeating: 1, count: image.format.channels)
         if let offsets = image.format.rgbOffsets {

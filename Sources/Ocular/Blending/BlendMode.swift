@@ -86,6 +86,7 @@ public enum BlendMode: String, Sendable, CaseIterable, Codable {
     }
 
     /// The mode of that name.
+    /// - Parameter name: The mode's name as recipes spell it (`screen`, `color-dodge`).
     /// - Throws: ``OcularError/invalidArgument(_:)`` listing the modes when there is none.
     public init(named name: String) throws(OcularError) {
         guard let mode = BlendMode(rawValue: name) else {

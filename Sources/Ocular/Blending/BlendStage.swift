@@ -18,6 +18,11 @@ public struct BlendStage: Stage {
     public static let parameters = declared(source, mode, opacity)
 
     /// A recipe step blending the picture `source` names (a file path, an upload's id, …) by `mode`.
+    /// - Parameters:
+    ///   - source: The picture's id.
+    ///   - mode: How it combines.
+    ///   - opacity: How much of the blend shows, 0…1.
+    /// - Returns: The step, for a ``Recipe``.
     public static func step(source: String, mode: BlendMode, opacity: Double) -> Recipe.Step {
         step(Self.source(id: source), Self.mode(mode), Self.opacity(opacity))
     }

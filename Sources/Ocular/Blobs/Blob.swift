@@ -39,6 +39,8 @@ public struct Blob: Sendable, FrameAnnotation {
     public var label: Int { classification?.label ?? 0 }
 
     /// The blob with the biggest area, the first of equals; nil for none.
+    /// - Parameter blobs: The blobs.
+    /// - Returns: The biggest, or nil when there are none.
     public static func biggest(of blobs: [Blob]) -> Blob? {
         blobs.enumerated().max { a, b in
             a.element.bounds.area != b.element.bounds.area ? a.element.bounds.area < b.element.bounds.area : a.offset > b.offset
@@ -48,6 +50,9 @@ public struct Blob: Sendable, FrameAnnotation {
     /// The one object of a picture that shows one object on a plain backdrop (a training picture):
     /// the picture, with a mask of the object cut out by GrabCut (seeded by the border's colour; a
     /// shadow of the backdrop's colour stays backdrop; holes filled), and the backdrop's brightness.
+    /// - Parameter picture: The training picture, in any format.
+    /// - Returns: The object as a blob.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public static func alone(in picture: Image) throws(OcularError) -> Blob {
         let image = picture.format == .bgr8 ? picture : try picture.converted(to: .bgr8)
         let bounds = PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)
@@ -67,6 +72,9 @@ public struct Blob: Sendable, FrameAnnotation {
 
     /// The JSON of `ocular blobs … --json` and the studio's messages:
     /// `{"bounds":[x,y,w,h],"label":N,"description":"…","distance":D}`, the last two only once classified.
+    /// Encodes the blob as the JSON of `ocular blobs --json`.
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode([bounds.x, bounds.y, bounds.width, bounds.height], forKey: .bounds)

@@ -61,7 +61,14 @@ public final class BlobClassifier: Sendable {
     public let threshold: Double?
     private let describer: BlobDescriber
 
-    /// - Parameter threshold: nil takes the profile's default; pass `.infinity` for none.
+    /// Creates a classifier from descriptors already made (a stored model's).
+    /// - Parameters:
+    ///   - profile: How blobs are described and compared.
+    ///   - labelDescriptions: What each label means; index 0 is "unidentified".
+    ///   - references: The training pictures' descriptors.
+    ///   - threshold: nil takes the profile's default; pass `.infinity` for none.
+    ///   - values: What objects of each label are worth.
+    /// - Throws: ``OcularError`` when the profile's describer cannot be made.
     public init(profile: BlobProfile, labelDescriptions: [String], references: [BlobReference],
                 threshold: Double? = nil, values: [Int: TrainingList.Worth] = [:]) throws(OcularError) {
         self.profile = profile
@@ -75,9 +82,14 @@ public final class BlobClassifier: Sendable {
 
     /// Describes every readable picture of the list; the others are reported, not fatal.
     /// - Parameters:
+    ///   - list: The training list.
+    ///   - profile: How blobs are described and compared.
+    ///   - threshold: nil takes the profile's default; pass `.infinity` for none.
     ///   - pixelLimit: The most pixels the pictures may hold together; past it training stops with
     ///     an error.
     ///   - progress: Called before each picture with its index, the count and its name.
+    /// - Returns: The classifier, and the pictures that could not be used with why.
+    /// - Throws: ``OcularError`` when no picture can be used or the pixel limit is passed.
     public static func train(_ list: TrainingList, profile: BlobProfile, threshold: Double? = nil,
                              pixelLimit: Int = TrainingList.maximumTotalPixels,
                              progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError)
@@ -124,21 +136,33 @@ public final class BlobClassifier: Sendable {
     }
 
     /// The same references with another threshold (nil: the profile's default).
+    /// The same classifier with another threshold.
+    /// - Parameter threshold: The new threshold; nil takes the profile's default.
+    /// - Returns: The classifier.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func with(threshold: Double?) throws(OcularError) -> BlobClassifier {
         try BlobClassifier(profile: profile, labelDescriptions: labelDescriptions, references: references, threshold: threshold, values: values)
     }
 
     /// What the label means, "label N" past the list.
+    /// - Parameter label: The label.
+    /// - Returns: Its description.
     public func description(of label: Int) -> String {
         labelDescriptions.indices.contains(label) ? labelDescriptions[label] : "label \(label)"
     }
 
     /// The label of a picture of one object, described as a training picture is.
+    /// - Parameter image: The picture.
+    /// - Returns: Its label, description and distance.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func classify(_ image: Image) throws(OcularError) -> BlobClassification {
         try classify(describer.describe(picture: image))
     }
 
     /// The label of a blob found in a frame.
+    /// - Parameter blob: The blob.
+    /// - Returns: Its label, description and distance.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func classify(_ blob: Blob) throws(OcularError) -> BlobClassification {
         try classify(describer.describe(blob))
     }
@@ -159,6 +183,9 @@ public final class BlobClassifier: Sendable {
     }
 
     /// The blob with its classification.
+    /// - Parameter blob: The blob.
+    /// - Returns: The blob with ``Blob/classification`` set.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func classified(_ blob: Blob) throws(OcularError) -> Blob {
         var blob = blob
         blob.classification = try classify(blob)

@@ -80,6 +80,9 @@ public final class BlobDescriber: Sendable {
     /// The description of a whole picture of one object (a training picture): for a profile that
     /// separates, of the object's own pixels (``Blob/alone(in:)``) with the backdrop's light divided
     /// out, as the blobs of a live frame are described; otherwise of all of it.
+    /// - Parameter picture: The training picture.
+    /// - Returns: The descriptor.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func describe(picture: Image) throws(OcularError) -> BlobDescriptor {
         try describe(profile.separates ? Blob.alone(in: picture) : Blob(image: picture, bounds: PixelRectangle(x: 0, y: 0, width: picture.width, height: picture.height)))
     }
@@ -90,6 +93,9 @@ public final class BlobDescriber: Sendable {
 
     /// The description of a blob: its own pixels only when the detection says which they are, its
     /// light divided out when the table's brightness under it is known, at the profile's size.
+    /// - Parameter blob: The blob.
+    /// - Returns: The descriptor.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func describe(_ blob: Blob) throws(OcularError) -> BlobDescriptor {
         var image = blob.image.format == .bgr8 ? blob.image : try blob.image.converted(to: .bgr8)
         var mask = blob.mask
@@ -107,6 +113,11 @@ public final class BlobDescriber: Sendable {
     }
 
     /// The description of a blob's pixels (any format); with a mask, of the pixels where it is not 0.
+    /// - Parameters:
+    ///   - image: The pixels.
+    ///   - mask: Which pixels count (gray, the image's size); nil for all.
+    /// - Returns: The descriptor.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func describe(_ image: Image, mask: Image? = nil) throws(OcularError) -> BlobDescriptor {
         let bgr = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
         let gray = try image.converted(to: .gray8)
@@ -157,6 +168,11 @@ public final class BlobDescriber: Sendable {
     }
 
     /// How far `blob` is from `reference` under the profile's distance: 0 for the same picture.
+    /// - Parameters:
+    ///   - blob: A blob's descriptor.
+    ///   - reference: A training picture's descriptor.
+    /// - Returns: The distance, 0 or more.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func distance(from blob: BlobDescriptor, to reference: BlobDescriptor) throws(OcularError) -> Double {
         let nearest = try Self.nearestHammingDistances(from: blob, to: reference)
         switch profile.distance {

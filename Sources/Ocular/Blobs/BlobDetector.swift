@@ -76,11 +76,15 @@ public final class BlobDetector: Sendable {
     private let finder: Mutex<OpaquePointer>
 
     /// SPEC §5's detection with these settings.
+    /// - Parameter settings: The textbook's constants.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` when a setting is out of its range.
     public convenience init(settings: Settings) throws(OcularError) {
         try self.init(method: .textbook(settings))
     }
 
     /// The detection of a profile: separating for the default, SPEC §5's for the textbook's.
+    /// - Parameter profile: The profile.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` when a constant is out of its range.
     public convenience init(profile: BlobProfile = .standard) throws(OcularError) {
         try self.init(method: profile.separates ? .separating(Separation()) : .textbook(Settings()))
     }
@@ -109,6 +113,9 @@ public final class BlobDetector: Sendable {
     }
 
     /// The blobs of `image` and its mask.
+    /// - Parameter image: The frame, in any format.
+    /// - Returns: The blobs, largest first, and the mask they were cut from.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func detect(in image: Image) throws(OcularError) -> Detection {
         switch method {
         case .textbook(let settings): try detectTextbook(in: image, settings: settings)

@@ -18,7 +18,13 @@ public struct BlobEvaluation: Sendable {
     public var accuracy: Double { total == 0 ? 0 : Double(correct) / Double(total) }
 
     /// Classifies every picture of `pictures`.
-    /// - Parameter progress: Called before each picture with its index, the count and its name.
+    /// - Parameters:
+    ///   - classifier: The classifier under test.
+    ///   - pictures: Labelled pictures, each of one object.
+    ///   - detector: Finds the object in each picture.
+    ///   - progress: Called before each picture with its index, the count and its name.
+    /// - Returns: The confusion of labels.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public static func evaluate(_ classifier: BlobClassifier, on pictures: TrainingList, detector: BlobDetector,
                                 progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError) -> BlobEvaluation {
         let labels = max(classifier.labelDescriptions.count, pictures.labelDescriptions.count)
@@ -47,7 +53,9 @@ extension TrainingList {
     /// Labelled pictures in a folder: its list (`labels.json`, or the only `.plist` or `.json` file),
     /// or else one subfolder per label, named by the label's number or description ("7" or
     /// "pinto bean"), holding that label's pictures.
-    /// - Parameter labelDescriptions: The classifier's labels, which subfolders' names are matched to.
+    /// - Parameters:
+    ///   - folder: The folder.
+    ///   - labelDescriptions: The classifier's labels, which subfolders' names are matched to.
     /// - Throws: ``BlobError/badTrainingList(path:reason:)``, or the ``OcularError`` of a file that cannot be read.
     public init(labelledFolder folder: String, labelDescriptions: [String]) throws {
         let names: [String]

@@ -27,10 +27,12 @@ public enum BlobModel {
     /// pictures as they are now, trained (and the file written) otherwise.
     /// - Parameters:
     ///   - listPath: The training list (JSON or property list).
+    ///   - profile: How blobs are described and compared.
     ///   - threshold: nil for the profile's default.
     ///   - retrain: Train even when the stored model matches.
     ///   - modelFile: Where to keep the model; nil for the user's cache folder.
     ///   - progress: Called before each picture trained, with its index, the count and its name.
+    /// - Returns: The classifier and the pictures that could not be used.
     /// - Throws: ``BlobError/badTrainingList(path:reason:)`` for a list that cannot train, or the
     ///   ``OcularError`` of a file that cannot be read.
     public static func classifier(forList listPath: String, profile: BlobProfile, threshold: Double? = nil,
@@ -68,6 +70,11 @@ public enum BlobModel {
     /// In the user's cache folder, named by a checksum of the list's bytes (two lists with the same
     /// bytes in different folders name their pictures relative to themselves, so the checksum also
     /// covers the list's folder) and the profile: `…/ocular/1a2b3c4d-labels.default.blobmodel`.
+    /// - Parameters:
+    ///   - listPath: The training list.
+    ///   - profile: The profile.
+    /// - Returns: The model file's path.
+    /// - Throws: ``OcularError`` when the list cannot be read.
     public static func modelPath(forList listPath: String, profile: BlobProfile) throws(OcularError) -> String {
         let absolute = URL(fileURLWithPath: listPath).standardizedFileURL.path
         let folder = (absolute as NSString).deletingLastPathComponent

@@ -82,6 +82,8 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     public static let all = Name.allCases.map(\.profile)
 
     /// The profile of that name, nil for none.
+    /// - Parameter name: `default` or `textbook`.
+    /// - Returns: The profile.
     public static func named(_ name: String) -> BlobProfile? {
         Name(rawValue: name)?.profile
     }

@@ -31,6 +31,8 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
     private enum CodingKeys: String, CodingKey { case lines, totals, text, count }
 
     /// `{"lines": [{label, description, count, value?, currency?}], "totals": {"CAD": 1.5}, "text", "count"}`.
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(lines, forKey: .lines)
@@ -40,6 +42,9 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
     }
 
     /// The tally of counts by label, named and valued by the classifier's list.
+    /// - Parameters:
+    ///   - counts: How many blobs of each label.
+    ///   - classifier: Names the labels and knows their worth.
     public init(counts: [Int: Int], classifier: BlobClassifier) {
         let labels = counts.keys.filter { counts[$0, default: 0] > 0 }.sorted { ($0 == 0 ? Int.max : $0) < ($1 == 0 ? Int.max : $1) }
         lines = labels.map { label in
@@ -55,11 +60,16 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
     }
 
     /// The tally of classified blobs.
+    /// - Parameters:
+    ///   - blobs: The blobs, classified.
+    ///   - classifier: Names the labels and knows their worth.
     public init(blobs: [Blob], classifier: BlobClassifier) {
         self.init(counts: Self.counts(of: blobs), classifier: classifier)
     }
 
     /// How many blobs of each label.
+    /// - Parameter blobs: The blobs, classified.
+    /// - Returns: The count by label.
     public static func counts(of blobs: [Blob]) -> [Int: Int] {
         blobs.reduce(into: [:]) { $0[$1.label, default: 0] += 1 }
     }
@@ -86,6 +96,10 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
     }
 
     /// "$1.50", "€2.00", "£0.20", "¥300", else "1.50 CHF".
+    /// - Parameters:
+    ///   - amount: The amount.
+    ///   - currency: Its ISO code.
+    /// - Returns: The amount as people write it.
     public static func money(_ amount: Double, currency: String) -> String {
         let symbols = ["CAD": "$", "USD": "$", "AUD": "$", "NZD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"]
         let digits = currency == "JPY" ? 0 : 2
@@ -107,6 +121,8 @@ public struct BlobTally: Sendable, Hashable, FrameAnnotation {
         }
 
         /// Adds a frame's counts and returns the steadied counts.
+        /// - Parameter counts: This frame's count by label.
+        /// - Returns: The most frequent count of each label over the window.
         public mutating func add(_ counts: [Int: Int]) -> [Int: Int] {
             recent.append(counts)
             if recent.count > window { recent.removeFirst(recent.count - window) }

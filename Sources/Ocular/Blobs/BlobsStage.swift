@@ -82,6 +82,11 @@ public struct BlobsStage: Stage {
 
     /// `image` with a rectangle round each blob, and for each blob named its label's short name on a
     /// tag above its box, in the label's colour. Gray and YUV frames become BGR so colours show.
+    /// - Parameters:
+    ///   - blobs: The blobs.
+    ///   - image: The frame.
+    /// - Returns: The frame with the blobs drawn.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public static func drawn(_ blobs: [Blob], on image: Image) throws(OcularError) -> Image {
         var canvas = image.format.channels >= 3 && !image.format.isYUV ? image : try image.converted(to: .bgr8)
         let thickness = max(2, min(canvas.width, canvas.height) / 240)

@@ -27,6 +27,8 @@ public struct TrainingList: Sendable, Hashable {
         }
 
         /// A label must be a whole number: 1.5 or "1" is named as such, not as a decoder's error.
+        /// - Parameter decoder: The decoder.
+        /// - Throws: `DecodingError` naming the entry at fault.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             imageFilename = try container.decode(String.self, forKey: .imageFilename)
@@ -93,6 +95,7 @@ public struct TrainingList: Sendable, Hashable {
     }
 
     /// Reads a list.
+    /// - Parameter path: A JSON or property-list file.
     /// - Throws: ``BlobError/badTrainingList(path:reason:)`` naming what is wrong, or the
     ///   ``OcularError`` of a file that cannot be read.
     public init(contentsOfFile path: String) throws {
@@ -171,11 +174,15 @@ public struct TrainingList: Sendable, Hashable {
     }
 
     /// Where an entry's picture is.
+    /// - Parameter entry: The entry.
+    /// - Returns: Its picture's path.
     public func path(of entry: Entry) -> String {
         entry.imageFilename.hasPrefix("/") ? entry.imageFilename : (folder as NSString).appendingPathComponent(entry.imageFilename)
     }
 
     /// The description of a label, "label N" past the list's end.
+    /// - Parameter label: The label.
+    /// - Returns: Its description.
     public func description(of label: Int) -> String {
         labelDescriptions.indices.contains(label) ? labelDescriptions[label] : "label \(label)"
     }

@@ -75,6 +75,10 @@ public enum CameraGeometry {
     /// How to show a sensor frame upright: mirror it for the front camera, then turn it clockwise by
     /// quarter turns. The exact inverse of what ``pointOfInterest(tap:preview:orientation:position:)``
     /// does to a tap, so a tap on a shown pixel maps back to that pixel of the sensor frame.
+    /// - Parameters:
+    ///   - orientation: How the device is held.
+    ///   - position: Which camera.
+    /// - Returns: The clockwise quarter turns and whether to mirror first.
     public static func displayTransform(orientation: VideoOrientation, position: CameraPosition) -> (quarterTurns: Int, mirrored: Bool) {
         let turns = switch orientation {
         case .landscapeRight: 0

@@ -25,6 +25,7 @@ public protocol FrameSource: AnyObject {
 
     /// The next frame with the moment it shows, or nil when a video has ended (an end, not an
     /// error). A still repeats forever; a camera until it is unplugged.
+    /// - Returns: The frame, or nil at a video's end.
     /// - Throws: Why a frame cannot be had, naming the source: Ocular's sources throw
     ///   ``OcularError`` (a damaged video, a camera that stopped answering); others any error.
     func nextFrame() throws -> Frame?

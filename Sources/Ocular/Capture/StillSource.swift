@@ -16,6 +16,7 @@ public final class StillSource: FrameSource {
     ///   - name: How messages name it.
     ///   - color: Colour, or gray from its luma.
     ///   - frameRate: How many frames a second the still stands for, which sets their timestamps.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` for a frame rate that is not positive.
     public init(image: Image, name: String, color: FrameColor = .color, frameRate: Double = 30) throws(OcularError) {
         guard frameRate.isFinite, frameRate > 0 else { throw .invalidArgument("a still's frame rate must be above 0, got \(frameRate)") }
         self.name = name
@@ -25,6 +26,11 @@ public final class StillSource: FrameSource {
     }
 
     /// A still read from an image file.
+    /// - Parameters:
+    ///   - path: The image file.
+    ///   - color: Colour, or gray from its luma.
+    ///   - frameRate: How many frames a second the still stands for.
+    ///   - options: How the file is read (the pixel limit).
     /// - Throws: ``OcularError`` naming the file when it cannot be read as an image.
     public convenience init(contentsOfFile path: String, color: FrameColor = .color, frameRate: Double = 30,
                             options: ImageReadOptions = ImageReadOptions()) throws(OcularError) {

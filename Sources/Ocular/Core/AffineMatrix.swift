@@ -7,6 +7,8 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
     /// The matrix row by row: a, b, c, d, e, f.
     public let coefficients: [Double]
 
+    /// Creates a map from its coefficients.
+    /// - Parameter coefficients: a, b, c, d, e, f: x′ = a·x + b·y + c, y′ = d·x + e·y + f.
     /// - Throws: ``OcularError/invalidArgument(_:)`` unless there are six finite coefficients.
     public init(coefficients: [Double]) throws(OcularError) {
         guard coefficients.count == 6, coefficients.allSatisfy(\.isFinite) else {
@@ -17,6 +19,9 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
 
     /// The map that takes each of the three points `from` onto the matching one of `to`
     /// (cv::getAffineTransform).
+    /// - Parameters:
+    ///   - from: Three points.
+    ///   - to: Where they go.
     /// - Throws: ``OcularError/invalidArgument(_:)`` unless there are three of each, or when the
     ///   points `from` lie on one line (no single map then exists).
     public init(mapping from: [Point], onto to: [Point]) throws(OcularError) {
@@ -35,6 +40,10 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
     public static let identity = AffineMatrix(checked: [1, 0, 0, 0, 1, 0])
 
     /// Turning by `degrees` about `centre`, clockwise on screen (image coordinates run downwards).
+    /// - Parameters:
+    ///   - degrees: The angle, clockwise on screen.
+    ///   - centre: The point that stays.
+    /// - Returns: The rotation.
     public static func rotation(by degrees: Double, about centre: Point) -> AffineMatrix {
         let angle = degrees * .pi / 180, c = cos(angle), s = sin(angle)
         return AffineMatrix(checked: [c, -s, centre.x - c * centre.x + s * centre.y,
@@ -44,6 +53,8 @@ public struct AffineMatrix: Sendable, Hashable, CustomStringConvertible {
     private init(checked coefficients: [Double]) { self.coefficients = coefficients }
 
     /// Where the map takes `point`.
+    /// - Parameter point: The point.
+    /// - Returns: Where it goes.
     public func apply(to point: Point) -> Point {
         let m = coefficients
         return Point(x: m[0] * point.x + m[1] * point.y + m[2], y: m[3] * point.x + m[4] * point.y + m[5])

@@ -20,6 +20,7 @@ public struct Colour: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// From `"#rrggbb"` (either case, ASCII digits only); nil for anything else.
+    /// - Parameter text: `#rrggbb`.
     public init?(hex text: String) {
         let digits = text.utf8.dropFirst()
         // Checked byte by byte: UInt32(_:radix:) would also take a sign ("#+fffff").

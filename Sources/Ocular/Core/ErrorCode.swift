@@ -58,6 +58,8 @@ extension CodedError {
 
 extension ErrorCode {
     /// The code of any error: its own, or `internal.unknown` for errors that carry none.
+    /// - Parameter error: Any error.
+    /// - Returns: Its code.
     public static func of(_ error: any Error) -> ErrorCode {
         (error as? any CodedError)?.code ?? ErrorCode("internal.unknown", .internalFailure)
     }

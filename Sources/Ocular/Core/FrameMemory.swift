@@ -9,6 +9,7 @@ public enum FrameMemory {
     /// the system, which would fault each new frame in page by page (with glibc this more than
     /// doubles the cost of a 1080p blend). Process-wide, so it is the executable's decision: `ocular`
     /// and `ocular-bench` make it at start. Returns whether it took effect.
+    /// - Returns: Whether the allocator could be told (glibc only).
     @discardableResult
     public static func keepFreedFramesForReuse() -> Bool {
         ocv_keep_freed_blocks(keptBlockBytes)

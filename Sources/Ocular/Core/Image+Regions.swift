@@ -73,6 +73,10 @@ extension Image {
 
 extension PixelRectangle {
     /// The part inside a `width × height` image, or nil when nothing of it is.
+    /// - Parameters:
+    ///   - width: The image's width.
+    ///   - height: The image's height.
+    /// - Returns: The clipped rectangle, or nil.
     public func clipped(toWidth width: Int, height: Int) -> PixelRectangle? {
         let left = max(x, 0), top = max(y, 0)
         let right = min(x.addingReportingOverflow(self.width).partialValue, width)
@@ -91,6 +95,10 @@ extension PixelRectangle {
     }
 
     /// The same rectangle moved by (`dx`, `dy`).
+    /// - Parameters:
+    ///   - dx: Pixels to the right.
+    ///   - dy: Pixels down.
+    /// - Returns: The moved rectangle.
     public func offsetBy(dx: Int, dy: Int) -> PixelRectangle {
         PixelRectangle(x: x + dx, y: y + dy, width: width, height: height)
     }
@@ -99,11 +107,15 @@ extension PixelRectangle {
     public var area: Int { width * height }
 
     /// Whether the two rectangles share any pixel.
+    /// - Parameter other: The other rectangle.
+    /// - Returns: Whether they overlap.
     public func intersects(_ other: PixelRectangle) -> Bool {
         x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
     }
 
     /// How much of this rectangle's area lies inside `other` (0…1; 0 for an empty rectangle).
+    /// - Parameter other: The other rectangle.
+    /// - Returns: The fraction of this one inside it.
     public func fractionInside(_ other: PixelRectangle) -> Double {
         let width = min(x + self.width, other.x + other.width) - max(x, other.x)
         let height = min(y + self.height, other.y + other.height) - max(y, other.y)
@@ -112,6 +124,8 @@ extension PixelRectangle {
     }
 
     /// Intersection over union, 0 when apart.
+    /// - Parameter other: The other rectangle.
+    /// - Returns: Their intersection's area over their union's, 0…1.
     public func intersectionOverUnion(_ other: PixelRectangle) -> Double {
         let overlapWidth = max(0, min(x + width, other.x + other.width) - max(x, other.x))
         let overlapHeight = max(0, min(y + height, other.y + other.height) - max(y, other.y))

@@ -86,6 +86,10 @@ public struct LineChart: Sendable {
     static let grid = Colour(red: 221, green: 221, blue: 221)
 
     /// The chart on a white `width × height` BGR picture.
+    /// - Parameters:
+    ///   - width: The picture's width in pixels.
+    ///   - height: The picture's height in pixels.
+    /// - Returns: The chart.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a picture under 320 × 240 or empty ranges.
     public func rendered(width: Int = 1000, height: Int = 640) throws(OcularError) -> Image {
         guard width >= 320, height >= 240, width <= 8000, height <= 8000 else {
@@ -183,6 +187,8 @@ public struct LineChart: Sendable {
     }
 
     /// A number as a chart or a table shows it: up to two decimals, no trailing zeros (1.7, 108, 0.85).
+    /// - Parameter value: The number.
+    /// - Returns: Its label.
     public static func label(_ value: Double) -> String {
         let rounded = (value * 100 + 1e-9).rounded() / 100   // 1.275 is 1.2749999… in binary: still 1.28
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%g", rounded)

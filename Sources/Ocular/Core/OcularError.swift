@@ -1,6 +1,6 @@
 /// What can go wrong in Ocular's core (images, files, videos, cameras, OpenCV), each case naming what
 /// failed and why. Capabilities have their own errors beside them (``FaceError``, ``BlobError``,
-/// ``GalleryError``); a stage's errors may be of any type.
+/// `GalleryError` in OcularGallery); a stage's errors may be of any type.
 public enum OcularError: CodedError, Equatable, Sendable {
     /// No file at the path.
     case fileNotFound(path: String)

@@ -48,9 +48,13 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable, CustomStringCo
     }
 
     /// The smallest row length in bytes for an image `width` pixels wide.
+    /// - Parameter width: The width in pixels.
+    /// - Returns: Bytes per row, tightly packed.
     public func minimumBytesPerRow(width: Int) -> Int { width * channels }
 
     /// How many rows of `bytesPerRow` bytes hold an image `height` pixels high.
+    /// - Parameter height: The height in pixels.
+    /// - Returns: The rows: the height, and half again for the planar YUV formats' chroma.
     public func rowCount(height: Int) -> Int { isPlanar ? height + height / 2 : height }
 
     /// The byte offsets of the red, green and blue samples inside one pixel, for RGB-family formats.

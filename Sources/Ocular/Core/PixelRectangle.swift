@@ -25,6 +25,12 @@ public struct PixelRectangle: Sendable, Hashable, Codable, CustomStringConvertib
     /// The largest rectangle of the aspect ratio `aspectWidth : aspectHeight` that fits in a
     /// `width × height` picture, around its centre (odd leftovers go to the right and bottom).
     /// At least one pixel each way.
+    /// - Parameters:
+    ///   - width: The picture's width.
+    ///   - height: The picture's height.
+    ///   - aspectWidth: The shape's width.
+    ///   - aspectHeight: The shape's height.
+    /// - Returns: The centred rectangle.
     public static func centred(inWidth width: Int, height: Int, aspectWidth: Int, aspectHeight: Int) -> PixelRectangle {
         let sizes = [width, height, aspectWidth, aspectHeight]
         // Sizes below 2³¹ (every image's) keep the products below 2⁶², so they cannot overflow.

@@ -21,6 +21,7 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// A size written `WIDTHxHEIGHT` (`3264x2448`; `×` works too).
+    /// - Parameter text: The size, `WIDTHxHEIGHT`.
     /// - Throws: ``OcularError/invalidArgument(_:)`` naming what is wrong: not two numbers, a side
     ///   below 1, or a side above ``largestSide``.
     public init(parsing text: String) throws(OcularError) {
@@ -40,6 +41,8 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The largest centred region of this size with `other`'s shape (width over height), in this size's
     /// pixels: all of a 4:3 picture's width for a 16:9 shape, all its height for a portrait one.
+    /// - Parameter other: The shape wanted.
+    /// - Returns: The region's width and height, in this size's pixels.
     public func largestRegion(shapedLike other: PixelSize) -> (width: Double, height: Double) {
         let (width, height) = (Double(self.width), Double(self.height))
         let shape = Double(other.width) / Double(other.height)

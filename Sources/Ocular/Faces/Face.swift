@@ -95,6 +95,8 @@ public struct Face: Sendable, FrameAnnotation {
     }
 
     /// A point of the face in frame coordinates.
+    /// - Parameter point: A point in the face's picture.
+    /// - Returns: The point in the frame.
     public func inFrame(_ point: Point) -> Point {
         Point(x: point.x + Double(bounds.x), y: point.y + Double(bounds.y))
     }
@@ -105,6 +107,8 @@ public struct Face: Sendable, FrameAnnotation {
 
     /// The JSON of `ocular faces detect --json` and the studio's messages: everything in frame
     /// coordinates, points as [x, y] rounded to 0.1 pixel, `mouth` null when none was found.
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(species, forKey: .species)

@@ -39,7 +39,10 @@ public struct FaceCascades: Sendable, Hashable {
 
     /// The shipped cascades of `kind` (the LBP variants exist for faces only: eyes and smile stay Haar),
     /// from the first data folder that has the frontal face cascade.
-    /// - Parameter folder: A data folder holding `haarcascades/` and `lbpcascades/`; nil searches ``dataFolders``.
+    /// - Parameters:
+    ///   - kind: Haar or LBP face cascades.
+    ///   - folder: A data folder holding `haarcascades/` and `lbpcascades/`; nil searches ``dataFolders``.
+    /// - Returns: The cascades' paths (the first folder's, or the standard folder's when none has them).
     public static func shipped(_ kind: FaceDetectionProfile.CascadeKind = .haar, in folder: String? = nil) -> FaceCascades {
         let root = folder ?? dataFolders.first { FileManager.default.fileExists(atPath: "\($0)/haarcascades/haarcascade_frontalface_alt.xml") }
             ?? dataFolders[0]
@@ -92,7 +95,10 @@ public final class Cascade: Sendable {
     private static let loaded = Mutex<[String: Cascade]>([:])
 
     /// The cascade in `path`, loaded on first use and kept for the life of the process.
-    /// - Parameter role: What it is for ("human face"), for the error message.
+    /// - Parameters:
+    ///   - path: The cascade's XML file.
+    ///   - role: What it is for ("human face"), for the error message.
+    /// - Returns: The cascade.
     /// - Throws: ``FaceError/unusableCascade(role:path:reason:)`` when the file is missing or
     ///   holds no classifier OpenCV can read.
     public static func load(_ path: String, role: String) throws(FaceError) -> Cascade {
@@ -129,6 +135,7 @@ public final class Cascade: Sendable {
     ///   - minimumNeighbours: How many windows must agree.
     ///   - sizes: The objects' widths in pixels to look for; the upper bound may be `Int.max`.
     /// - Returns: The boxes in the coordinates of `gray` (not of `region`).
+    /// - Throws: ``OcularError`` when OpenCV fails or the image is not 8-bit gray.
     public func detect(in gray: Image, region: PixelRectangle? = nil, scaleStep: Double, minimumNeighbours: Int,
                        sizes: ClosedRange<Int>) throws(OcularError) -> [Detection] {
         guard gray.format == .gray8 else { throw .invalidArgument("a cascade searches gray images, not \(gray.format)") }

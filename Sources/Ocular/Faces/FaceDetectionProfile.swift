@@ -265,6 +265,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public static let all = Name.allCases.map(\.profile)
 
     /// The profile of that name.
+    /// - Parameter name: `default` or `textbook`.
+    /// - Returns: The profile, or nil for another name.
     public static func named(_ name: String) -> FaceDetectionProfile? {
         Name(rawValue: name)?.profile
     }

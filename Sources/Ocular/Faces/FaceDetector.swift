@@ -31,6 +31,9 @@ public struct FaceDetector: Sendable {
     }
 
     /// Every face in `image`, humans first, each kind in the cascade's order.
+    /// - Parameter image: The picture, in any format.
+    /// - Returns: The faces.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func faces(in image: Image) throws(OcularError) -> [Face] {
         try faces(in: image, plan: SearchPlan(tilts: profile.turns, catVotes: profile.findsCatsByVote ? [.fillingTheFrame, .anywhere] : []))
     }
@@ -80,11 +83,18 @@ public struct FaceDetector: Sendable {
     }
 
     /// The biggest face by area: "the" face of a picture (SPEC §4), or nil when there is none.
+    /// - Parameter image: The picture, in any format.
+    /// - Returns: The biggest face, or nil.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func biggestFace(in image: Image) throws(OcularError) -> Face? {
         Face.biggest(of: try faces(in: image))
     }
 
     /// The biggest face of a picture that must have one.
+    /// - Parameters:
+    ///   - image: The picture.
+    ///   - name: How messages name it.
+    /// - Returns: Its biggest face.
     /// - Throws: ``FaceError/noFace(in:)`` with `name` (e.g. "'me.png'") when it has none, or the
     ///   ``OcularError`` of a search that failed.
     public func biggestFace(in image: Image, named name: String) throws -> Face {

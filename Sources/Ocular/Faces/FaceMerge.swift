@@ -1,6 +1,8 @@
 /// Merging two faces into one (SPEC §4, the "many masks" hybrid).
 extension Face {
     /// The biggest face by area, the first of equals: "the" face of a frame. Nil for none.
+    /// - Parameter faces: The faces.
+    /// - Returns: The biggest, or nil.
     public static func biggest(of faces: [Face]) -> Face? {
         faces.max { $0.bounds.area < $1.bounds.area }
     }
@@ -13,6 +15,8 @@ extension Face {
     ///
     /// Where the warped face does not reach, its edge pixels are repeated rather than left black:
     /// black would multiply a hard black wedge into the merge wherever the two faces' shapes differ.
+    /// - Parameter other: The other face.
+    /// - Returns: The merged face.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when the smaller face's landmarks lie on one line.
     public func merged(with other: Face) throws(OcularError) -> Face {
         let (bigger, smaller) = other.bounds.area > bounds.area ? (other, self) : (self, other)
@@ -30,6 +34,10 @@ extension Face {
 
     /// The affine map that takes `face`'s left eye, right eye and nose onto `target`'s (face
     /// coordinates of each).
+    /// - Parameters:
+    ///   - face: The face to move.
+    ///   - target: The face it goes onto.
+    /// - Returns: The map.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when `face`'s three landmarks lie on one line.
     public static func alignment(of face: Face, onto target: Face) throws(OcularError) -> AffineMatrix {
         try AffineMatrix(mapping: [face.leftEye, face.rightEye, face.nose],
@@ -46,6 +54,10 @@ extension Face {
 
 extension Species {
     /// The species of two faces merged: human+human = human, cat+cat = cat, otherwise hybrid.
+    /// - Parameters:
+    ///   - first: One face's species.
+    ///   - second: The other's.
+    /// - Returns: The merged face's species.
     public static func merging(_ first: Species, _ second: Species) -> Species {
         first == second ? first : .hybrid
     }

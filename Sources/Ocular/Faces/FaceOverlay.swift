@@ -31,6 +31,11 @@ public struct FaceOverlay: Sendable, Hashable {
     static let mouth = Colour(red: 0, green: 255, blue: 255)       // cyan (Ocular's; the textbook has no mouth)
 
     /// `image` with the faces drawn on it. Gray and YUV frames become BGR so the colours show.
+    /// - Parameters:
+    ///   - faces: The faces.
+    ///   - image: The frame.
+    /// - Returns: The frame with the faces drawn.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func drawn(_ faces: [Face], on image: Image) throws(OcularError) -> Image {
         var canvas = image.format.channels >= 3 && !image.format.isYUV ? image : try image.converted(to: .bgr8)
         // Lines a little thicker on big frames, so a 1080p overlay stays visible when shown small.

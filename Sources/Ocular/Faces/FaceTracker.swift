@@ -82,6 +82,9 @@ public final class FaceTracker: Sendable {
     }
 
     /// The faces in the next frame of the stream.
+    /// - Parameter image: The next frame.
+    /// - Returns: Its faces, found or followed.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func faces(in image: Image) throws(OcularError) -> [Face] {
         guard let tracking = detector.profile.tracking else { return try detector.faces(in: image) }
         return try state.withLock { (state) throws(OcularError) -> [Face] in

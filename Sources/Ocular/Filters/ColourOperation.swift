@@ -36,16 +36,22 @@ public struct ColourMatrix: Sendable, Equatable, CustomStringConvertible {
     public static let identity = ColourMatrix(rows: [SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)])
 
     /// A matrix that scales each channel.
+    /// - Parameter factors: Red's, green's and blue's factors.
+    /// - Returns: The matrix.
     public static func scaling(_ factors: SIMD3<Double>) -> ColourMatrix {
         ColourMatrix(rows: [SIMD3(factors.x, 0, 0), SIMD3(0, factors.y, 0), SIMD3(0, 0, factors.z)])
     }
 
     /// This matrix applied to a colour.
+    /// - Parameter colour: Red, green, blue, 0…1.
+    /// - Returns: The transformed colour (not clamped).
     public func apply(_ colour: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3((rows[0] * colour).sum(), (rows[1] * colour).sum(), (rows[2] * colour).sum()) + bias
     }
 
     /// `self` after `first`: one matrix doing both.
+    /// - Parameter first: The matrix applied first.
+    /// - Returns: The product.
     public func after(_ first: ColourMatrix) -> ColourMatrix {
         let columns = (0..<3).map { column in SIMD3(first.rows[0][column], first.rows[1][column], first.rows[2][column]) }
         let rows = self.rows.map { row in SIMD3((row * columns[0]).sum(), (row * columns[1]).sum(), (row * columns[2]).sum()) }
@@ -95,6 +101,7 @@ public struct ChannelCurves: Sendable, Equatable {
 
     /// Tabulates a curve per channel: `curve(channel, x)` for x in 0…1 and channel 0 (red), 1, 2,
     /// rounded to the nearest level and kept within 0…255.
+    /// - Parameter curve: The curve per channel.
     public init(_ curve: (Int, Double) -> Double) {
         func table(_ channel: Int) -> [UInt8] {
             (0...255).map { level in ColourProgram.level(255 * curve(channel, Double(level) / 255)) }
@@ -105,6 +112,7 @@ public struct ChannelCurves: Sendable, Equatable {
     }
 
     /// The same curve on every channel.
+    /// - Parameter curve: The curve, 0…1 to 0…1.
     public init(every curve: (Double) -> Double) {
         let table = (0...255).map { level in ColourProgram.level(255 * curve(Double(level) / 255)) }
         red = table
@@ -149,6 +157,8 @@ public enum ColourMix: Sendable, Equatable {
     case highlightShadow(highlightAmount: Double, shadowAmount: Double)
 
     /// The mix applied to one colour, each channel 0…1 (not clamped).
+    /// - Parameter colour: Red, green, blue, 0…1.
+    /// - Returns: The mixed colour.
     public func apply(_ colour: SIMD3<Float>) -> SIMD3<Float> {
         switch self {
         case .vibrance(let amount):

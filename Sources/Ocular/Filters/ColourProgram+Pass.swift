@@ -3,6 +3,9 @@ import Foundation
 extension ColourProgram {
     /// The program run over an image in one pass, rows spread over the cores. Alpha is kept; a gray or
     /// YUV image becomes BGR first (colour filters give colour).
+    /// - Parameter image: The image.
+    /// - Returns: The processed image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func apply(to image: Image) throws(OcularError) -> Image {
         let source = image.format.rgbOffsets == nil ? try image.converted(to: .bgr8) : image
         guard let order = source.format.rgbOffsets else { return source }

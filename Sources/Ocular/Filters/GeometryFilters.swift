@@ -23,6 +23,11 @@ public struct StraightenFilter: FilterStage {
 
     /// How much a `width × height` picture turned by `degrees` must grow to cover its own frame:
     /// |cos θ| + max(w/h, h/w)·|sin θ|.
+    /// - Parameters:
+    ///   - width: The picture's width.
+    ///   - height: The picture's height.
+    ///   - degrees: The turn.
+    /// - Returns: The scale, 1 or more.
     public static func scale(width: Int, height: Int, degrees: Double) -> Double {
         let radians = degrees * .pi / 180
         let (w, h) = (Double(width), Double(height))
@@ -73,6 +78,10 @@ public struct AffineTransformFilter: FilterStage {
     }
 
     /// Where the picture's corners land: the output's bounds, in pixels.
+    /// - Parameters:
+    ///   - width: The picture's width.
+    ///   - height: The picture's height.
+    /// - Returns: The bounds' origin and size.
     public func bounds(width: Int, height: Int) -> (x: Double, y: Double, width: Int, height: Int) {
         let corners = [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))]
             .map { (a * $0.0 + c * $0.1, b * $0.0 + d * $0.1) }
@@ -124,6 +133,10 @@ public struct CropFilter: FilterStage {
     }
 
     /// The rectangle in a `width × height` picture's pixels: edges rounded, at least one pixel, inside it.
+    /// - Parameters:
+    ///   - pictureWidth: The picture's width.
+    ///   - pictureHeight: The picture's height.
+    /// - Returns: The crop in pixels.
     public func rectangle(width pictureWidth: Int, height pictureHeight: Int) -> PixelRectangle {
         let left = min(pictureWidth - 1, Int((x * Double(pictureWidth)).rounded()))
         let top = min(pictureHeight - 1, Int((y * Double(pictureHeight)).rounded()))

@@ -130,6 +130,9 @@ public struct GaussianBlurFilter: FilterStage {
 extension Image {
     /// The image blurred by a Gaussian of standard deviation `sigma` pixels (cv::GaussianBlur, kernel
     /// sized by OpenCV, edges repeated). YUV images come back as BGR.
+    /// - Parameter sigma: The standard deviation in pixels.
+    /// - Returns: The blurred image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func gaussianBlurred(sigma: Double) throws(OcularError) -> Image {
         let packed = try self.packed
         return try Image.filledByOpenCV(width: width, height: height, format: packed.format) { (output) throws(OcularError) in

@@ -2,6 +2,8 @@
 /// recordings (and, in the studio, a socket).
 public protocol FrameSink: AnyObject {
     /// Takes one processed frame.
+    /// - Parameter frame: The frame.
+    /// - Throws: Why it cannot be taken.
     func write(_ frame: Frame) throws
 }
 
@@ -23,6 +25,9 @@ public final class VideoFileSink: FrameSink {
         self.framesPerSecond = framesPerSecond
     }
 
+    /// Appends the frame to the video, opening the writer on the first frame.
+    /// - Parameter frame: The frame.
+    /// - Throws: ``OcularError`` when the video cannot be written.
     public func write(_ frame: Frame) throws {
         if writer == nil {
             writer = try VideoWriter(path: path, width: frame.image.width, height: frame.image.height, framesPerSecond: framesPerSecond)

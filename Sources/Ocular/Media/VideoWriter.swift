@@ -77,6 +77,8 @@ public final class VideoWriter {
     }
 
     /// Appends a frame; it is converted to BGR and must have the video's size.
+    /// - Parameter frame: The frame.
+    /// - Throws: ``OcularError`` for a frame of another size or a failed write.
     public func write(_ frame: Image) throws(OcularError) {
         guard let writer else { throw .writeFailed(path: path, reason: "the video is already finished") }
         guard frame.width == width, frame.height == height else {
@@ -90,6 +92,7 @@ public final class VideoWriter {
     }
 
     /// Closes the file and moves it into place, replacing what was at ``path``.
+    /// - Throws: ``OcularError`` when the file cannot be finished or moved.
     public func finish() throws(OcularError) {
         guard writer != nil else { return }
         let partial = close()

@@ -7,6 +7,14 @@ public enum OpticalFlow {
     /// Up to `maximum` corners of a gray image (Shi–Tomasi), strongest first, inside `region` (the
     /// whole image when nil): those at least `quality` times as strong as the strongest, and
     /// `minimumDistance` pixels apart.
+    /// - Parameters:
+    ///   - gray: The image.
+    ///   - region: Where to look; nil for everywhere.
+    ///   - maximum: The most corners.
+    ///   - quality: The weakest kept, as a fraction of the strongest.
+    ///   - minimumDistance: The least distance between corners.
+    /// - Returns: The corners.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public static func corners(in gray: Image, within region: PixelRectangle? = nil, maximum: Int, quality: Double = 0.01,
                                minimumDistance: Double = 3) throws(OcularError) -> [Point] {
         guard gray.format == .gray8 else { throw .invalidArgument("corners are sought in gray images, not \(gray.format)") }
@@ -33,9 +41,15 @@ public enum OpticalFlow {
     /// point that was lost: one not followed both ways, or whose way back ends more than
     /// `maximumRoundTrip` pixels from where it started.
     /// - Parameters:
+    ///   - points: The points in `previous`.
+    ///   - previous: The earlier frame, gray.
+    ///   - next: The later frame, gray, the same size.
     ///   - window: The side of the square window each point is matched by.
     ///   - levels: Pyramid levels above the image (each halves it): motions up to about
     ///     `window / 2 × 2^levels` pixels are followed.
+    ///   - maximumRoundTrip: How far, in pixels, a point's way back may end from where it started.
+    /// - Returns: One position or nil per point.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public static func follow(_ points: [Point], from previous: Image, to next: Image, window: Int = 11, levels: Int = 2,
                               maximumRoundTrip: Double = 1) throws(OcularError) -> [Point?] {
         guard previous.format == .gray8, next.format == .gray8 else {

@@ -20,11 +20,14 @@ public struct Frame: Sendable {
 
     /// The annotations grouped by kind, as JSON shows them.
     /// - Parameter listed: Kinds listed even when none was found.
+    /// - Returns: The groups.
     public func annotationGroups(listing listed: [any FrameAnnotation.Type] = []) -> AnnotationGroups {
         AnnotationGroups(annotations, listing: listed)
     }
 
     /// The annotations of one kind, in the order they were added.
+    /// - Parameter kind: The annotation type.
+    /// - Returns: Those annotations.
     public func annotations<Annotation: FrameAnnotation>(of kind: Annotation.Type) -> [Annotation] {
         annotations.compactMap { $0 as? Annotation }
     }
@@ -63,11 +66,16 @@ public struct AnnotationGroups: Encodable, Sendable {
     }
 
     /// The annotations of one group; empty when there is none.
+    /// - Parameter group: The group's name.
+    /// - Returns: Its annotations.
     public subscript(group: String) -> [any FrameAnnotation] {
         groups.first { $0.name == group }?.annotations ?? []
     }
 
     /// Encodes every group as a list under its name.
+    /// Encodes every group as a list under its name.
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: GroupKey.self)
         for group in groups {

@@ -3,6 +3,8 @@
 /// parameter, as the bean counter names training lists, refines it: ``TrainingListCatalog``.)
 public protocol ImageCatalog: Sendable {
     /// The picture with this id.
+    /// - Parameter id: The picture's id.
+    /// - Returns: The picture.
     /// - Throws: Why there is none or why it cannot be read (any error: the stage that asked names
     ///   itself and its parameter in front of its message).
     func image(id: String) throws -> Image
@@ -13,6 +15,10 @@ public struct NoImages: ImageCatalog {
     /// Creates the empty catalog.
     public init() {}
 
+    /// None: there are no pictures here.
+    /// - Parameter id: The picture's id.
+    /// - Returns: Never.
+    /// - Throws: ``OcularError/invalidArgument(_:)`` always.
     public func image(id: String) throws(OcularError) -> Image {
         throw .invalidArgument("no pictures can be referenced here, so there is no image '\(id)'")
     }
@@ -29,6 +35,10 @@ public struct ImageFiles: ImageCatalog {
         self.options = options
     }
 
+    /// The picture in the file `id` names.
+    /// - Parameter id: The file's path.
+    /// - Returns: The picture.
+    /// - Throws: ``OcularError`` naming the file when it cannot be read as an image.
     public func image(id: String) throws(OcularError) -> Image {
         try Image(contentsOfFile: id, options: options)
     }

@@ -34,6 +34,7 @@ public protocol ParameterDeclaring: Sendable {
 /// A Swift type a parameter's value is read as, and how it is spelled in a recipe.
 public protocol ParameterValueConvertible: Sendable {
     /// The value a recipe holds as this type; nil when it has another shape.
+    /// - Parameter parameterValue: The value as a recipe holds it.
     init?(parameterValue: ParameterValue)
     /// As a recipe spells it.
     var parameterValue: ParameterValue { get }
@@ -55,6 +56,8 @@ public struct ParameterSetting<Owner: Stage>: Sendable {
 }
 
 extension ParameterChoice {
+    /// A case from its raw value in a recipe; nil for another text or shape.
+    /// - Parameter parameterValue: The value as a recipe holds it.
     public init?(parameterValue: ParameterValue) {
         guard case .text(let text) = parameterValue else { return nil }
         self.init(rawValue: text)
@@ -95,6 +98,8 @@ extension Bool: ParameterValueConvertible {
 }
 
 extension Colour: ParameterValueConvertible {
+    /// A colour from `"#rrggbb"`; nil for another text or shape.
+    /// - Parameter parameterValue: The value as a recipe holds it.
     public init?(parameterValue: ParameterValue) {
         guard case .text(let text) = parameterValue else { return nil }
         self.init(hex: text)
@@ -104,6 +109,8 @@ extension Colour: ParameterValueConvertible {
 }
 
 extension Point: ParameterValueConvertible {
+    /// A point from `[x, y]`; nil for another shape.
+    /// - Parameter parameterValue: The value as a recipe holds it.
     public init?(parameterValue: ParameterValue) {
         guard case .point(let x, let y) = parameterValue else { return nil }
         self.init(x: x, y: y)
@@ -124,6 +131,8 @@ public struct TrainingListName: ParameterValueConvertible, Hashable {
         self.name = name
     }
 
+    /// A name from a text; nil for another shape.
+    /// - Parameter parameterValue: The value as a recipe holds it.
     public init?(parameterValue: ParameterValue) {
         guard case .text(let text) = parameterValue else { return nil }
         name = text
@@ -149,6 +158,8 @@ extension Optional: ParameterValueConvertible where Wrapped: ParameterValueConve
 
 extension Parameter where Value: ParameterValueConvertible {
     /// This parameter set to `value`.
+    /// - Parameter value: The value.
+    /// - Returns: The setting, for `with(_:images:)` or ``Stage/step(_:)``.
     public func callAsFunction(_ value: Value) -> ParameterSetting<Owner> {
         ParameterSetting(name: name, value: value.parameterValue)
     }
@@ -156,6 +167,14 @@ extension Parameter where Value: ParameterValueConvertible {
 
 extension Parameter where Value == Double {
     /// A number from `range`; `step` is the control's increment.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - range: The values allowed.
+    ///   - step: The control's increment.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func number(_ name: String, title: String, in range: ClosedRange<Double>, step: Double, default value: Double,
                               help: String) -> Self {
         Self(.number(name, title: title, in: range, step: step, default: value, help: help), default: value)
@@ -165,6 +184,14 @@ extension Parameter where Value == Double {
 extension Parameter where Value == Int {
     /// A whole number from `range`, in steps of `step` from its low end (`3...7, step: 2`: an odd
     /// kernel size).
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - range: The values allowed.
+    ///   - step: The step from the range's low end.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func integer(_ name: String, title: String, in range: ClosedRange<Int>, step: Int = 1, default value: Int, help: String) -> Self {
         Self(.integer(name, title: title, in: Int64(range.lowerBound)...Int64(range.upperBound), step: Int64(step), default: Int64(value), help: help),
              default: value)
@@ -173,6 +200,12 @@ extension Parameter where Value == Int {
 
 extension Parameter where Value == Bool {
     /// On or off.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func flag(_ name: String, title: String, default value: Bool, help: String) -> Self {
         Self(.flag(name, title: title, default: value, help: help), default: value)
     }
@@ -180,6 +213,12 @@ extension Parameter where Value == Bool {
 
 extension Parameter where Value: ParameterChoice {
     /// One of `Value`'s cases, offered in case order with their titles.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func choice(_ name: String, title: String, default value: Value, help: String) -> Self {
         Self(.choice(name, title: title, options: Value.options, default: value.rawValue, help: help), default: value)
     }
@@ -187,6 +226,12 @@ extension Parameter where Value: ParameterChoice {
 
 extension Parameter where Value == Colour {
     /// An sRGB colour, `"#rrggbb"` in a recipe.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func colour(_ name: String, title: String, default value: Colour, help: String) -> Self {
         Self(.colour(name, title: title, default: value.hex, help: help), default: value)
     }
@@ -194,6 +239,12 @@ extension Parameter where Value == Colour {
 
 extension Parameter where Value == Point {
     /// A point in normalised coordinates, x and y from 0 to 1.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func point(_ name: String, title: String, default value: Point, help: String) -> Self {
         Self(.point(name, title: title, default: (value.x, value.y), help: help), default: value)
     }
@@ -201,6 +252,11 @@ extension Parameter where Value == Point {
 
 extension Parameter where Value == TrainingListName? {
     /// A training list by name; none by default.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func trainingList(_ name: String, title: String, help: String) -> Self {
         Self(.trainingList(name, title: title, help: help), default: nil)
     }
@@ -209,11 +265,18 @@ extension Parameter where Value == TrainingListName? {
 extension Parameter where Value == Image? {
     /// A picture referenced by id in a recipe and read, as an ``Image``, from the stage's
     /// ``ImageCatalog``; none by default.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The key.
     public static func image(_ name: String, title: String, help: String) -> Self {
         Self(.image(name, title: title, help: help), default: nil)
     }
 
     /// This parameter naming the picture `id` (a file path, an upload's id, …), or none.
+    /// - Parameter id: The picture's id; nil for none.
+    /// - Returns: The setting.
     public func callAsFunction(id: String?) -> ParameterSetting<Owner> {
         ParameterSetting(name: name, value: id.map(ParameterValue.text) ?? ParameterValue.none)
     }

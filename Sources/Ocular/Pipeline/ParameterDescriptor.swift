@@ -63,6 +63,14 @@ public struct ParameterDescriptor: Sendable, Equatable {
     public var help: String
 
     /// A number parameter.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - range: The values allowed.
+    ///   - step: The control's increment.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func number(_ name: String, title: String, in range: ClosedRange<Double>, step: Double, default value: Double,
                               help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, title: title, kind: .number(minimum: range.lowerBound, maximum: range.upperBound, step: step, integer: false),
@@ -70,6 +78,14 @@ public struct ParameterDescriptor: Sendable, Equatable {
     }
 
     /// A whole-number parameter, in steps of `step` from the range's low end.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - range: The values allowed.
+    ///   - step: The step from the range's low end.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func integer(_ name: String, title: String, in range: ClosedRange<Int64>, step: Int64 = 1, default value: Int64,
                                help: String) -> ParameterDescriptor {
         precondition(step >= 1 && (value - range.lowerBound) % step == 0, "\(name)'s default \(value) is not on its steps of \(step)")
@@ -79,31 +95,66 @@ public struct ParameterDescriptor: Sendable, Equatable {
     }
 
     /// A choice parameter.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - options: The choices, in the order controls show them.
+    ///   - value: The default choice's value.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func choice(_ name: String, title: String, options: [Option], default value: String, help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, title: title, kind: .choice(options), defaultValue: .text(value), help: help)
     }
 
     /// An on/off parameter.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func flag(_ name: String, title: String, default value: Bool, help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, title: title, kind: .flag, defaultValue: .flag(value), help: help)
     }
 
     /// A colour parameter, `"#rrggbb"`.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - value: The default, `"#rrggbb"`.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func colour(_ name: String, title: String, default value: String, help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, title: title, kind: .colour, defaultValue: .text(value), help: help)
     }
 
     /// A point parameter, x and y from 0 to 1.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - value: The default.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func point(_ name: String, title: String, default value: (x: Double, y: Double), help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, title: title, kind: .point, defaultValue: .point(x: value.x, y: value.y), help: help)
     }
 
     /// A picture referenced by id; none by default.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func image(_ name: String, title: String, help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, title: title, kind: .image, defaultValue: .none, help: help)
     }
 
     /// A training list referenced by name; none by default.
+    /// - Parameters:
+    ///   - name: The name recipes use.
+    ///   - title: What people read.
+    ///   - help: One sentence on what it does.
+    /// - Returns: The declaration.
     public static func trainingList(_ name: String, title: String, help: String) -> ParameterDescriptor {
         ParameterDescriptor(name: name, title: title, kind: .trainingList, defaultValue: .none, help: help)
     }

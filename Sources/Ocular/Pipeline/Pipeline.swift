@@ -94,6 +94,7 @@ public struct Pipeline: Sendable {
     }
 
     /// Runs every stage on a frame, in order.
+    /// - Parameter frame: The frame, in any pixel format.
     /// - Returns: The frame with its image processed and what the detection stages found in its
     ///   ``Frame/annotations`` (``Frame/annotationGroups(listing:)`` groups them as JSON shows them).
     /// - Throws: The first stage's error, as the stage threw it.
@@ -109,12 +110,20 @@ public struct Pipeline: Sendable {
     }
 
     /// Runs every stage on an image shown at `timestamp`.
+    /// - Parameters:
+    ///   - image: The image.
+    ///   - timestamp: When it is shown, for animated stages.
+    /// - Throws: The first stage's error, naming the stage.
     /// - Returns: The processed image and its annotations.
     public func processed(_ image: Image, at timestamp: Duration = .zero) throws -> Frame {
         try process(Frame(image: image, timestamp: timestamp))
     }
 
     /// Runs every stage on an image shown at `timestamp`.
+    /// - Parameters:
+    ///   - image: The image.
+    ///   - timestamp: When it is shown, for animated stages.
+    /// - Throws: The first stage's error, naming the stage.
     /// - Returns: The processed image alone.
     public func process(_ image: Image, at timestamp: Duration = .zero) throws -> Image {
         try process(Frame(image: image, timestamp: timestamp)).image

@@ -87,12 +87,14 @@ public struct Recipe: Sendable, Equatable, Codable {
     }
 
     /// Reads a recipe from JSON text.
+    /// - Parameter json: `{"stages": [{"stage": NAME, PARAMETER: VALUE, …}, …]}`.
     /// - Throws: ``StageError`` saying where the text stops being a recipe.
     public init(json: String) throws(StageError) {
         try self.init(jsonData: Data(json.utf8))
     }
 
     /// Reads a recipe from JSON bytes.
+    /// - Parameter jsonData: The JSON, UTF-8.
     /// - Throws: ``StageError`` saying where the bytes stop being a recipe.
     public init(jsonData: Data) throws(StageError) {
         do {
@@ -114,6 +116,8 @@ public struct Recipe: Sendable, Equatable, Codable {
     }
 
     /// Where and why decoding a recipe stopped, in words: "stages[1] has no 'stage'".
+    /// - Parameter error: The decoder's error.
+    /// - Returns: The explanation.
     public static func explain(_ error: DecodingError) -> String {
         func place(_ path: [any CodingKey]) -> String {
             let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\(StageError.quoted($0.stringValue).dropFirst().dropLast())" }.joined()
@@ -142,12 +146,16 @@ public struct Recipe: Sendable, Equatable, Codable {
 
 extension ParameterValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByStringLiteral {
     /// A number.
+    /// - Parameter value: The number.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
     /// A number.
+    /// - Parameter value: The number.
     public init(floatLiteral value: Double) { self = .number(value) }
     /// A flag.
+    /// - Parameter value: The flag.
     public init(booleanLiteral value: Bool) { self = .flag(value) }
     /// A text: a choice, a colour, a file.
+    /// - Parameter value: The text.
     public init(stringLiteral value: String) { self = .text(value) }
 }
 
@@ -156,6 +164,7 @@ extension Recipe {
     public static let largestFileBytes = 1 << 20
 
     /// Reads a recipe from a JSON file.
+    /// - Parameter path: The file, at most ``largestFileBytes``.
     /// - Throws: ``StageError`` naming the file and why it cannot be read or is not a recipe.
     public init(contentsOfFile path: String) throws(StageError) {
         let size: Int

@@ -40,6 +40,8 @@ extension ParameterDescriptor: Encodable {
 
     /// `{"name", "title", "kind", "default", "help"}` plus `minimum`, `maximum`, `step`, `integer` for a
     /// number and `options` for a choice.
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)

@@ -33,6 +33,10 @@ public struct StageError: CodedError, Equatable, Sendable {
 
     /// A name or value from a recipe, quoted for a message: at most 60 characters, one line, so that a
     /// hostile recipe cannot make its error message huge.
+    /// - Parameters:
+    ///   - text: The name or value.
+    ///   - quote: The quotation mark.
+    /// - Returns: The quoted text.
     public static func quoted(_ text: String, quote: Character = "'") -> String {
         let line = text.map { $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? " " : String($0) }.joined()
         let shown = line.count > 60 ? line.prefix(59) + "…" : Substring(line)

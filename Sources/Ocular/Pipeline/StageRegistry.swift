@@ -52,6 +52,8 @@ public struct StageRegistry: Sendable {
     ])
 
     /// The stage of that name.
+    /// - Parameter name: The stage's name, as recipes spell it.
+    /// - Returns: The stage type.
     /// - Throws: ``StageError`` naming the three stages nearest in spelling when there is none (the
     ///   whole list no longer fits a message).
     public func stage(named name: String) throws(StageError) -> any Stage.Type {
@@ -61,6 +63,10 @@ public struct StageRegistry: Sendable {
     }
 
     /// The names closest to `text` by edit distance (case ignored), closest first.
+    /// - Parameters:
+    ///   - text: A misspelt name.
+    ///   - count: How many names to give.
+    /// - Returns: The names.
     public func nearestNames(to text: String, count: Int) -> [String] {
         let typed = Array(text.lowercased().prefix(64))
         func distance(_ name: String) -> Int {

@@ -31,6 +31,10 @@ public struct StageValues: Sendable, Equatable {
     }
 
     /// Equal when they are for the same stage with the same values, wherever their images come from.
+    /// - Parameters:
+    ///   - lhs: One set of values.
+    ///   - rhs: The other.
+    /// - Returns: Whether they are equal.
     public static func == (lhs: StageValues, rhs: StageValues) -> Bool {
         lhs.stage == rhs.stage && lhs.values == rhs.values
     }
@@ -40,6 +44,8 @@ public struct StageValues: Sendable, Equatable {
     /// A key of another stage, or one the stage did not list in its `parameters`, is a mistake in
     /// the stage's code, not in a recipe: it stops the program with a message naming the key, so the
     /// first test that builds the stage finds it, rather than reading a made-up 0, false or nil.
+    /// - Parameter key: One of the stage's keys.
+    /// - Returns: Its value.
     public subscript<Owner: Stage, Value: ParameterValueConvertible>(key: Parameter<Owner, Value>) -> Value {
         guard Owner.name == stage, let value = values[key.name].flatMap(Value.init(parameterValue:)) else {
             preconditionFailure(undeclared(key.name, of: Owner.name))
@@ -48,6 +54,8 @@ public struct StageValues: Sendable, Equatable {
     }
 
     /// The picture an image parameter names, read from ``images``; nil when it names none.
+    /// - Parameter key: One of the stage's image keys.
+    /// - Returns: The picture, or nil.
     /// - Throws: ``StageError`` naming the stage and parameter when the picture cannot be had.
     public subscript<Owner: Stage>(key: Parameter<Owner, Image?>) -> Image? {
         get throws(StageError) {

@@ -74,6 +74,10 @@ public struct EdgesStage: Stage {
 
     /// What a step edge's strength is divided by so that it reads the same at every aperture: the
     /// kernel's gain over the 3×3 Sobel's (4). Scharr's [3 10 3] smoothing gains 16; Sobel's 5×5 48, 7×7 640.
+    /// - Parameters:
+    ///   - method: The gradient operator.
+    ///   - aperture: Its kernel size.
+    /// - Returns: The divisor.
     public static func strengthScale(method: Method, aperture: Int) -> Double {
         switch (method, aperture) {
         case (.scharr, _): 4.0 / 16
@@ -84,6 +88,9 @@ public struct EdgesStage: Stage {
     }
 
     /// The edge image: gray, 255 (or the gradient's strength) on edges.
+    /// - Parameter image: The picture, in any format.
+    /// - Returns: The edges.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func edges(of image: Image) throws(OcularError) -> Image {
         let gray = try image.converted(to: .gray8)
         switch values.method {

@@ -20,6 +20,13 @@ extension Image {
     }
 
     /// Canny's edges of a gray image: 255 on edges, 0 elsewhere.
+    /// - Parameters:
+    ///   - low: The hysteresis's low threshold.
+    ///   - high: Its high threshold.
+    ///   - aperture: The Sobel aperture (3, 5 or 7).
+    ///   - l2Gradient: Whether the gradient's magnitude is the L2 norm.
+    /// - Returns: The edges.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func cannyEdges(low: Double, high: Double, aperture: Int, l2Gradient: Bool = false) throws(OcularError) -> Image {
         try requireGray("Canny")
         return try filtered("Canny(\(low), \(high), aperture \(aperture)) of \(self)") {
@@ -36,6 +43,10 @@ extension Image {
     }
 
     /// Paints `colour` over the image where `mask` (gray, the same size) is on, in proportion to it.
+    /// - Parameters:
+    ///   - colour: The paint.
+    ///   - mask: Where and how strongly to paint.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public mutating func paint(_ colour: Colour, where mask: Image) throws(OcularError) {
         guard mask.format == .gray8, mask.width == width, mask.height == height, !format.isYUV else {
             throw .invalidArgument("a \(mask.width)×\(mask.height) \(mask.format) mask cannot paint a \(width)×\(height) \(format) image")
@@ -52,11 +63,19 @@ extension Image {
     }
 
     /// Each pixel the maximum of a `size` × `size` square around it: lines thickened.
+    /// - Parameter size: The square's side.
+    /// - Returns: The dilated image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func dilated(by size: Int) throws(OcularError) -> Image {
         try filtered(into: format, "dilate(\(size)) of \(self)") { ocv_dilate_square($0, $1, Int32(clamping: size), $2) }
     }
 
     /// Each pixel `matrix` (output channels × this image's channels, row-major) times the pixel.
+    /// - Parameters:
+    ///   - matrix: The matrix, row-major.
+    ///   - target: The output's format.
+    /// - Returns: The transformed image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func transformed(by matrix: [Float], into target: PixelFormat) throws(OcularError) -> Image {
         guard matrix.count == target.channels * format.channels, !format.isYUV, !target.isYUV else {
             throw .invalidArgument("a colour transform from \(format) to \(target) takes a \(target.channels)×\(format.channels) matrix")
@@ -67,6 +86,8 @@ extension Image {
     }
 
     /// Every colour value v becomes 255 − v; alpha is kept. YUV becomes BGR.
+    /// - Returns: The negative.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func inverted() throws(OcularError) -> Image {
         let source = try packed
         return try source.filtered(into: source.format, "invert \(source)") { ocv_invert_colours($0, $1, $2) }
@@ -74,6 +95,11 @@ extension Image {
 
     /// Every colour value v becomes contrast × v + brightness, rounded (half to even) and kept within
     /// 0…255, as cv::Mat::convertTo does; alpha is kept. YUV becomes BGR.
+    /// - Parameters:
+    ///   - contrast: The factor.
+    ///   - brightness: The offset.
+    /// - Returns: The scaled image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func scaledValues(contrast: Double, brightness: Double) throws(OcularError) -> Image {
         let source = try packed
         guard !source.format.hasAlpha else {
@@ -85,6 +111,12 @@ extension Image {
     }
 
     /// Mean-shift filtering of a BGR image: colours flattened into patches.
+    /// - Parameters:
+    ///   - spatialRadius: The spatial window's radius.
+    ///   - colourRadius: The colour window's radius.
+    ///   - levels: The pyramid's levels.
+    /// - Returns: The filtered image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func meanShiftFiltered(spatialRadius: Double, colourRadius: Double, levels: Int) throws(OcularError) -> Image {
         guard format == .bgr8 else { throw .invalidArgument("mean shift works on BGR images, not \(format)") }
         return try filtered(into: .bgr8, "mean shift of \(self)") {
@@ -93,6 +125,12 @@ extension Image {
     }
 
     /// The bilateral filter: smooth, with edges kept.
+    /// - Parameters:
+    ///   - diameter: The neighbourhood's diameter.
+    ///   - sigmaColour: How different colours may be and still mix.
+    ///   - sigmaSpace: How far pixels may be and still mix.
+    /// - Returns: The filtered image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func bilateralFiltered(diameter: Int, sigmaColour: Double, sigmaSpace: Double) throws(OcularError) -> Image {
         try filtered(into: format, "bilateral filter of \(self)") {
             ocv_bilateral($0, $1, Int32(diameter), sigmaColour, sigmaSpace, $2)
@@ -100,12 +138,23 @@ extension Image {
     }
 
     /// A gray image's adaptive threshold: 255 where a pixel is brighter than its neighbourhood's mean less `offset`.
+    /// - Parameters:
+    ///   - blockSize: The neighbourhood's side, odd.
+    ///   - offset: Subtracted from the neighbourhood's mean.
+    ///   - gaussian: Whether the mean is Gaussian-weighted.
+    /// - Returns: The black-and-white image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func adaptiveThreshold(blockSize: Int, offset: Double, gaussian: Bool) throws(OcularError) -> Image {
         try requireGray("an adaptive threshold")
         return try filtered("adaptive threshold of \(self)") { ocv_adaptive_threshold($0, $1, Int32(blockSize), offset, gaussian, $2) }
     }
 
     /// A gray image denoised by total variation (OpenCV's denoise_TVL1).
+    /// - Parameters:
+    ///   - lambda: The fidelity weight: smaller smooths more.
+    ///   - iterations: The solver's iterations.
+    /// - Returns: The denoised image.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func totalVariationDenoised(lambda: Double, iterations: Int) throws(OcularError) -> Image {
         try requireGray("total-variation denoising")
         return try filtered("denoise_TVL1 of \(self)") { ocv_denoise_tv($0, $1, lambda, Int32(iterations), $2) }
@@ -149,6 +198,14 @@ extension Image {
 extension Image {
     /// Harris corners of a gray image, strongest first: local maxima at least `threshold` times the
     /// strongest response, at most `maximum` of them.
+    /// - Parameters:
+    ///   - blockSize: The neighbourhood's side.
+    ///   - aperture: The Sobel aperture.
+    ///   - k: Harris's k.
+    ///   - threshold: The weakest kept, as a fraction of the strongest response.
+    ///   - maximum: The most corners.
+    /// - Returns: The corners.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func harrisCorners(blockSize: Int, aperture: Int, k: Double, threshold: Double, maximum: Int) throws(OcularError) -> [Corner] {
         try requireGray("Harris")
         let capacity = max(0, min(maximum, width * height))
@@ -204,6 +261,11 @@ extension Image {
     }
 
     /// Draws each track (its points oldest first) as a line that fades behind a dot of `radius`.
+    /// - Parameters:
+    ///   - tracks: The tracks, each oldest point first.
+    ///   - colour: Their colour.
+    ///   - radius: The dot's radius.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public mutating func drawTracks(_ tracks: [[Point]], colour: Colour, radius: Int) throws(OcularError) {
         let drawn = tracks.filter { !$0.isEmpty }
         guard !drawn.isEmpty else { return }
@@ -255,6 +317,11 @@ public final class Contours {
     }
 
     /// Draws every contour on `image` (packed formats).
+    /// - Parameters:
+    ///   - image: The picture to draw on.
+    ///   - colour: The lines' colour.
+    ///   - thickness: Their thickness; −1 fills the contours.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func draw(on image: inout Image, colour: Colour, thickness: Int) throws(OcularError) {
         let values = image.channels(of: colour)
         let handle = handle

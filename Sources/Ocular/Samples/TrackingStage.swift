@@ -115,6 +115,9 @@ public final class PointTracker: Sendable {
 
     /// Moves the followed points into `image` (any format), drops the lost, seeds new ones when too few
     /// are left, and returns the paths as they are now.
+    /// - Parameter image: The next frame.
+    /// - Returns: The paths.
+    /// - Throws: ``OcularError`` naming what failed and why.
     public func follow(into image: Image) throws(OcularError) -> [Path] {
         let gray = try image.converted(to: .gray8)
         let (previous, paths) = state.withLock { ($0.previous, $0.paths) }

@@ -7,6 +7,8 @@ extension SharpnessMeasurement {
 
     /// The MTF curve as a chart: modulation against cycles per pixel, with the Nyquist frequency and
     /// MTF50 marked. `title` names what was measured.
+    /// - Parameter title: The chart's title.
+    /// - Returns: The chart, ready to render.
     public func chart(title: String) -> LineChart {
         var chart = LineChart(title: title, xLabel: "Frequency (cycles per pixel)", yLabel: "MTF",
                               xRange: 0...SlantedEdge.highestFrequency, yRange: 0...1.1,

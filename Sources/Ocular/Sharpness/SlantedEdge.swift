@@ -26,6 +26,10 @@ public enum SlantedEdge {
 
     /// Measures the edge in `region` of `image` (all of it by default). Colour pictures are measured
     /// on their luma (Rec. 601 weights, as OpenCV converts to gray).
+    /// - Parameters:
+    ///   - image: The picture of a slanted edge.
+    ///   - region: Where the edge is; nil for the whole picture.
+    /// - Returns: MTF50, MTF10, MTF at Nyquist, the angle and the curve.
     /// - Throws: ``SharpnessError`` for a region that is outside the picture, too small or too large,
     ///   holds no edge or no straight one, or an edge that runs along the pixel grid or out of the
     ///   region; ``OcularError`` when the picture cannot be converted.

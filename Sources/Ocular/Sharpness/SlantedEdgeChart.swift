@@ -48,9 +48,16 @@ public struct SlantedEdgeChart: Sendable, Hashable {
     }
 
     /// The MTF50 the chart's blur alone gives at the pixel centres, in cycles per pixel: 0.1874 / σ.
+    /// - Parameter sigma: The blur's sigma in pixels.
+    /// - Returns: MTF50 in cycles per pixel.
     public static func gaussianMTF50(sigma: Double) -> Double { (log(2.0) / 2).squareRoot() / (Double.pi * sigma) }
 
     /// The chart as an 8-bit gray picture, the edge through `centre` (pixels; the middle by default).
+    /// - Parameters:
+    ///   - width: The picture's width.
+    ///   - height: The picture's height.
+    ///   - centre: A point on the edge; nil for the middle.
+    /// - Returns: The chart.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a size below one pixel or above 100 MP.
     public func rendered(width: Int, height: Int, centre: Point? = nil) throws(OcularError) -> Image {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)

@@ -27,6 +27,7 @@ public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
     /// - Parameters:
     ///   - ranges: Where each factor is drawn from.
     ///   - generator: The source of randomness; a ``SeededGenerator`` makes it reproducible.
+    /// - Returns: The tint.
     public static func random(in ranges: TintRanges = .coolPig, using generator: inout some RandomNumberGenerator) -> Tint {
         // Drawn here rather than with Double.random(in:using:) so that a seed gives the same tint on
         // every platform and Swift version.
@@ -47,6 +48,7 @@ public struct Tint: Sendable, Equatable, Codable, CustomStringConvertible {
     /// shows) and YUV becomes BGR.
     /// - Parameter image: The image to tint.
     /// - Returns: The tinted image.
+    /// - Throws: ``OcularError`` when the image cannot be converted or OpenCV fails.
     public func apply(to image: Image) throws(OcularError) -> Image {
         let source: Image
         switch image.format {
@@ -90,12 +92,16 @@ public struct TintSequence: Sendable, Equatable {
     }
 
     /// The `index`-th tint of the sequence.
+    /// - Parameter index: The tint's number, from 0.
+    /// - Returns: The tint.
     public func tint(number index: Int) -> Tint {
         var generator = SeededGenerator(seed: seed &+ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15)
         return .random(in: ranges, using: &generator)
     }
 
     /// The tint shown `elapsed` after the animation started.
+    /// - Parameter elapsed: The time since the start.
+    /// - Returns: The tint.
     public func tint(at elapsed: Duration) -> Tint {
         guard interval > .zero, elapsed > .zero else { return tint(number: 0) }
         return tint(number: Int(elapsed / interval))
@@ -137,6 +143,7 @@ public struct TintRanges: Sendable, Equatable {
 
     /// The range of one channel.
     /// - Parameter channel: The channel.
+    /// - Returns: The channel's range.
     public subscript(channel: Channel) -> ClosedRange<Double> {
         get {
             switch channel {

@@ -13,12 +13,16 @@ public struct TintStage: Stage {
                                                     default: Tint.defaultInterval / .seconds(1), help: "Seconds each tint is held.")
 
     /// The smallest factor of a channel, by default the cool pig's.
+    /// - Parameter channel: The channel.
+    /// - Returns: The key of its minimum.
     public static func minimum(of channel: TintRanges.Channel) -> Key<Double> {
         .number("\(channel)Minimum", title: "\(channel.title) from", in: 0...4, step: 0.05, default: TintRanges.coolPig[channel].lowerBound,
                 help: "Smallest factor of \(channel.rawValue).")
     }
 
     /// The largest factor of a channel, by default the cool pig's.
+    /// - Parameter channel: The channel.
+    /// - Returns: The key of its maximum.
     public static func maximum(of channel: TintRanges.Channel) -> Key<Double> {
         .number("\(channel)Maximum", title: "\(channel.title) to", in: 0...4, step: 0.05, default: TintRanges.coolPig[channel].upperBound,
                 help: "Largest factor of \(channel.rawValue).")

@@ -28,6 +28,8 @@ public struct WhiteBalance: Sendable, Equatable {
     /// The factors each colour channel is multiplied by, in the image's channel order; `nil` when
     /// some channel has no unsaturated light at all, so no gray world can be inferred.
     /// - Parameter image: A 3- or 4-channel 8-bit image.
+    /// - Returns: One factor per channel, or nil.
+    /// - Throws: ``OcularError`` for a format it cannot balance or when OpenCV fails.
     public func gains(for image: Image) throws(OcularError) -> [Double]? {
         guard (0...1).contains(saturationThreshold) else {
             throw .invalidArgument("the white-balance saturation threshold must be within 0 … 1, got \(saturationThreshold)")
@@ -67,6 +69,7 @@ public struct WhiteBalance: Sendable, Equatable {
     /// as BGR. A gray image, or one with a channel that holds no unsaturated light, is returned as it is.
     /// - Parameter image: The image to balance.
     /// - Returns: The balanced image.
+    /// - Throws: ``OcularError`` when the image cannot be converted or OpenCV fails.
     public func apply(to image: Image) throws(OcularError) -> Image {
         switch image.format {
         case .gray8:

@@ -6,6 +6,12 @@ extension Image {
     /// picture), scaled to `output`. Shrinking averages the pixels each output pixel covers (no
     /// aliasing); enlarging samples the exact, sub-pixel region with `interpolation`. YUV images come
     /// back as BGR.
+    /// - Parameters:
+    ///   - factor: How many times larger, 1 or more.
+    ///   - centre: The point that stays in the middle, as fractions of the width and height.
+    ///   - output: The output's size.
+    ///   - interpolation: How an enlarged view is interpolated.
+    /// - Returns: The view, `output` in size.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a factor below 1 or not a number, or an
     ///   output size below one pixel.
     public func zoomed(by factor: Double, about centre: Point = Point(x: 0.5, y: 0.5), to output: PixelSize,

@@ -21,6 +21,11 @@ public struct ZoomPlanner: Sendable, Hashable {
     /// The unzoomed view covers this many output pixels at the largest zoom (SPEC §8).
     public static let smallestViewSide = 10
 
+    /// Plans a camera's zoom.
+    /// - Parameters:
+    ///   - sensor: The sensor's full size.
+    ///   - output: The picture delivered.
+    ///   - binned: Whether the sensor also offers a 2 × 2-binned readout.
     /// - Throws: ``OcularError/invalidArgument(_:)`` in words: a side below 1, an output under 10 lines
     ///   (there would be no zoom at all), or a binned sensor under 2 pixels a side.
     public init(sensor: PixelSize, output: PixelSize, binned: Bool = false) throws(OcularError) {
@@ -51,6 +56,8 @@ public struct ZoomPlanner: Sendable, Hashable {
     public var readouts: [Readout] { binned ? [.binned] : [.binned, .full] }
 
     /// The picture a readout delivers: the sensor's full size, or half each way when binned.
+    /// - Parameter readout: The readout.
+    /// - Returns: Its size.
     public func size(of readout: Readout) -> PixelSize {
         readout == .binned ? PixelSize(width: sensor.width / 2, height: sensor.height / 2) : sensor
     }
@@ -61,6 +68,8 @@ public struct ZoomPlanner: Sendable, Hashable {
     /// The unzoomed field of view on a readout (the largest by default): the largest centred region
     /// with the output's shape (all of a 16:9 readout's width, for a 4:3 sensor and a 16:9 output), in
     /// that readout's pixels.
+    /// - Parameter readout: The readout; nil for the largest.
+    /// - Returns: The field's width and height in that readout's pixels.
     public func field(of readout: Readout? = nil) -> (width: Double, height: Double) {
         size(of: readout ?? (binned ? .binned : .full)).largestRegion(shapedLike: output)
     }
@@ -94,6 +103,8 @@ public struct ZoomPlanner: Sendable, Hashable {
     /// What to request at `zoom`: the smallest readout whose crop still covers the output 1 : 1 (the
     /// binned one at low zooms where it does, for a small output), else the largest readout's crop,
     /// enlarged.
+    /// - Parameter zoom: The zoom, 1 to ``maximumZoom``.
+    /// - Returns: The readout, crop and scale.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a zoom below 1 or above ``maximumZoom``.
     public func capture(atZoom zoom: Double) throws(OcularError) -> Capture {
         for readout in readouts {
@@ -104,6 +115,10 @@ public struct ZoomPlanner: Sendable, Hashable {
     }
 
     /// What to request at `zoom` from one readout.
+    /// - Parameters:
+    ///   - zoom: The zoom.
+    ///   - readout: The readout.
+    /// - Returns: The crop and its scale.
     /// - Throws: ``OcularError/invalidArgument(_:)`` for a zoom below 1 or above ``maximumZoom``.
     public func capture(atZoom zoom: Double, from readout: Readout) throws(OcularError) -> Capture {
         guard zoom.isFinite, zoom >= 1, zoom <= maximumZoom * (1 + 1e-9) else {
@@ -138,5 +153,7 @@ public struct ZoomPlanner: Sendable, Hashable {
     }
 
     /// A zoom as people read it: up to two decimals, no trailing zeros (1.7, 108, 0.85), as charts show numbers.
+    /// - Parameter zoom: The zoom.
+    /// - Returns: Its label.
     public static func format(_ zoom: Double) -> String { LineChart.label(zoom) }
 }

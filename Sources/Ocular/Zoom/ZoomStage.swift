@@ -35,6 +35,8 @@ public struct ZoomStage: Stage {
 
     /// The zoom this stage applies to a frame `height` pixels high: its factor, capped where the view
     /// would be under 10 pixels high.
+    /// - Parameter height: The frame's height.
+    /// - Returns: The zoom applied.
     public func effectiveFactor(height: Int) -> Double {
         min(factor, max(1, Double(height) / Double(ZoomPlanner.smallestViewSide)))
     }
