@@ -5,7 +5,7 @@
 #   api/            DocC's own archive, for a web server (its JavaScript app cannot read files from disk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh test >/dev/null  # the .venv's OpenCV lays out the gallery's pictures
+scripts/setup.sh docs >/dev/null  # the .venv's OpenCV lays out the gallery's pictures
 scripts/touch-dependents.sh
 swift build --product ocular
 rm -rf docs/site

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Ocular needs and this machine lacks: Debian packages (OpenCV, SQLite, zlib; for the tests also
 # Chromium and FFmpeg) and, for the tests, a Python virtual environment with Playwright.
-# Usage: scripts/setup.sh run|test|bench (bench: test's, and Debian's Python cv2 for the benchmark's same-OpenCV column)
+# Usage: scripts/setup.sh run|test|bench|docs (bench: test's, and Debian's Python cv2 for the benchmark's same-OpenCV
+# column; docs: run's and the .venv, whose OpenCV lays out the stage gallery, without the shared test data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
@@ -27,12 +28,15 @@ if ! command -v swift >/dev/null; then
   exit 1
 fi
 
-if [ "$mode" = test ] || [ "$mode" = bench ]; then
+if [ "$mode" = test ] || [ "$mode" = bench ] || [ "$mode" = docs ]; then
   if ! .venv/bin/python -c "import playwright, pytest, cv2" 2>/dev/null; then
     echo "== Creating .venv with Playwright, pytest and OpenCV (to read QR codes); Chromium comes from Debian, not from Playwright"
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
   fi
+fi
+
+if [ "$mode" = test ] || [ "$mode" = bench ]; then
   data=${OCULAR_TEST_DATA:-../shared/data}
   if [ ! -f "$data/images/coffee.png" ]; then
     echo "The tests read images and videos from $data (set OCULAR_TEST_DATA to point elsewhere); it is missing." >&2

@@ -40,6 +40,23 @@ BADGE = "badge"  # a half-transparent picture to composite or blend over the fra
 CLIP = DATA / "video" / "astronaut_pan.avi"  # the tracking stage follows points between frames: a clip
 CLIP_FRAME = 25
 
+
+def clip_source(folder):
+    """The shared astronaut pan; without the shared data, a pan across the demo astronaut made here."""
+    if CLIP.exists():
+        return CLIP
+    picture = cv2.imread(str(PICTURES["astronaut"]))
+    height, width = picture.shape[:2]
+    side = min(height, width) * 3 // 4
+    path = folder / "astronaut-pan.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (side, side))
+    for index in range(CLIP_FRAME + 10):
+        x = (width - side) * index // (CLIP_FRAME + 9)
+        y = (height - side) * index // (CLIP_FRAME + 9)
+        writer.write(np.ascontiguousarray(picture[y:y + side, x:x + side]))
+    writer.release()
+    return path
+
 # stage → (picture, [(settings beyond the stage's name, caption)]): the defaults come first on every page,
 # then these. An image parameter set to BADGE gets the badge's file.
 VARIATIONS = {
@@ -140,13 +157,13 @@ def clip_frame(path, index, height):
 
 def render(job):
     """Runs one recipe through the CLI; writes the result as JPEG in the output folder."""
-    executable, work, output, height, stage, index, picture, step = job
+    executable, work, output, height, stage, index, picture, step, clip = job
     recipe = json.dumps({"stages": [step]})
     result = output / f"{stage}-{index}.jpg"
     if picture == CLIP:
-        clip = work / f"{stage}-{index}.avi"
-        run([executable, "process", CLIP, "-o", clip, "--recipe", recipe])
-        cv2.imwrite(str(result), clip_frame(clip, CLIP_FRAME, height), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        processed = work / f"{stage}-{index}.avi"
+        run([executable, "process", clip, "-o", processed, "--recipe", recipe])
+        cv2.imwrite(str(result), clip_frame(processed, CLIP_FRAME, height), [cv2.IMWRITE_JPEG_QUALITY, 85])
     else:
         png = work / f"{stage}-{index}.png"
         run([executable, "apply", picture, "-o", png, "--recipe", recipe])
@@ -253,6 +270,7 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         pictures = prepare_pictures(work, arguments.height)
+        clip = clip_source(work)
         jobs, plans, before_names, written_befores = [], {}, {}, {}
         for stage in stages:
             name = stage["name"]
@@ -267,11 +285,12 @@ def main():
                 settings = {key: str(pictures[BADGE]) if value == BADGE else value for key, value in settings.items()}
                 steps.append(({"stage": name, **settings}, caption))
             plans[name] = [(f"{name}-{index}.jpg", caption, shown_recipe(step)) for index, (step, caption) in enumerate(steps)]
-            jobs += [(arguments.ocular, work, output, arguments.height, name, index, picture, step) for index, (step, _) in enumerate(steps)]
+            jobs += [(arguments.ocular, work, output, arguments.height, name, index, picture, step, clip)
+                     for index, (step, _) in enumerate(steps)]
             before = "clip" if picture == CLIP else picture_name
             if before not in written_befores:
                 path = output / f"before-{before.replace(' ', '-')}.jpg"
-                image = clip_frame(CLIP, CLIP_FRAME, arguments.height) if picture == CLIP else cv2.imread(str(picture))
+                image = clip_frame(clip, CLIP_FRAME, arguments.height) if picture == CLIP else cv2.imread(str(picture))
                 cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
                 written_befores[before] = path.name
             before_names[name] = written_befores[before]
