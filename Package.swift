@@ -55,20 +55,18 @@ let package = Package(
             name: "OpenCVBridge",
             dependencies: ["COpenCV"]
         ),
-        // Cascade classifiers: objdetect (which pulls in dnn, calib3d, features2d and protobuf) is linked
-        // by the one target whose code calls it, not by the bridge every image operation goes through.
+        // Cascade classifiers (objdetect): kept apart from the bridge every image operation goes through,
+        // like the next three; --as-needed keeps a library only where some target's code calls it.
         .target(
             name: "OpenCVCascades",
             dependencies: ["OpenCVBridge", "COpenCV"]
         ),
-        // Blob description for classification: ORB and brute-force matching come from features2d,
-        // linked by this target alone.
+        // Blob description for classification: ORB and brute-force matching (features2d).
         .target(
             name: "OpenCVFeatures",
             dependencies: ["OpenCVBridge", "COpenCV"]
         ),
-        // Optical flow for following faces between a stream's searches: the video module, linked by
-        // this target alone.
+        // Optical flow for following faces between a stream's searches (video).
         .target(
             name: "OpenCVMotion",
             dependencies: ["OpenCVBridge", "COpenCV"]
