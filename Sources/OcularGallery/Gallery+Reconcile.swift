@@ -22,7 +22,7 @@ extension Gallery {
         let items = try read(database, in: folder) { db in
             try Row.fetchAll(db, sql: "SELECT * FROM item").map(GalleryItem.init(row:))
         }
-        let named = Set(items.map(\.relativePath))
+        let named = Set(items.map(\.relativePath) + items.compactMap(\.alternateRelativePath))
         let thumbnails = Set(items.compactMap(\.thumbnailName))
         for kind in GalleryItem.Kind.allCases {
             for name in visibleFiles(in: folder + "/" + kind.folderName) where !named.contains(kind.folderName + "/" + name) {

@@ -61,9 +61,9 @@ public final class GalleryRecording: FrameSink {
             PartialFiles.finished(partial)
         }
         let videos = gallery.folder + "/" + GalleryItem.Kind.video.folderName
-        let number = DurableFiles.nextNumber(in: videos, fileExtension: "mp4")
+        let number = Gallery.nextRecordingNumber(in: videos)
         let draft = GalleryItem(draftOf: .video, source: source, recipe: recipe, width: writer.width, height: writer.height,
-                                duration: writer.duration, caption: caption, labels: [])
+                                duration: writer.duration, caption: caption, labels: [], hasAudio: false)
         let thumbnail = try? Gallery.thumbnail(of: Image(firstFrameOfVideo: partial))
         return try gallery.store(draft, thumbnail: thumbnail, preferredName: "\(number).mp4") { (folder, preferredName) throws(GalleryError) in
             let name = try DurableFiles.placeNumbered(partial, in: folder, from: number, fileExtension: "mp4", named: folder + "/" + preferredName)

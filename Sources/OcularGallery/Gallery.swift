@@ -125,6 +125,13 @@ public final class Gallery: Sendable {
                 table.uniqueKey(["kind", "fileName"])
             }
         }
+        migrator.registerMigration("v2: clips with sound and an alternate file") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "hasAudio", .boolean)
+                table.add(column: "alternateFileName", .text)
+                table.add(column: "alternateByteCount", .integer)
+            }
+        }
         return migrator
     }
 
@@ -156,6 +163,11 @@ public final class Gallery: Sendable {
 
     /// The absolute path of an item's file.
     public func path(of item: GalleryItem) -> String { folder + "/" + item.relativePath }
+
+    /// The absolute path of an item's alternate file (a video's MP4 beside its WebM), nil when it has none.
+    public func alternatePath(of item: GalleryItem) -> String? {
+        item.alternateRelativePath.map { folder + "/" + $0 }
+    }
 
     /// The absolute path of an item's thumbnail, nil when it has none.
     public func thumbnailPath(of item: GalleryItem) -> String? {
@@ -349,6 +361,7 @@ public final class Gallery: Sendable {
         guard let row else { throw .noSuchItem(id: id) }
         let item = GalleryItem(row: row)
         if let thumbnail = thumbnailPath(of: item) { unlink(thumbnail) }
+        if let alternate = alternatePath(of: item) { unlink(alternate) }
         DurableFiles.flushFolder(folder + "/" + item.kind.folderName)
         return item
     }
@@ -413,9 +426,9 @@ public final class Gallery: Sendable {
         }
     }
 
-    /// The bytes the items' files take, as their rows record them.
+    /// The bytes the items' files (and their alternates) take, as their rows record them.
     static func bytesUsed(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(byteCount), 0) FROM item") ?? 0
+        try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(byteCount + COALESCE(alternateByteCount, 0)), 0) FROM item") ?? 0
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(GalleryError) -> T {

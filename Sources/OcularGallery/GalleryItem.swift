@@ -41,18 +41,29 @@ public struct GalleryItem: Sendable, Equatable, Codable, Identifiable {
     public var checksum: UInt32
     public var caption: String
     public var labels: [String]
+    /// Whether a video has a sound track; nil for photos, and for videos whose container was not probed
+    /// for one (added files, the CLI's silent recordings say false).
+    public var hasAudio: Bool? = nil
+    /// The same video in another container, made beside it (the MP4 for players that lack WebM), in
+    /// the videos folder; nil until it is made, and for items that have none.
+    public var alternateFileName: String? = nil
+    /// The size of ``alternateFileName``'s file.
+    public var alternateByteCount: Int? = nil
 
     /// The file's path relative to the gallery's folder, such as "photos/x.png".
     public var relativePath: String { kind.folderName + "/" + fileName }
+
+    /// The alternate file's path relative to the gallery's folder, such as "videos/3.mp4".
+    public var alternateRelativePath: String? { alternateFileName.map { kind.folderName + "/" + $0 } }
 }
 
 extension GalleryItem {
     /// An item whose files are being written; its row, and so its id, come last.
     init(draftOf kind: Kind, source: String, recipe: Recipe?, width: Int, height: Int, duration: Double? = nil,
-         caption: String, labels: [String]) {
+         caption: String, labels: [String], hasAudio: Bool? = nil) {
         self.init(id: 0, createdAt: Date(), kind: kind, source: source, recipe: recipe, width: width, height: height,
                   duration: duration, fileName: "", thumbnailName: nil, byteCount: 0, checksum: 0,
-                  caption: caption, labels: labels)
+                  caption: caption, labels: labels, hasAudio: hasAudio)
     }
 
     /// The columns of a new row (all but the id, which SQLite assigns).
@@ -61,7 +72,8 @@ extension GalleryItem {
             "createdAt": createdAt, "kind": kind.rawValue, "source": source, "recipe": recipe?.json,
             "width": width, "height": height, "duration": duration, "fileName": fileName,
             "thumbnailName": thumbnailName, "byteCount": byteCount, "checksum": Int64(checksum),
-            "caption": caption, "labels": Self.encodeLabels(labels),
+            "caption": caption, "labels": Self.encodeLabels(labels), "hasAudio": hasAudio,
+            "alternateFileName": alternateFileName, "alternateByteCount": alternateByteCount,
         ]
     }
 
@@ -82,6 +94,9 @@ extension GalleryItem {
         checksum = UInt32(truncatingIfNeeded: (row["checksum"] as Int64?) ?? 0)
         caption = row["caption"] ?? ""
         labels = (row["labels"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        hasAudio = row["hasAudio"]
+        alternateFileName = row["alternateFileName"]
+        alternateByteCount = row["alternateByteCount"]
     }
 
     static func encodeLabels(_ labels: [String]) -> String {

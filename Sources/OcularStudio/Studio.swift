@@ -15,7 +15,7 @@ import OcularGallery
 ///
 /// Routes, one controller per resource: the single-page app's files at `/` (``FileMiddleware``),
 /// `GET /api/health` (``HealthController``), `POST /api/sources` (``SourcesController``), `/api/gallery`
-/// (``GalleryController``), `GET /api/beans` (``BeanCounterController``), and the WebSocket
+/// (``GalleryController``), `POST /api/gallery/clips` (``ClipsController``), `GET /api/beans` (``BeanCounterController``), and the WebSocket
 /// `/api/stream` (``StreamController``).
 /// Connections must send their request head in time and stay within the header size limit; idle
 /// keep-alive connections are closed (see ``StudioConfiguration``).
@@ -78,6 +78,8 @@ public enum Studio {
         BeanCounterController(beans: beans).addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
         GalleryController(gallery: studioGallery).addRoutes(to: router)
+        ClipsController(configuration: configuration, registry: registry, gallery: studioGallery,
+                        converter: ClipConverter.make(configuration: configuration, logger: logger)).addRoutes(to: router)
         stream.addRoutes(to: router)
 
         let webSocketRouter = Router(context: StreamRequestContext.self)

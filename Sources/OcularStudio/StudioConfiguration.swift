@@ -45,6 +45,12 @@ public struct StudioConfiguration: Sendable {
     public var tls: StudioTLS? {
         didSet { access.scheme = tls == nil ? "http" : "https" }
     }
+    /// A recorded clip larger than this is answered 413 (512 MB: five minutes of 720p take ~100 MB).
+    public var maxClipBytes: Int = 512 << 20
+    /// How long a page may record: its recorder stops there, and the server refuses longer clips.
+    public var maxRecordingSeconds: Double = 300
+    /// FFmpeg, which makes an MP4 beside each recorded WebM; nil finds it on PATH, "" turns it off.
+    public var ffmpegPath: String? = nil
     /// Whether each stream's frame size and JPEG qualities follow its link (``LinkMeter``); when
     /// false they stay at the top rung whatever the link holds.
     public var adaptsToLink = true

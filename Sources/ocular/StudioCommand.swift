@@ -62,6 +62,12 @@ struct StudioCommand: AsyncParsableCommand {
     @Flag(help: "Keep the frame size and JPEG quality at their best whatever the link holds (by default a slow link gets smaller frames so the rate keeps up).")
     var fixedQuality = false
 
+    @Option(help: "Longest recording a page may make, in seconds (its recorder stops there; the server refuses longer clips).")
+    var maxRecordingSeconds = 300
+
+    @Option(help: "Largest recorded clip accepted, in megabytes.")
+    var maxClipMegabytes = 512
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .notice
 
@@ -69,6 +75,8 @@ struct StudioCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
         guard (1...30).contains(maxFrameMegabytes) else { throw ValidationError("--max-frame-megabytes must be from 1 to 30") }
+        guard (1...(24 * 3600)).contains(maxRecordingSeconds) else { throw ValidationError("--max-recording-seconds must be from 1 to 86400, got \(maxRecordingSeconds)") }
+        guard (1...(1 << 20)).contains(maxClipMegabytes) else { throw ValidationError("--max-clip-megabytes must be from 1 to 1048576, got \(maxClipMegabytes)") }
         guard (1...(1 << 30)).contains(galleryQuotaMegabytes) else { throw ValidationError("--gallery-quota-megabytes must be from 1 to 1073741824") }
         if let token {
             guard token.count >= 16, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.~".contains($0)) }) else {
@@ -97,6 +105,8 @@ struct StudioCommand: AsyncParsableCommand {
         // A list that cannot be read is said now, not only on the Bean Counter page.
         if let training { _ = try TrainingList(contentsOfFile: training) }
         configuration.adaptsToLink = !fixedQuality
+        configuration.maxRecordingSeconds = Double(maxRecordingSeconds)
+        configuration.maxClipBytes = maxClipMegabytes << 20
         var certificateNote: String?
         if let tlsCertificate, let tlsKey {
             configuration.tls = try StudioTLS(certificateFile: tlsCertificate, keyFile: tlsKey)

@@ -114,21 +114,46 @@ def playwright_instance():
         yield playwright
 
 
-def launch(playwright, camera=None):
-    """Chromium that grants the camera without asking; with `camera`, a fake one fed from that file."""
+def launch(playwright, camera=None, microphone=None):
+    """Chromium that grants the camera and microphone without asking; with `camera`, a fake camera fed
+    from that file; with `microphone`, a fake microphone playing that WAV file over and over."""
     arguments = ["--use-fake-ui-for-media-stream", "--disable-dev-shm-usage"]
     if camera:
         arguments += ["--use-fake-device-for-media-stream", f"--use-file-for-fake-video-capture={camera}"]
+    if microphone:
+        arguments += [f"--use-file-for-fake-audio-capture={microphone}"]
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=arguments)
 
 
+TONE_HERTZ = 440
+
+
+@pytest.fixture(scope="session")
+def tone_file(tmp_path_factory):
+    """A 440 Hz tone, 48 kHz mono 16-bit, 2 s (sox's `synth 2 sine 440`, written by Python's wave module):
+    Chromium's fake microphone loops it."""
+    import math
+    import struct
+    import wave
+    path = tmp_path_factory.mktemp("microphone") / "tone-440.wav"
+    rate = 48000
+    with wave.open(str(path), "wb") as output:
+        output.setnchannels(1)
+        output.setsampwidth(2)
+        output.setframerate(rate)
+        output.writeframes(b"".join(struct.pack("<h", round(12000 * math.sin(2 * math.pi * TONE_HERTZ * index / rate)))
+                                    for index in range(2 * rate)))
+    return path
+
+
 @contextmanager
-def browser_page(playwright, camera=None, bypass_csp=True, ignore_https_errors=False, **context):
-    """A page in a fresh Chromium, with a fake camera fed from `camera` when given; closed afterwards.
+def browser_page(playwright, camera=None, bypass_csp=True, ignore_https_errors=False, microphone=None, **context):
+    """A page in a fresh Chromium, with a fake camera fed from `camera` and a fake microphone from
+    `microphone` when given; closed afterwards.
 
     Playwright's wait_for_function evaluates its predicate with eval, which the studio's
     Content-Security-Policy forbids; test_security.py drives the pages with the policy in force."""
-    browser = launch(playwright, camera)
+    browser = launch(playwright, camera, microphone)
     try:
         options = {"viewport": {"width": 1000, "height": 760}, **context}
         yield browser.new_page(bypass_csp=bypass_csp, ignore_https_errors=ignore_https_errors, **options)

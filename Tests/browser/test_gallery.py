@@ -109,9 +109,11 @@ def test_the_gallery_shows_photos_and_videos_added_from_the_command_line(studio,
     page.click("#grid li#item-3 .thumb")
     page.wait_for_selector("#viewer[open] video#viewer-content")
     assert page.get_attribute("#viewer-content", "src") == "/api/gallery/3"
-    # Motion JPEG in AVI does not play in Chromium: the viewer says so rather than showing a dead player.
-    page.wait_for_function("document.getElementById('viewer-meta').dataset.kind === 'error'")
-    assert "cannot play this video's format" in page.inner_text("#viewer-meta")
+    # Motion JPEG in AVI does not play in Chromium: the player says so and offers the file to download,
+    # rather than showing a dead player.
+    page.wait_for_function("document.querySelector('#viewer .player').dataset.state === 'unplayable'")
+    assert "This browser cannot play this AVI video." in page.inner_text("#viewer .player-message")
+    assert page.get_attribute("#viewer .player-message a[download]", "href") == "/api/gallery/3"
     page.click("#viewer-close")
     screenshot(page, "gallery-photo-and-video.png")
 

@@ -9,6 +9,8 @@ import OcularGallery
 /// - `GET /api/gallery?limit=60&offset=0`: `{"items":[…],"total":N,"limit":…,"offset":…}`, newest first;
 /// - `GET /api/gallery/ID`: the file (byte ranges answered, so videos seek);
 /// - `GET /api/gallery/ID/thumbnail`: its JPEG thumbnail;
+/// - `GET /api/gallery/ID/alternate`: a video's other file (the MP4 beside a recorded WebM);
+/// - `POST /api/gallery/clips`: a recorded clip (``ClipsController``);
 /// - `DELETE /api/gallery/ID`: `{"deleted":ID}`.
 /// An id that is not an item's is answered 404, a bad query 400, each with `{"error":"…"}`.
 struct GalleryController {
@@ -39,6 +41,14 @@ struct GalleryController {
                     return try StudioErrorBody.response(.notFound, "item \(item.id) has no thumbnail")
                 }
                 return try await file(thumbnail, of: nil, request: request, context: context)
+            }
+        }
+        router.get(RouterPath(stringLiteral: Self.path + "/:id/alternate")) { request, context in
+            try await withItem(context) { gallery, item in
+                guard let alternate = gallery.alternatePath(of: item) else {
+                    return try StudioErrorBody.response(.notFound, "item \(item.id) has no other format (yet)")
+                }
+                return try await file(alternate, of: nil, request: request, context: context)
             }
         }
         router.delete(RouterPath(stringLiteral: Self.path + "/:id")) { _, context in

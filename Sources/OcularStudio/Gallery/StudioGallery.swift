@@ -55,9 +55,11 @@ struct GalleryItemResource: Encodable {
 
     var url: String { "\(GalleryController.path)/\(item.id)" }
     var thumbnailURL: String? { item.thumbnailName == nil ? nil : url + "/thumbnail" }
+    /// The same video in its other container (the MP4 of a recorded WebM), once it is made.
+    var alternateURL: String? { item.alternateFileName == nil ? nil : url + "/alternate" }
 
     private enum LinkKeys: String, CodingKey {
-        case url, thumbnailURL
+        case url, thumbnailURL, alternateURL
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -65,5 +67,6 @@ struct GalleryItemResource: Encodable {
         var links = encoder.container(keyedBy: LinkKeys.self)
         try links.encode(url, forKey: .url)
         try links.encode(thumbnailURL, forKey: .thumbnailURL)
+        try links.encodeIfPresent(alternateURL, forKey: .alternateURL)
     }
 }

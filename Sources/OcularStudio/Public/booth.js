@@ -10,6 +10,7 @@
 
 import { shareItem, showSaveOutcome } from "./share.js";
 import { live, send, setBusy, showNotice } from "./live.js";
+import { playSound } from "./sounds.js";
 
 const ANSWER_TIMEOUT_MS = 15000;  // a request with no answer by then is reported as failed
 
@@ -112,6 +113,7 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
     }
     setSaving(true);
     setStatus("busy", "");
+    playSound("shutter");
     request("save", { type: saveType }, saving);
   }
 

@@ -1,7 +1,9 @@
 // Ocular Studio's gallery: thumbnails of every saved photo and video, newest first, from
-// /api/gallery; open one full size (videos play), download, share or delete it.
+// /api/gallery; open one full size (videos in the studio's own player, player.js), download, share
+// or delete it.
 import "./shell.js";
 import { shareItem } from "./share.js";
+import { createPlayer } from "./player.js";
 
 const PAGE_SIZE = 48;
 
@@ -28,6 +30,7 @@ const state = {
   items: [],      // what is shown, newest first
   total: 0,
   open: null,     // the item in the viewer
+  player: null,   // the video player in the viewer
   loading: false,
 };
 
@@ -49,7 +52,8 @@ async function failure(response) {
 function describe(item) {
   const date = new Date(item.createdAt);
   const when = date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-  const length = item.kind === "video" && item.duration ? ` · ${item.duration.toFixed(1)} s` : "";
+  const sound = item.hasAudio === true ? ", with sound" : item.hasAudio === false ? ", no sound" : "";
+  const length = item.kind === "video" && item.duration ? ` · ${item.duration.toFixed(1)} s${sound}` : "";
   return `${when} · ${item.width}×${item.height}${length}`;
 }
 
@@ -136,37 +140,33 @@ async function load(restart = false) {
 
 function openItem(item) {
   state.open = item;
+  if (state.player) state.player.destroy();
+  state.player = null;
   let media;
   if (item.kind === "video") {
-    media = document.createElement("video");
-    media.controls = true;
-    media.playsInline = true;
-    media.preload = "metadata";
-    if (item.thumbnailURL) media.poster = item.thumbnailURL;
-    // Browsers play H.264 MP4 and WebM; an AVI of Motion JPEG, say, is kept but cannot play here.
-    media.addEventListener("error", () => {
-      elements.viewerMeta.textContent = `${describe(item)} · this browser cannot play this video's format: download it to watch`;
-      elements.viewerMeta.dataset.kind = "error";
-    }, { once: true });
+    // The studio's own player (player.js): it says itself when a format cannot play here.
+    state.player = createPlayer(item);
+    media = state.player.element;
   } else {
     media = document.createElement("img");
     media.alt = title(item);
+    media.src = item.url;
+    media.id = "viewer-content";
   }
-  media.src = item.url;
-  media.id = "viewer-content";
   elements.viewerMedia.replaceChildren(media);
   elements.viewerTitle.textContent = title(item);
-  elements.viewerMeta.textContent = `${describe(item)} · ${item.source}`;
+  const recipe = item.recipe && item.recipe.stages && item.recipe.stages.length
+    ? ` · ${item.recipe.stages.map((stage) => stage.stage).join(" → ")}` : "";
+  elements.viewerMeta.textContent = `${describe(item)} · ${item.source}${recipe}`;
   delete elements.viewerMeta.dataset.kind;
   elements.download.href = item.url;
   elements.download.download = item.fileName;
   elements.viewer.showModal();
+  if (state.player) state.player.element.focus();
   history.replaceState(null, "", `#item-${item.id}`);
 }
 
 function closeViewer() {
-  const video = elements.viewerMedia.querySelector("video");
-  if (video) video.pause();
   elements.viewer.close();
 }
 
@@ -203,6 +203,8 @@ elements.more.addEventListener("click", () => load());
 elements.close.addEventListener("click", closeViewer);
 elements.viewer.addEventListener("close", () => {
   state.open = null;
+  if (state.player) state.player.destroy();
+  state.player = null;
   history.replaceState(null, "", location.pathname);
 });
 elements.remove.addEventListener("click", deleteOpenItem);

@@ -30,6 +30,8 @@
 // size and quality; the server encodes its answers at that quality (LinkMeter.swift).
 
 import { isPhone, pageName } from "./shell.js";
+import { attachRecorder, setRecordingLimits } from "./recorder.js";
+import { attachSoundSwitch } from "./sounds.js";
 
 const MAX_FRAMES_PER_SECOND = 30;
 const FRAME_INTERVAL_MS = 1000 / MAX_FRAMES_PER_SECOND;
@@ -91,6 +93,7 @@ const state = {
   actions: [],              // the server's page actions live on this page, from "hello"
   link: null,               // the server's latest "link" report: the size and quality to send at
   answeredAt: 0,            // when the last answer arrived
+  recipe: null,             // the recipe in force, every value spelled out (the server's hello and settings)
 };
 export const live = state;
 
@@ -493,7 +496,9 @@ function handleMessage(message) {
     state.link = message;
     return;
   }
+  if (message.type === "hello" || message.type === "settings") state.recipe = message.recipe;
   if (message.type === "hello") {
+    setRecordingLimits(message.recording);
     state.actions = (message.actions || []).map((action) => action.name);
     // A read-only gallery: saving is off (the Save buttons go), and the page says why.
     serverNotice = message.notice || "";
@@ -598,6 +603,8 @@ export function startLive(handlers) {
   state.stillName = firstStill();
   elements.source.addEventListener("change", () => chooseSource(elements.source.value));
   elements.switchCamera.addEventListener("click", () => switchCamera());
+  attachRecorder();
+  attachSoundSwitch(document.getElementById("sounds"));
   connect();
   // A phone points its back camera at the world; a laptop's camera faces its user.
   chooseSource("camera", isPhone() ? "back" : "front");

@@ -4,7 +4,8 @@
 // is its own: <body data-page="manyMasks" data-live data-stills="astronaut chelsea" data-view-label="…">,
 // its <main> content, and <template data-slot="camera-group"> / <template data-slot="toolbar"> for
 // the controls it adds to the toolbar, and <template data-slot="header"> for what it shows at the
-// header's end (the gallery's count). `data-save` adds the Save group (status, Share, Save) at the
+// header's end (the gallery's count). Every live page gets the Record group (recorder.js) and the
+// header's Sounds switch (sounds.js). `data-save` adds the Save group (status, Share, Save) at the
 // toolbar's end, `data-before-after` the Before/after switch of a divided view.
 //
 // Every page script imports this module first (live.js does), so the shell exists before any module
@@ -49,6 +50,7 @@ function header() {
     make("div", { class: "brand" }, make("img", { src: "favicon.svg", alt: "", width: 22, height: 22 }), make("span", {}, "Ocular Studio")),
     make("nav", { class: "nav", "aria-label": "Pages" }, ...links));
   if ("live" in document.body.dataset) {
+    bar.append(make("button", { id: "sounds", type: "button", class: "pill sound-switch", "aria-pressed": "true" }, "Sounds on"));
     bar.append(make("div", { id: "connection", class: "pill", "data-state": "connecting", role: "status" }, "Connecting…"));
   }
   bar.append(...slot("header"));
@@ -66,6 +68,8 @@ function view() {
   const stage = make("div", { class: "stage" },
     make("canvas", { id: "output", width: 640, height: 480, "data-frames": "0", "aria-label": document.body.dataset.viewLabel || "The processed frame" }),
     make("div", { id: "focus-mark", class: "focus-mark", hidden: true, "aria-hidden": "true" }),
+    make("div", { id: "recording-mark", class: "recording-mark", hidden: true }, make("span", { class: "rec-dot", "aria-hidden": "true" }),
+      make("span", { id: "recording-time" }, "0:00")),
     hud, busy);
   return make("section", { class: "view" }, stage, make("p", { id: "notice", class: "notice", role: "alert", hidden: true }));
 }
@@ -86,6 +90,17 @@ function saveGroup() {
     make("button", { id: "save", type: "button", class: "primary", title: "Save the next processed frame in the gallery, losslessly" }, "Save"))];
 }
 
+/// The Record group of every live page (recorder.js drives it): what the recording or its upload is
+/// doing, the upload's progress, Retry while a failed upload's clip is still held, and Record / Stop.
+function recordGroup() {
+  return [make("div", { class: "record-group" },
+    make("span", { id: "record-status", class: "save-status", role: "status", "aria-live": "polite" }),
+    make("progress", { id: "upload-progress", max: 1, value: 0, hidden: true, "aria-label": "Upload of the recording" }),
+    make("button", { id: "retry-upload", type: "button", class: "secondary", hidden: true }, "Retry upload"),
+    make("button", { id: "record", type: "button", class: "record", "aria-pressed": "false",
+      title: "Record the processed view with the microphone's sound into the gallery" }, "● Record"))];
+}
+
 /// The before/after switch of pages with a divider (`data-before-after` on the body; splitview.js).
 function beforeAfterToggle() {
   if (!("beforeAfter" in document.body.dataset)) return [];
@@ -101,7 +116,7 @@ function toolbar() {
     make("label", { class: "source" }, make("span", {}, "Source"), source),
     make("button", { id: "switch-camera", type: "button", class: "secondary", title: "Static → front camera → back camera → static, skipping what is absent" }, "Switch camera"),
     ...beforeAfterToggle(), ...slot("camera-group"));
-  return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"), ...saveGroup());
+  return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"), ...recordGroup(), ...saveGroup());
 }
 
 /// On a phone the page's panel is a bottom sheet under the preview: a handle opens and closes it. Light

@@ -71,12 +71,18 @@ enum StreamMessage {
         }
     }
 
+    /// How long and how large a page's recording may be: its recorder stops at either.
+    struct RecordingLimits: Encodable, Equatable {
+        var maxSeconds: Double
+        var maxBytes: Int
+    }
+
     /// What the server sends.
     enum Outbound: Encodable {
         /// Once on connection: the versions, every stage the server offers, the current settings and
         /// the largest frame it accepts.
         case hello(stages: [StageDescription], actions: [PageActionRegistry.Description], recipe: Recipe, quality: Int,
-                   maxFrameBytes: Int, notice: String? = nil)
+                   maxFrameBytes: Int, recording: RecordingLimits, notice: String? = nil)
         /// After every accepted settings message: the recipe with every value spelled out.
         case settings(recipe: Recipe, quality: Int)
         /// What went wrong; `about` is "frame" when a frame was refused (its answer), "settings" otherwise.
@@ -93,7 +99,7 @@ enum StreamMessage {
         case annotations(AnnotationGroups)
 
         private enum CodingKeys: String, CodingKey {
-            case type, ocular, opencv, stages, actions, recipe, quality, maxFrameBytes, about, message, item, notice
+            case type, ocular, opencv, stages, actions, recipe, quality, maxFrameBytes, recording, about, message, item, notice
         }
 
         /// A page action's answer: `.answer("captured", Captured(…))`.
@@ -102,7 +108,7 @@ enum StreamMessage {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             switch self {
-            case .hello(let stages, let actions, let recipe, let quality, let maxFrameBytes, let notice):
+            case .hello(let stages, let actions, let recipe, let quality, let maxFrameBytes, let recording, let notice):
                 try container.encode("hello", forKey: .type)
                 try container.encodeIfPresent(notice, forKey: .notice)
                 try container.encode(OcularVersion.current, forKey: .ocular)
@@ -112,6 +118,7 @@ enum StreamMessage {
                 try container.encode(recipe, forKey: .recipe)
                 try container.encode(quality, forKey: .quality)
                 try container.encode(maxFrameBytes, forKey: .maxFrameBytes)
+                try container.encode(recording, forKey: .recording)
             case .settings(let recipe, let quality):
                 try container.encode("settings", forKey: .type)
                 try container.encode(recipe, forKey: .recipe)

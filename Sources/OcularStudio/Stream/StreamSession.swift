@@ -112,7 +112,9 @@ final class StreamSession: Sendable {
         let current = currentSettings
         return .hello(stages: registry.descriptions, actions: actions.map { PageActionRegistry.Description(of: type(of: $0)) },
                       recipe: current.pipeline.recipe, quality: current.quality,
-                      maxFrameBytes: configuration.maxFrameBytes, notice: gallery.readOnlyNotice)
+                      maxFrameBytes: configuration.maxFrameBytes,
+                      recording: .init(maxSeconds: configuration.maxRecordingSeconds, maxBytes: configuration.maxClipBytes),
+                      notice: gallery.readOnlyNotice)
     }
 
     /// Applies a text message: the settings, all or nothing, or an action's.

@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import Ocular
+import OcularGallery
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Makes an MP4 (H.264 and AAC, which every browser and phone plays) beside each recorded WebM, with
+/// FFmpeg, one clip at a time in the background: a recording is in the gallery as soon as it is
+/// uploaded, and its MP4 follows. The MP4 is written to a partial file, walked (``ClipProbe``) and
+/// only then attached to the item (``Gallery/setAlternate(id:partialFileAt:container:)``); a clip
+/// deleted meanwhile gets none. Where FFmpeg is not installed there is no converter: WebM only.
+final class ClipConverter: Sendable {
+    /// FFmpeg's executable.
+    let ffmpeg: String
+    private let logger: Logger
+    private let queue = Mutex<(waiting: [(Int64, Gallery)], running: Bool)>(([], false))
+    /// Conversions finished (or failed) so far, for tests and the log.
+    let finished = Atomic<Int>(0)
+
+    /// The arguments after `-i INPUT`: H.264 at a quality that keeps the processed frames' detail,
+    /// even sizes (4:2:0), AAC sound when there is sound, the index first so that playback starts
+    /// before the whole file arrives.
+    static let encoding = ["-map", "0:v:0", "-map", "0:a:0?", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23",
+                           "-pix_fmt", "yuv420p", "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2", "-c:a", "aac", "-b:a", "128k",
+                           "-movflags", "+faststart", "-f", "mp4"]
+
+    init(ffmpeg: String, logger: Logger) {
+        self.ffmpeg = ffmpeg
+        self.logger = logger
+    }
+
+    /// The converter for `configuration`: FFmpeg at its configured path, else found on PATH; nil
+    /// when there is none (or the configuration turns conversion off with an empty path).
+    static func make(configuration: StudioConfiguration, logger: Logger) -> ClipConverter? {
+        if let chosen = configuration.ffmpegPath {
+            return chosen.isEmpty ? nil : ClipConverter(ffmpeg: chosen, logger: logger)
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where access(folder + "/ffmpeg", X_OK) == 0 {
+            return ClipConverter(ffmpeg: folder + "/ffmpeg", logger: logger)
+        }
+        logger.notice("FFmpeg is not installed: recorded clips are kept as WebM only (install ffmpeg for an MP4 beside each)")
+        return nil
+    }
+
+    /// Queues a clip; conversions run one after another.
+    func enqueue(itemID: Int64, gallery: Gallery) {
+        let start = queue.withLock { state -> Bool in
+            state.waiting.append((itemID, gallery))
+            guard !state.running else { return false }
+            state.running = true
+            return true
+        }
+        guard start else { return }
+        Thread.detachNewThread { [self] in
+            while let (id, gallery) = queue.withLock({ state -> (Int64, Gallery)? in
+                guard !state.waiting.isEmpty else {
+                    state.running = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }) {
+                convert(id, in: gallery)
+                finished.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
+    /// Converts one item's WebM; failures are logged, the WebM stays as it is.
+    private func convert(_ id: Int64, in gallery: Gallery) {
+        let item: GalleryItem
+        do {
+            item = try gallery.item(id: id)
+        } catch {
+            return  // deleted before its turn
+        }
+        let input = gallery.path(of: item)
+        let partial = gallery.partialClipPath(for: .mp4)
+        let started = ContinuousClock.now
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-nostdin", "-v", "error", "-y", "-i", input] + Self.encoding + [partial]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            logger.error("clip \(id): cannot run \(ffmpeg): \(error)")
+            unlink(partial)
+            PartialFiles.finished(partial)
+            return
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().suffix(2000), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            logger.error("clip \(id): FFmpeg failed (\(process.terminationStatus)): \(message)")
+            unlink(partial)
+            PartialFiles.finished(partial)
+            return
+        }
+        do {
+            let probe = try ClipProbe(contentsOfFile: partial)
+            guard probe.hasAudio == (item.hasAudio ?? false) else {
+                throw OcularError.unreadableMedia(path: partial, reason: "FFmpeg's MP4 \(probe.hasAudio ? "has" : "lacks") the sound the WebM \(probe.hasAudio ? "lacks" : "has")")
+            }
+        } catch {
+            logger.error("clip \(id): FFmpeg's MP4 is not usable: \(error)")
+            unlink(partial)
+            PartialFiles.finished(partial)
+            return
+        }
+        do {
+            if let updated = try gallery.setAlternate(id: id, partialFileAt: partial, container: .mp4) {
+                logger.info("clip \(id): \(updated.alternateFileName ?? "") made in \(ContinuousClock.now - started)")
+            }
+        } catch {
+            logger.error("clip \(id): the MP4 could not be kept: \(error)")
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Hummingbird
+internal import HTTPTypes
+internal import NIOCore
+internal import NIOPosix
+import Ocular
+import OcularGallery
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `POST /api/gallery/clips?page=lightWork&recipe={…}`: a clip a page recorded (its processed frames
+/// and the microphone), the body the clip's file as MediaRecorder made it, typed `video/webm` or
+/// `video/mp4`. The body is streamed to a partial file in the gallery's videos folder, never held
+/// whole; then its container is walked (``ClipProbe``) and its first frame decoded, and only then is it
+/// registered: `201` with the item (`hasAudio`, `duration`, `url`, `thumbnailURL`). A WebM gets an MP4
+/// made beside it in the background where FFmpeg is installed (``ClipConverter``); the item's
+/// `alternateURL` appears when it is done.
+///
+/// Refusals, each with `{"error":"…"}`, leaving nothing in the gallery: another type 415; a body
+/// over ``StudioConfiguration/maxClipBytes`` 413 (told by Content-Length before any byte is read,
+/// else when the limit is crossed); a clip longer than ``StudioConfiguration/maxRecordingSeconds``
+/// (and a little slack) 413; a recipe that is not one 400; an empty body 400; bytes that are not a
+/// whole WebM or MP4 with a video track, or whose first frame does not decode, 422; a full
+/// gallery 507; a read-only one 409.
+struct ClipsController {
+    let configuration: StudioConfiguration
+    let registry: StageRegistry
+    let gallery: StudioGallery
+    let converter: ClipConverter?
+
+    static let path = GalleryController.path + "/clips"
+    /// A recording stopped at the limit may run this much over it (the last chunk, timer jitter).
+    static let durationSlack = 10.0
+
+    func addRoutes(to router: Router<BasicRequestContext>) {
+        router.post(RouterPath(stringLiteral: Self.path)) { request, context in
+            try await upload(request, context: context)
+        }
+    }
+
+    func upload(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        // A form or text/plain body is what another web page can send without asking: a clip must say it is one.
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let declared: ClipProbe.Container
+        switch type {
+        case "video/webm": declared = .webm
+        case "video/mp4": declared = .mp4
+        default:
+            return try StudioErrorBody.response(.unsupportedMediaType,
+                "send the clip with Content-Type video/webm or video/mp4, not '\(StudioAccess.printable(type))'")
+        }
+        let query = request.uri.queryParameters
+        let recipe: Recipe
+        do {
+            recipe = try Pipeline(Recipe(json: query.get("recipe") ?? "{\"stages\":[]}"), registry: registry).recipe
+        } catch {
+            return try StudioErrorBody.response(.badRequest, "the recipe is not one: \(error)")
+        }
+        let page = String((query.get("page") ?? "").prefix(40).filter { $0.isASCII && ($0.isLetter || $0.isNumber) })
+        let limit = configuration.maxClipBytes
+        let tooLarge = "the clip is larger than the limit of \(limit) bytes (\(limit >> 20) MB)"
+        let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
+        if let declaredLength, declaredLength > limit { return try StudioErrorBody.response(.contentTooLarge, tooLarge) }
+
+        let opened = await blocking { () throws(GalleryError) in try self.gallery.open() }
+        let gallery: Gallery
+        switch opened {
+        case .success(let found): gallery = found
+        case .failure(let error): return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+        }
+        if gallery.isReadOnly {
+            return try StudioErrorBody.response(for: GalleryError.readOnly(path: gallery.folder), message: self.gallery.readOnlyNotice)
+        }
+        let partial = gallery.partialClipPath(for: declared)
+        // Whatever happens below, the partial file goes unless the clip was placed (then it is gone already).
+        defer {
+            unlink(partial)
+            PartialFiles.finished(partial)
+        }
+        let received: Int
+        switch try await receive(request.body, into: partial, limit: limit) {
+        case .written(let count): received = count
+        case .tooLarge: return try StudioErrorBody.response(.contentTooLarge, tooLarge)
+        case .failed(let reason):
+            context.logger.error("clip upload: \(reason)")
+            return try StudioErrorBody.response(.internalServerError, "the clip could not be written: \(reason)")
+        }
+        guard received > 0 else { return try StudioErrorBody.response(.badRequest, "the request has no body: send the clip's file as the body") }
+        if let declaredLength, declaredLength != received {
+            return try StudioErrorBody.response(.badRequest, "the upload ended after \(received) of the \(declaredLength) bytes announced: try again")
+        }
+
+        let checked = await Self.check(partial, declared: declared, maxSeconds: configuration.maxRecordingSeconds)
+        let probe: ClipProbe, firstFrame: Image
+        switch checked {
+        case .success(let found): (probe, firstFrame) = found
+        case .failure(let refusal): return try StudioErrorBody.response(refusal.status, refusal.message)
+        }
+        let source = page.isEmpty ? "studio recording" : "studio \(page) recording"
+        let quota = configuration.galleryQuotaBytes
+        let stored = await blocking { () throws(GalleryError) in
+            try gallery.addClip(partialFileAt: partial, probe: probe, firstFrame: firstFrame, recipe: recipe, source: source, withinBytes: quota)
+        }
+        switch stored {
+        case .success(let item):
+            context.logger.info("clip \(item.id): \(item.fileName), \(received) bytes, \(probe.duration) s, \(probe.videoCodec)\(probe.audioCodec.map { "+" + $0 } ?? "")")
+            if probe.container == .webm, let converter { converter.enqueue(itemID: item.id, gallery: gallery) }
+            return try jsonResponse(GalleryItemResource(item: item), status: .created, datesAs: .iso8601)
+        case .failure(let error):
+            return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+        }
+    }
+
+    struct Refusal: Error {
+        let status: HTTPResponse.Status
+        let message: String
+    }
+
+    /// Walks the clip's container and decodes its first frame, off the cooperative threads.
+    static func check(_ path: String, declared: ClipProbe.Container, maxSeconds: Double) async -> Result<(ClipProbe, Image), Refusal> {
+        let outcome = try? await NIOThreadPool.singleton.runIfActive { () -> Result<(ClipProbe, Image), Refusal> in
+            let damaged = HTTPResponse.Status.unprocessableContent
+            let probe: ClipProbe
+            switch Result(catching: { () throws(OcularError) in try ClipProbe(contentsOfFile: path) }) {
+            case .success(let found): probe = found
+            case .failure(.unreadableMedia(_, let reason)):
+                return .failure(Refusal(status: damaged, message: "the clip is not a whole WebM or MP4: \(reason)"))
+            case .failure(let error):
+                return .failure(Refusal(status: damaged, message: "the clip cannot be read: \(error)"))
+            }
+            guard probe.container == declared else {
+                return .failure(Refusal(status: damaged, message: "the clip was sent as video/\(declared.rawValue) but is an \(probe.container.rawValue.uppercased()) file"))
+            }
+            guard probe.duration <= maxSeconds + durationSlack else {
+                return .failure(Refusal(status: .contentTooLarge,
+                                        message: String(format: "the clip lasts %.1f s, longer than the studio's limit of %.0f s", probe.duration, maxSeconds)))
+            }
+            guard probe.width > 0, probe.height > 0 else {
+                return .failure(Refusal(status: damaged, message: "the clip's video track declares no frame size"))
+            }
+            do {
+                return .success((probe, try Image(firstFrameOfVideo: path)))
+            } catch {
+                return .failure(Refusal(status: damaged, message: "the clip's first frame does not decode: its frames are damaged"))
+            }
+        }
+        return outcome ?? .failure(Refusal(status: .serviceUnavailable, message: "the server is shutting down"))
+    }
+
+    enum Received {
+        case written(Int)
+        case tooLarge
+        case failed(String)
+    }
+
+    /// Streams the body into a new file, chunk by chunk, stopping at `limit` bytes.
+    private func receive(_ body: RequestBody, into path: String, limit: Int) async throws -> Received {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return .failed(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var count = 0
+        for try await chunk in body {
+            let (total, overflow) = count.addingReportingOverflow(chunk.readableBytes)
+            guard !overflow, total <= limit else { return .tooLarge }
+            let bytes = Array(chunk.readableBytesView)
+            let written = try await NIOThreadPool.singleton.runIfActive { () -> String? in
+                bytes.withUnsafeBytes { buffer in
+                    var offset = 0
+                    while offset < buffer.count {
+                        let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                        if result < 0 {
+                            if errno == EINTR { continue }
+                            return String(cString: strerror(errno))
+                        }
+                        offset += result
+                    }
+                    return nil
+                }
+            }
+            if let written { return .failed(written) }
+            count = total
+        }
+        return .written(count)
+    }
+}

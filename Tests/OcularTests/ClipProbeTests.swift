@@ -1,0 +1,149 @@
+import Foundation
+import OcularTestSupport
+import Testing
+@testable import Ocular
+
+/// The container walk of recorded clips: what it reads from real WebM and MP4 files (checked against
+/// what ffprobe says of the same files, in Tests/Fixtures/clips/README.md), and that cut, damaged or
+/// foreign bytes are refused with a reason, never read as a clip and never a crash.
+@Suite("Recorded clips' containers")
+struct ClipProbeTests {
+    @Test("a browser's WebM (unknown sizes, no duration): VP8 320×240 with Opus at 48 kHz, 32 frames, 1.5 s from the timestamps")
+    func chromeWebM() throws {
+        let probe = try ClipProbe(contentsOfFile: ClipFixtures.path("chrome-vp8-opus.webm"))
+        #expect(probe.container == .webm)
+        #expect(probe.videoCodec == "vp8")
+        #expect(probe.audioCodec == "opus")
+        #expect(probe.hasAudio)
+        #expect(probe.audioSampleRate == 48000)
+        #expect(probe.width == 320 && probe.height == 240)
+        #expect(probe.videoFrames == 32)
+        #expect(abs(probe.duration - 1.5) < 0.1, "duration \(probe.duration)")
+    }
+
+    @Test("FFmpeg's WebM: its Duration element, 15 frames, no sound")
+    func ffmpegWebM() throws {
+        let probe = try ClipProbe(contentsOfFile: ClipFixtures.path("ffmpeg-vp8-silent.webm"))
+        #expect(probe.container == .webm && probe.videoCodec == "vp8")
+        #expect(!probe.hasAudio && probe.audioSampleRate == nil)
+        #expect(probe.width == 160 && probe.height == 120)
+        #expect(probe.videoFrames == 15)
+        #expect(abs(probe.duration - 1.0) < 0.01, "duration \(probe.duration)")
+    }
+
+    @Test("an MP4 of H.264 and AAC: the movie's duration, 15 samples, 44.1 kHz")
+    func plainMP4() throws {
+        let probe = try ClipProbe(contentsOfFile: ClipFixtures.path("ffmpeg-h264-aac.mp4"))
+        #expect(probe.container == .mp4 && probe.videoCodec == "avc1" && probe.audioCodec == "mp4a")
+        // The sample entry's channel count, which FFmpeg writes as 2 whatever the AAC configuration holds (1 here).
+        #expect(probe.audioSampleRate == 44100 && probe.audioChannels == 2)
+        #expect(probe.width == 160 && probe.height == 120)
+        #expect(probe.videoFrames == 15)
+        #expect(abs(probe.duration - 1.0) < 0.05, "duration \(probe.duration)")
+    }
+
+    @Test("a fragmented MP4 (empty moov): the duration summed from its fragments' samples")
+    func fragmentedMP4() throws {
+        let probe = try ClipProbe(contentsOfFile: ClipFixtures.path("fragmented-h264-aac.mp4"))
+        #expect(probe.container == .mp4 && probe.hasAudio && probe.audioSampleRate == 48000)
+        #expect(probe.videoFrames == 15)
+        // ffprobe says 1.133 s: the AAC track runs past the 15 frames of 1/15 s by its priming samples.
+        #expect(abs(probe.duration - 1.0) < 0.15, "duration \(probe.duration)")
+    }
+
+    @Test("every clip cut short is refused as cut short, at every length")
+    func truncated() throws {
+        for name in try ClipFixtures.names() {
+            let bytes = try ClipFixtures.bytes(name)
+            var refused = 0
+            // Every 97th length, and the last bytes one by one: an upload that stopped anywhere.
+            let lengths = Array(stride(from: 1, to: bytes.count, by: 97)) + Array((bytes.count - 40)..<bytes.count)
+            for length in lengths {
+                let outcome = Result { () throws(OcularError) in try ClipProbe(bytes: bytes.prefix(length), name: "cut") }
+                if case .failure(.unreadableMedia(_, let reason)) = outcome {
+                    refused += 1
+                    #expect(!reason.isEmpty)
+                } else if case .success = outcome, name.hasSuffix(".webm") {
+                    // A WebM cut exactly between two clusters' blocks is a shorter whole clip; never longer.
+                    continue
+                }
+            }
+            #expect(refused >= lengths.count * 9 / 10, "\(name): only \(refused) of \(lengths.count) cut copies refused")
+        }
+    }
+
+    @Test("a recorder's WebM cut inside its last block says the file was cut short")
+    func cutMessage() throws {
+        let bytes = try ClipFixtures.bytes("chrome-vp8-opus.webm")
+        let outcome = Result { () throws(OcularError) in try ClipProbe(bytes: bytes.dropLast(100), name: "clip.webm") }
+        guard case .failure(.unreadableMedia(let path, let reason)) = outcome else {
+            Issue.record("a cut clip was read: \(outcome)")
+            return
+        }
+        #expect(path == "clip.webm")
+        #expect(reason.contains("cut short"), "\(reason)")
+    }
+
+    @Test("bytes that are not a clip: a PNG, text, an EBML file that is not WebM, an empty file")
+    func foreign() throws {
+        let cases: [(Data, String)] = [
+            (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 64)), "neither a WebM"),
+            (Data("hello, this is text and not a video".utf8), "neither a WebM"),
+            (Data([0x1A, 0x45, 0xDF, 0xA3, 0x8B, 0x42, 0x82, 0x88] + Array("matroska".utf8)), "not a WebM"),
+        ]
+        for (bytes, expected) in cases {
+            let outcome = Result { () throws(OcularError) in try ClipProbe(bytes: bytes, name: "x") }
+            guard case .failure(.unreadableMedia(_, let reason)) = outcome else {
+                Issue.record("read as a clip: \(bytes.prefix(8).map { $0 })")
+                continue
+            }
+            #expect(reason.contains(expected), "\(reason)")
+        }
+        #expect(throws: OcularError.emptyFile(path: "empty")) { try ClipProbe(bytes: Data(), name: "empty") }
+    }
+
+    @Test("damaged copies of every clip are refused or read with sane figures, never a crash")
+    func fuzz() throws {
+        var generator = SeededGenerator(seed: 20261125)
+        var read = 0, refused = 0
+        for name in try ClipFixtures.names() {
+            let seed = [UInt8](try ClipFixtures.bytes(name))
+            for round in 0..<400 {
+                var bytes = seed
+                switch round % 4 {
+                case 0:
+                    for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                        bytes[Int.random(in: 0..<bytes.count, using: &generator)] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+                    }
+                case 1:
+                    // A size field forged: the 4 or 8 bytes after a random offset set to large values.
+                    let at = Int.random(in: 0..<(bytes.count - 8), using: &generator)
+                    let forged: [UInt8] = [[0xFF, 0xFF, 0xFF, 0xFF], [0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 1], [0x7F, 0xFF, 0xFF, 0xF0]]
+                        .randomElement(using: &generator)!
+                    bytes.replaceSubrange(at..<(at + forged.count), with: forged)
+                case 2:
+                    let start = Int.random(in: 0..<bytes.count, using: &generator)
+                    let end = min(bytes.count, start + Int.random(in: 1...48, using: &generator))
+                    for index in start..<end { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+                default:
+                    let start = Int.random(in: 0..<bytes.count, using: &generator)
+                    let copied = Array(bytes[start..<min(bytes.count, start + Int.random(in: 1...200, using: &generator))])
+                    bytes.insert(contentsOf: copied, at: Int.random(in: 0...bytes.count, using: &generator))
+                }
+                switch Result(catching: { () throws(OcularError) in try ClipProbe(bytes: Data(bytes), name: name) }) {
+                case .success(let probe):
+                    read += 1
+                    #expect(probe.duration.isFinite && probe.duration >= 0, "\(name) round \(round): duration \(probe.duration)")
+                    #expect(probe.width >= 0 && probe.height >= 0 && probe.videoFrames >= 0)
+                case .failure(.unreadableMedia):
+                    refused += 1
+                case .failure(let error):
+                    Issue.record("\(name) round \(round): unexpected \(error)")
+                }
+            }
+        }
+        // Both outcomes are exercised, or the corpus tests nothing.
+        #expect(read >= 200 && refused >= 200, "read \(read), refused \(refused)")
+        print("clip fuzz: \(read + refused) damaged clips, \(read) read with sane figures, \(refused) refused")
+    }
+}
