@@ -155,6 +155,21 @@ struct DocumentationExamples {
         #expect(try written.nextFrame() != nil)
     }
 
+    @Test("Video sources and sinks: a recorded clip's container, read")
+    func clipProbe() throws {
+        let clipPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fixtures/clips/chrome-vp8-opus.webm").standardized.path
+
+        let clip = try ClipProbe(contentsOfFile: clipPath)
+        print(clip.container, clip.videoCodec, clip.audioCodec ?? "silent", clip.duration)
+        if clip.hasAudio, let rate = clip.audioSampleRate {
+            print("sound at \(rate) Hz")
+        }
+
+        #expect(clip.container == .webm && clip.videoCodec == "vp8" && clip.audioCodec == "opus")
+        #expect(clip.audioSampleRate == 48000 && abs(clip.duration - 1.5) < 0.1)
+    }
+
     @Test("The gallery: a save, listed, its file")
     func gallery() throws {
         let folder = try temporaryFolder()

@@ -106,9 +106,11 @@ struct ClipProbeTests {
     func fuzz() throws {
         var generator = SeededGenerator(seed: 20261125)
         var read = 0, refused = 0
+        // OCULAR_CLIP_FUZZ_ROUNDS=100000 for a longer run by hand.
+        let rounds = ProcessInfo.processInfo.environment["OCULAR_CLIP_FUZZ_ROUNDS"].flatMap { Int($0) } ?? 400
         for name in try ClipFixtures.names() {
             let seed = [UInt8](try ClipFixtures.bytes(name))
-            for round in 0..<400 {
+            for round in 0..<rounds {
                 var bytes = seed
                 switch round % 4 {
                 case 0:

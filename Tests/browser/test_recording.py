@@ -276,3 +276,34 @@ def test_the_clip_upload_refuses_an_announced_size_over_the_limit_before_reading
         assert list((tmp_path / "gallery" / "videos").iterdir()) == []
     finally:
         server.stop()
+
+
+def test_every_live_page_records_and_the_player_offers_the_other_file_where_a_format_cannot_play(studio, playwright_instance, camera_file, tone_file):
+    with browser_page(playwright_instance, camera_file, microphone=tone_file) as page:
+        page.goto(studio.url + "masks.html")
+        page.wait_for_function("window.ocularStudio.stats().framesReceived > 2", timeout=20000)
+        record(page, 1)
+        page.wait_for_function("window.ocularRecorder.uploads.length === 1", timeout=20000)
+        item = page.evaluate("window.ocularRecorder.uploads[0].item")
+        assert item["source"] == "studio manyMasks recording" and item["hasAudio"] is True
+        for _ in range(120):
+            listed = gallery_items(studio)[0]
+            if listed.get("alternateURL"):
+                break
+            page.wait_for_timeout(250)
+        assert listed.get("alternateURL"), "no MP4 was made"
+    # A browser that plays neither WebM nor MP4 (as a browser without WebM says of the WebM): the player says
+    # so and offers the MP4 and a download; the MP4 offered then plays here.
+    with browser_page(playwright_instance) as page:
+        page.add_init_script("""HTMLMediaElement.prototype.canPlayType = () => "";""")
+        page.goto(studio.url + f"gallery.html#item-{item['id']}")
+        page.wait_for_function("document.querySelector('#viewer .player')?.dataset.state === 'unplayable'", timeout=10000)
+        message = page.inner_text("#viewer .player-message")
+        assert "This browser cannot play this WEBM video." in message and "Play the MP4 file" in message
+        assert page.get_attribute("#viewer .player-message a[download]", "href") == item["url"]
+        screenshot(page, "gallery-player-unplayable.png")
+        page.click("#viewer .player-message button")
+        page.wait_for_function("document.querySelector('#viewer .player').dataset.file === 'mp4'")
+        page.wait_for_function("document.querySelector('#viewer .player video').readyState >= 2", timeout=10000)
+        assert page.get_attribute("#viewer .player video", "src") == listed["alternateURL"]
+        assert page.is_hidden("#viewer .player-message")
