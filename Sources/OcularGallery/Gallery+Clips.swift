@@ -93,6 +93,13 @@ extension Gallery {
         }
     }
 
+    /// The bytes the items' files take, as their rows record them (a quota's measure).
+    /// - Returns: The sum of every item's size and its alternate's.
+    /// - Throws: ``GalleryError/database(path:reason:)`` when the database cannot be read.
+    public func bytesUsed() throws(GalleryError) -> Int64 {
+        try read { db in try Self.bytesUsed(db) }
+    }
+
     /// The next recording number: one past the highest "N.webm" or "N.mp4" in the videos folder.
     static func nextRecordingNumber(in videos: String) -> Int {
         ClipProbe.Container.allCases.map { DurableFiles.nextNumber(in: videos, fileExtension: $0.fileExtension) }.max() ?? 0

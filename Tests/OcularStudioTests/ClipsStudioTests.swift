@@ -156,6 +156,7 @@ struct ClipsStudioTests {
             let answer = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
                                                   body: ByteBuffer(bytes: try ClipFixtures.bytes("chrome-vp8-opus.webm")))
             #expect(answer.status.code == 507, "\(String(buffer: answer.body))")
+            #expect(String(buffer: answer.body).contains("the gallery is full"), "\(String(buffer: answer.body))")
         }
         #expect(folder.files.isEmpty, "\(folder.files)")
     }

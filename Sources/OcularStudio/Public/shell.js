@@ -116,7 +116,8 @@ function toolbar() {
     make("label", { class: "source" }, make("span", {}, "Source"), source),
     make("button", { id: "switch-camera", type: "button", class: "secondary", title: "Static → front camera → back camera → static, skipping what is absent" }, "Switch camera"),
     ...beforeAfterToggle(), ...slot("camera-group"));
-  return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"), ...recordGroup(), ...saveGroup());
+  // Record and Save at the toolbar's end, together: on a phone they stay in view while the rest scrolls.
+  return make("footer", { class: "toolbar" }, cameraGroup, ...slot("toolbar"), make("div", { class: "toolbar-end" }, ...recordGroup(), ...saveGroup()));
 }
 
 /// On a phone the page's panel is a bottom sheet under the preview: a handle opens and closes it. Light

@@ -24,8 +24,9 @@ import Darwin
 /// over ``StudioConfiguration/maxClipBytes`` 413 (told by Content-Length before any byte is read,
 /// else when the limit is crossed); a clip longer than ``StudioConfiguration/maxRecordingSeconds``
 /// (and a little slack) 413; a recipe that is not one 400; an empty body 400; bytes that are not a
-/// whole WebM or MP4 with a video track, or whose first frame does not decode, 422; a full
-/// gallery 507; a read-only one 409.
+/// whole WebM or MP4 with a video track, or whose first frame does not decode, 422; a gallery whose
+/// quota the clip would cross 507 (told by Content-Length before any byte is written, else with its
+/// row), and a full disk 507; a read-only gallery 409.
 struct ClipsController {
     let configuration: StudioConfiguration
     let registry: StageRegistry
@@ -75,6 +76,13 @@ struct ClipsController {
         if gallery.isReadOnly {
             return try StudioErrorBody.response(for: GalleryError.readOnly(path: gallery.folder), message: self.gallery.readOnlyNotice)
         }
+        // A full gallery refuses the clip before a byte of it is written (and again with its row).
+        let quota = configuration.galleryQuotaBytes
+        if let declaredLength, case .success(let used) = await blocking({ () throws(GalleryError) in try gallery.bytesUsed() }),
+           used + Int64(declaredLength) > quota {
+            let error = GalleryError.quotaExceeded(used: used, adding: declaredLength, quota: quota)
+            return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+        }
         let partial = gallery.partialClipPath(for: declared)
         // Whatever happens below, the partial file goes unless the clip was placed (then it is gone already).
         defer {
@@ -85,8 +93,12 @@ struct ClipsController {
         switch try await receive(request.body, into: partial, limit: limit) {
         case .written(let count): received = count
         case .tooLarge: return try StudioErrorBody.response(.contentTooLarge, tooLarge)
-        case .failed(let reason):
+        case .failed(let reason, let code):
             context.logger.error("clip upload: \(reason)")
+            if code == ENOSPC || code == EDQUOT {
+                return try StudioErrorBody.response(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                                                    "the clip could not be written: the disk is full (\(reason))")
+            }
             return try StudioErrorBody.response(.internalServerError, "the clip could not be written: \(reason)")
         }
         guard received > 0 else { return try StudioErrorBody.response(.badRequest, "the request has no body: send the clip's file as the body") }
@@ -101,7 +113,6 @@ struct ClipsController {
         case .failure(let refusal): return try StudioErrorBody.response(refusal.status, refusal.message)
         }
         let source = page.isEmpty ? "studio recording" : "studio \(page) recording"
-        let quota = configuration.galleryQuotaBytes
         let stored = await blocking { () throws(GalleryError) in
             try gallery.addClip(partialFileAt: partial, probe: probe, firstFrame: firstFrame, recipe: recipe, source: source, withinBytes: quota)
         }
@@ -154,34 +165,35 @@ struct ClipsController {
     enum Received {
         case written(Int)
         case tooLarge
-        case failed(String)
+        /// The reason, and the errno that gave it.
+        case failed(String, Int32)
     }
 
     /// Streams the body into a new file, chunk by chunk, stopping at `limit` bytes.
     private func receive(_ body: RequestBody, into path: String, limit: Int) async throws -> Received {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return .failed(String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { return .failed(String(cString: strerror(errno)), errno) }
         defer { close(descriptor) }
         var count = 0
         for try await chunk in body {
             let (total, overflow) = count.addingReportingOverflow(chunk.readableBytes)
             guard !overflow, total <= limit else { return .tooLarge }
             let bytes = Array(chunk.readableBytesView)
-            let written = try await NIOThreadPool.singleton.runIfActive { () -> String? in
+            let failure = try await NIOThreadPool.singleton.runIfActive { () -> (String, Int32)? in
                 bytes.withUnsafeBytes { buffer in
                     var offset = 0
                     while offset < buffer.count {
                         let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                         if result < 0 {
                             if errno == EINTR { continue }
-                            return String(cString: strerror(errno))
+                            return (String(cString: strerror(errno)), errno)
                         }
                         offset += result
                     }
                     return nil
                 }
             }
-            if let written { return .failed(written) }
+            if let failure { return .failed(failure.0, failure.1) }
             count = total
         }
         return .written(count)
