@@ -264,7 +264,7 @@ public final class Gallery: Sendable {
             thumbnail = try examined.image.map { (picture) throws(GalleryError) in try Self.thumbnail(of: picture) }
         case .video(let video):
             item = GalleryItem(draftOf: .video, source: source ?? "added \(ownName)", recipe: recipe, width: video.width,
-                               height: video.height, duration: video.duration, caption: caption, labels: labels)
+                               height: video.height, duration: video.duration, caption: caption, labels: labels, hasAudio: video.hasAudio)
             // A video whose first frame does not decode is still kept: it may play in a browser.
             thumbnail = try? Self.thumbnail(of: Image(firstFrameOfVideo: path))
         }

@@ -34,16 +34,25 @@ struct InfoCommand: ParsableCommand {
                   file      \(byteCount(image.fileSize))
                 """
         case .video(let video):
-            return """
-                \(path): video
-                  codec       \(video.codec)
-                  size        \(video.width) × \(video.height)
-                  frame rate  \(decimal(video.framesPerSecond)) fps
-                  frames      \(video.frameCount)
-                  duration    \(decimal(video.duration)) s
-                  file        \(byteCount(video.fileSize))
-                """
+            var lines = [
+                "\(path): video",
+                "  codec       \(video.codec)",
+                "  size        \(video.width) × \(video.height)",
+                "  frame rate  \(decimal(video.framesPerSecond)) fps",
+                "  frames      \(video.frameCount)",
+                "  duration    \(decimal(video.duration)) s",
+            ]
+            if let sound = sound(video) { lines.append("  sound       " + sound) }
+            lines.append("  file        \(byteCount(video.fileSize))")
+            return lines.joined(separator: "\n")
         }
+    }
+
+    /// The sound track, where the container says (WebM and MP4); nil where it is not known.
+    private static func sound(_ video: VideoFileInfo) -> String? {
+        guard let hasAudio = video.hasAudio else { return nil }
+        guard hasAudio else { return "none" }
+        return (video.audioCodec ?? "yes") + (video.audioSampleRate.map { ", \(decimal($0)) Hz" } ?? "")
     }
 
     private static func decimal(_ value: Double) -> String {

@@ -51,6 +51,23 @@ struct ClipProbeTests {
         #expect(abs(probe.duration - 1.0) < 0.15, "duration \(probe.duration)")
     }
 
+    @Test("MediaInfo (ocular info, gallery add) takes a recorder's WebM's length and sound from its container, not FFmpeg's 0 frames at 1000 fps")
+    func mediaInfoOfARecording() throws {
+        guard case .video(let video) = try MediaInfo(contentsOfFile: ClipFixtures.path("chrome-vp8-opus.webm")) else {
+            Issue.record("not read as a video")
+            return
+        }
+        #expect(video.codec == "vp8" && video.frameCount == 32)
+        #expect(abs(video.duration - 1.5) < 0.1 && abs(video.framesPerSecond - 32 / video.duration) < 1e-9)
+        #expect(video.hasAudio == true && video.audioCodec == "opus" && video.audioSampleRate == 48000)
+        // Where the backend knows the figures (FFmpeg's own WebM, with a Duration), they stay its own.
+        guard case .video(let silent) = try MediaInfo(contentsOfFile: ClipFixtures.path("ffmpeg-vp8-silent.webm")) else { return }
+        #expect(silent.frameCount == 15 && silent.framesPerSecond == 15 && silent.hasAudio == false)
+        // A container Ocular does not walk (AVI): the sound is not known.
+        guard case .video(let avi) = try MediaInfo(contentsOfFile: TestData.path("video/astronaut_pan.avi")) else { return }
+        #expect(avi.hasAudio == nil && avi.codec == "MJPG")
+    }
+
     @Test("every clip cut short is refused as cut short, at every length")
     func truncated() throws {
         for name in try ClipFixtures.names() {

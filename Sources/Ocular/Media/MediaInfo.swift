@@ -35,6 +35,13 @@ public struct VideoFileInfo: Sendable, Equatable, Codable {
     public var backend: String
     /// The file's size in bytes.
     public var fileSize: Int
+    /// Whether it has a sound track: known for the WebM and MP4 files whose container Ocular walks
+    /// (``ClipProbe``), nil for other containers.
+    public var hasAudio: Bool? = nil
+    /// The sound track's codec, such as "opus" or "mp4a", when ``hasAudio`` is true.
+    public var audioCodec: String? = nil
+    /// The sound track's sample rate in hertz, when ``hasAudio`` is true.
+    public var audioSampleRate: Double? = nil
 }
 
 /// An image or a video, as `ocular info` describes it.
@@ -82,11 +89,32 @@ public enum MediaInfo: Sendable, Equatable {
         let backend = OpenCV.string(fromCharacters: properties.backend)
         let fps = properties.framesPerSecond
         let frames = Int(max(properties.frameCount, 0))
-        return (.video(VideoFileInfo(
+        var video = VideoFileInfo(
             codec: codec, width: Int(properties.width), height: Int(properties.height),
             framesPerSecond: fps, frameCount: frames, duration: fps > 0 ? Double(frames) / fps : 0,
-            backend: backend, fileSize: fileSize)), nil)
+            backend: backend, fileSize: fileSize)
+        if let clip = try? ClipProbe(contentsOfFile: path) { video.adopt(clip) }
+        return (.video(video), nil)
     }
 
     package static let notMediaReason = "not an image or video (the contents match no image format, and no video backend finds a picture in them)"
+}
+
+extension VideoFileInfo {
+    /// What the container says, where the backend's figures fall short: a recorder's WebM has no
+    /// duration, so FFmpeg reports 0 frames and its millisecond timebase as the frame rate. The
+    /// frame count, rate and duration then come from the frames' timestamps; the codec's name and the
+    /// sound track always come from the container.
+    mutating func adopt(_ clip: ClipProbe) {
+        codec = clip.videoCodec
+        hasAudio = clip.hasAudio
+        audioCodec = clip.audioCodec
+        audioSampleRate = clip.audioSampleRate
+        let backendIsUnsure = frameCount == 0 || duration <= 0 || framesPerSecond > 240
+        if backendIsUnsure, clip.videoFrames > 0, clip.duration > 0 {
+            frameCount = clip.videoFrames
+            duration = clip.duration
+            framesPerSecond = Double(clip.videoFrames) / clip.duration
+        }
+    }
 }

@@ -34,9 +34,10 @@ struct GalleryOptions: ParsableArguments {
 }
 
 extension GalleryItem {
-    /// "640 × 480 photo" or "480 × 360 video, 3.0 s".
+    /// "640 × 480 photo", "480 × 360 video, 3.0 s" or "640 × 480 video, 3.0 s, with sound".
     var summary: String {
         "\(width) × \(height) \(kind.rawValue)" + (duration.map { ", " + String(format: "%.1f s", $0) } ?? "")
+            + (hasAudio == true ? ", with sound" : "")
     }
 
     var dateText: String {

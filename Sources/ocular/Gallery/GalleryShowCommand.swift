@@ -32,7 +32,7 @@ struct GalleryShowCommand: ParsableCommand {
                 item \(item.id): \(item.summary)
                   file       \(gallery.path(of: item))
                   state      \(state)
-                  thumbnail  \(gallery.thumbnailPath(of: item) ?? "none")
+                  thumbnail  \(gallery.thumbnailPath(of: item) ?? "none")\(gallery.alternatePath(of: item).map { "\n  also as    " + $0 } ?? "")
                   saved      \(item.dateText)
                   source     \(item.source)
                   caption    \(item.caption.isEmpty ? "–" : item.caption)
