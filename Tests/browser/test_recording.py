@@ -43,6 +43,16 @@ def loudest_frequency(path):
     return float(np.fft.rfftfreq(middle.size, 1 / 48000)[np.argmax(spectrum)]), float(np.sqrt(np.mean(middle ** 2)))
 
 
+def newest_with_mp4(studio, page, seconds=30):
+    """The newest item once FFmpeg's MP4 is attached to it (made in the background)."""
+    for _ in range(seconds * 4):
+        listed = gallery_items(studio)[0]
+        if listed.get("alternateURL"):
+            return listed
+        page.wait_for_timeout(250)
+    raise AssertionError("no MP4 was made")
+
+
 def record(page, seconds):
     page.click("#record")
     page.wait_for_function("window.ocularRecorder.phase === 'recording'", timeout=10000)
@@ -110,12 +120,7 @@ def test_a_recording_of_light_work_in_gray_lands_in_the_gallery_with_its_sound(s
         assert 30 < frame.mean() < 220 and frame.std() > 20
 
     # The MP4 beside it, made by FFmpeg in the background: H.264 and AAC of the same length and tone.
-    for _ in range(120):
-        listed = gallery_items(studio)[0]
-        if listed.get("alternateURL"):
-            break
-        page.wait_for_timeout(250)
-    assert listed.get("alternateURL"), "no MP4 was made"
+    listed = newest_with_mp4(studio, page)
     mp4 = download(studio, listed["alternateURL"], tmp_path, listed["alternateFileName"])
     converted = probe(mp4)
     assert sorted(stream["codec_name"] for stream in converted["streams"]) == ["aac", "h264"]
@@ -286,12 +291,7 @@ def test_every_live_page_records_and_the_player_offers_the_other_file_where_a_fo
         page.wait_for_function("window.ocularRecorder.uploads.length === 1", timeout=20000)
         item = page.evaluate("window.ocularRecorder.uploads[0].item")
         assert item["source"] == "studio manyMasks recording" and item["hasAudio"] is True
-        for _ in range(120):
-            listed = gallery_items(studio)[0]
-            if listed.get("alternateURL"):
-                break
-            page.wait_for_timeout(250)
-        assert listed.get("alternateURL"), "no MP4 was made"
+        listed = newest_with_mp4(studio, page)
     # A browser that plays neither WebM nor MP4 (as a browser without WebM says of the WebM): the player says
     # so and offers the MP4 and a download; the MP4 offered then plays here.
     with browser_page(playwright_instance) as page:

@@ -9,21 +9,12 @@
 // then a step is 1/30 s.
 
 import { icon } from "./icons.js";
+import { make } from "./shell.js";
 
 const SPEEDS = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2];
 const SEEK_SECONDS = 5;
 const DEFAULT_FRAME_SECONDS = 1 / 30;
 const PREVIEW_WIDTH = 160;
-
-function make(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === true) element.setAttribute(key, "");
-    else if (value !== false && value != null) element.setAttribute(key, value);
-  }
-  element.append(...children);
-  return element;
-}
 
 function clock(seconds) {
   if (!Number.isFinite(seconds)) return "–:–";

@@ -34,7 +34,7 @@ const STILLS = {
 export const pageName = document.body.dataset.page || "";
 
 /// Builds an element: tag with attributes (a string is the text, a Node a child), then children.
-function make(tag, attributes = {}, ...children) {
+export function make(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === true) element.setAttribute(key, "");
