@@ -99,6 +99,34 @@ struct LinkMeterTests {
         #expect(link.meter.waitBeforeStepUp > LinkMeter.underBeforeStepUp * 4)
     }
 
+    @Test("transfers well under the budget but now and then merely within it still lead to a try of the rung above")
+    func noisyRoomClimbs() {
+        var meter = LinkMeter()
+        var time = 0.0
+        /// One answer whose round trip is `roundTrip` ms; no upload is timed (the page waited for its camera).
+        func frame(_ roundTrip: Double) {
+            meter.processed(milliseconds: 3)
+            meter.answerWritten(bytes: 10_000, at: time)
+            time += roundTrip
+            _ = meter.answerReceived(at: time, sendingNext: false)
+            time += 5
+        }
+        for _ in 0..<3 { frame(100) }  // far over the budget: two rungs down
+        #expect(meter.level == 2)
+        let budget = meter.budgetMs
+        // Mostly half the budget; every fifth sample 1.2 × the budget, which lifts the smoothed transfers
+        // into the band between the headroom (0.7) and the budget for one frame, never over it.
+        var climbedAt: Int?
+        for index in 0..<200 where climbedAt == nil {
+            frame(index % 5 == 4 ? budget * 1.2 : budget * 0.5)
+            let transfer = meter.transferMs ?? 0
+            #expect(transfer <= budget, "never over the budget: \(transfer) of \(budget) ms")
+            if meter.level < 2 { climbedAt = index }
+        }
+        // 30 frames well under, and the 7 in the band between them.
+        #expect(climbedAt == 36, "climbed after \(climbedAt.map(String.init) ?? "never")")
+    }
+
     @Test("fixed quality measures but never moves; an upload is timed only when the frame followed the acknowledgement")
     func fixedAndUntimed() {
         var link = SimulatedLink(kilobytesPerMs: 0.625)

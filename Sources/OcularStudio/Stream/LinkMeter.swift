@@ -31,8 +31,9 @@ struct LinkLevel: Equatable, Sendable {
 /// read: that frame's bytes crossing the link up) and its own processing time. A frame's period is
 /// their sum; the shown rate keeps up with a 30 frames/s camera while the transfers fit in what
 /// processing leaves of 33 ms. When they do not for a few frames in a row, the stream steps down
-/// (two steps when far over); when they take well under the budget for a second's worth of frames,
-/// it tries the rung above. A try that is over budget at once steps back and doubles the wait before
+/// (two steps when far over); when they take well under the budget for a second's worth of frames
+/// (frames within the budget but not well under it neither count nor cancel; one over it does), it
+/// tries the rung above. A try that is over budget at once steps back and doubles the wait before
 /// the next one (up to half a minute), as TCP probes for bandwidth; a rung that holds for ten seconds,
 /// or transfers that shrink to a third of the budget (the link cleared), reset the wait. Samples are smoothed (EWMA) and restarted at every change, since a new size makes
 /// the old ones meaningless.
@@ -130,8 +131,10 @@ struct LinkMeter: Sendable {
             under += 1
             over = 0
         } else {
+            // Within budget but not well under: the rung fits. Such frames neither count toward a step up
+            // nor cancel one, or a link whose transfers brush the headroom now and then (small frames,
+            // where latency is most of a transfer) would never try again after a few failed tries.
             over = 0
-            under = 0
         }
         if lastChangeWasUp, sinceChange == Self.framesToHold {
             waitBeforeStepUp = Self.underBeforeStepUp  // the rung held: the link has room
