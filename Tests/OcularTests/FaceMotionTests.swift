@@ -1,4 +1,5 @@
 import Foundation
+import OcularTestSupport
 import Testing
 @testable import Ocular
 
@@ -113,16 +114,18 @@ struct FaceMotionTests {
     /// the frame) with the flow; 665 and 4 with the cascade every frame, at a working face width of
     /// 48 pixels. At 32 and 24 the cascade lost the bearded man of Piggy.png (508 found of 676).
     @Test("faces in motion (panning, coming nearer, going away, shaking, leaving the frame; four faces, plain and busy backgrounds): followed by optical flow with the cascade checking every fifth frame, found in at least 97 % of the frames, with no more than 3 % false boxes, and no worse than with the cascade every frame")
-    func motionSweep() throws {
-        let sweep = try SweepSources.sweep.get()
-        let flow = try Self.score(.standard, sweep: sweep)
-        var cascadeOnly = FaceDetectionProfile.standard
-        cascadeOnly.tracking?.flow = nil
-        let cascade = try Self.score(cascadeOnly, sweep: sweep)
-        func recall(_ score: (hits: Int, misses: Int, wrong: Int, notes: [String])) -> Double { Double(score.hits) / Double(max(1, score.hits + score.misses)) }
-        func precision(_ score: (hits: Int, misses: Int, wrong: Int, notes: [String])) -> Double { Double(score.hits) / Double(max(1, score.hits + score.wrong)) }
-        #expect(recall(flow) >= 0.97 && precision(flow) >= 0.97, "flow: \(flow.hits) hits, \(flow.misses) misses, \(flow.wrong) false; \(flow.notes.prefix(12))")
-        #expect(flow.hits >= cascade.hits && flow.wrong <= cascade.wrong,
-                "flow \(flow.hits) hits, \(flow.wrong) false; cascade every frame \(cascade.hits) hits, \(cascade.wrong) false")
+    func motionSweep() async throws {
+        try await HeavyWork.run {
+            let sweep = try SweepSources.sweep.get()
+            let flow = try Self.score(.standard, sweep: sweep)
+            var cascadeOnly = FaceDetectionProfile.standard
+            cascadeOnly.tracking?.flow = nil
+            let cascade = try Self.score(cascadeOnly, sweep: sweep)
+            func recall(_ score: (hits: Int, misses: Int, wrong: Int, notes: [String])) -> Double { Double(score.hits) / Double(max(1, score.hits + score.misses)) }
+            func precision(_ score: (hits: Int, misses: Int, wrong: Int, notes: [String])) -> Double { Double(score.hits) / Double(max(1, score.hits + score.wrong)) }
+            #expect(recall(flow) >= 0.97 && precision(flow) >= 0.97, "flow: \(flow.hits) hits, \(flow.misses) misses, \(flow.wrong) false; \(flow.notes.prefix(12))")
+            #expect(flow.hits >= cascade.hits && flow.wrong <= cascade.wrong,
+                    "flow \(flow.hits) hits, \(flow.wrong) false; cascade every frame \(cascade.hits) hits, \(cascade.wrong) false")
+        }
     }
 }
