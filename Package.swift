@@ -103,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "OcularGallery",
-            dependencies: ["Ocular", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Ocular", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "OcularStudio",

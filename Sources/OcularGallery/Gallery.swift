@@ -1,6 +1,8 @@
 import Foundation
 import Ocular
 internal import GRDB
+// SQLite's C API, for reading the database's header through SQLite's own descriptor.
+internal import GRDBSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -241,6 +243,13 @@ public final class Gallery: Sendable {
     @discardableResult
     public func add(fileAt path: String, caption: String = "", labels: [String] = [], name: String? = nil,
                     source: String? = nil, recipe: Recipe? = nil) throws(GalleryError) -> GalleryItem {
+        // Not even opened: reading the database (or its log) with a descriptor of our own and closing
+        // it would drop SQLite's locks (see checkDatabaseHeader).
+        let databasePath = folder + "/" + Self.databaseName
+        if let identity = FileIdentity(following: path),
+           [databasePath, databasePath + "-wal", databasePath + "-shm"].contains(where: { FileIdentity(following: $0) == identity }) {
+            throw .notMedia(path: path, reason: "it is the gallery's own database, not a photo or video")
+        }
         let examined: (info: MediaInfo, image: Image?)
         do {
             examined = try MediaInfo.examine(path)
@@ -407,8 +416,9 @@ public final class Gallery: Sendable {
     }
 
     /// Refuses to write when the database file at the gallery's path is no longer the one opened
-    /// (deleted or replaced while the gallery was open) or no longer SQLite: SQLite would go on
-    /// writing into the open file, and each save would be acknowledged into nothing.
+    /// (deleted or replaced while the gallery was open): SQLite would go on writing into the open
+    /// file, and each save would be acknowledged into nothing. Only `lstat`: the file itself is never
+    /// opened here (see ``checkDatabaseHeader(_:)``).
     func checkDatabaseFile() throws(GalleryError) {
         let path = folder + "/" + Self.databaseName
         guard let found = FileIdentity(path: path) else {
@@ -419,7 +429,22 @@ public final class Gallery: Sendable {
             throw .database(path: path, reason: "the database file was replaced while the gallery was open: nothing is saved or deleted "
                 + "until the gallery is opened again")
         }
-        let header = ((try? FileAccess.read(path, upTo: 16)).map { Array($0) }) ?? []
+    }
+
+    /// Refuses to write when the database file was overwritten in place with something that is not
+    /// SQLite. The header is read through the descriptor SQLite itself holds (its VFS's `xRead`),
+    /// never through one of our own: closing any descriptor of a file drops every POSIX lock the
+    /// process holds on it, SQLite's included, and another process (the CLI beside the studio) would
+    /// then take the database for unused, checkpoint it and delete its write-ahead log under us.
+    static func checkDatabaseHeader(_ db: Database, path: String) throws(GalleryError) {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let read = file.pointee.pMethods?.pointee.xRead else {
+            throw .database(path: path, reason: "SQLite did not give the database file's handle to check its header")
+        }
+        var header = [UInt8](repeating: 0, count: 16)
+        // A short file reads as zeros past its end (SQLITE_IOERR_SHORT_READ), which the comparison refuses.
+        _ = header.withUnsafeMutableBytes { read(file, $0.baseAddress, 16, 0) }
         guard header == Array("SQLite format 3\u{0}".utf8) else {
             throw .database(path: path, reason: "the database file was overwritten with something that is not SQLite: nothing is saved "
                 + "or deleted; `ocular gallery check` tells what is left")
@@ -434,8 +459,12 @@ public final class Gallery: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws(GalleryError) -> T {
         guard !isReadOnly else { throw .readOnly(path: folder) }
         try checkDatabaseFile()
+        let path = folder + "/" + Self.databaseName
         do {
-            return try database.write(body)
+            return try database.write { db in
+                try Self.checkDatabaseHeader(db, path: path)
+                return try body(db)
+            }
         } catch let error as GalleryError {
             throw error
         } catch {
@@ -482,6 +511,14 @@ struct FileIdentity: Equatable, Sendable {
     init?(path: String) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+
+    /// The identity of the file `path` names, following symbolic links; nil when none is there.
+    init?(following path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

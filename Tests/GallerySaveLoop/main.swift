@@ -1,6 +1,7 @@
-// Saves photos into a gallery until it is killed: the SIGKILL test's victim (GalleryKillTests).
-// Usage: gallery-save-loop FOLDER SEED. Prints "ready" once the gallery is open, then "saved ID"
-// after each save has returned (so its row is committed).
+// Saves photos into a gallery until it is killed: the SIGKILL test's victim (GalleryKillTests); with
+// COUNT, saves that many and exits, closing the gallery as the CLI does beside a running studio.
+// Usage: gallery-save-loop FOLDER SEED [COUNT]. Prints "ready" once the gallery is open, then
+// "saved ID" after each save has returned (so its row is committed).
 import Foundation
 import Ocular
 import OcularGallery
@@ -11,8 +12,9 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: gallery-save-loop FOLDER SEED\n".utf8))
+guard arguments.count == 3 || arguments.count == 4, let seed = UInt64(arguments[2]),
+      let count = arguments.count == 4 ? Int(arguments[3]) : 2_000 else {
+    FileHandle.standardError.write(Data("usage: gallery-save-loop FOLDER SEED [COUNT]\n".utf8))
     exit(2)
 }
 do {
@@ -32,7 +34,7 @@ do {
     // Never outlive the test: a test runner that dies (or is killed) must not leave a saver filling
     // the disk. The parent is checked before every save, and there is a ceiling besides.
     let parent = getppid()
-    for index in 0..<2_000 {
+    for index in 0..<count {
         guard getppid() == parent else { break }
         // Each photo differs from the last in its first pixels.
         withUnsafeBytes(of: UInt64(index).littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }

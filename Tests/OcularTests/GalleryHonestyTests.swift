@@ -80,6 +80,26 @@ struct GalleryHonestyTests {
         } throws: { error in "\(error)".contains("overwritten with something that is not SQLite") }
     }
 
+    @Test("the gallery's own database, its log or a link to them, is refused as an item without being opened")
+    func ownDatabaseRefused() throws {
+        let folder = try TemporaryFolder()
+        let gallery = try Gallery(folder: folder.path)
+        _ = try gallery.save(try Self.picture(), source: "test")
+        let elsewhere = try TemporaryFolder()
+        let link = elsewhere.path + "/holiday.png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.path + "/gallery.sqlite")
+        for path in [folder.path + "/gallery.sqlite", folder.path + "/gallery.sqlite-wal", link] {
+            #expect {
+                try gallery.add(fileAt: path)
+            } throws: { error in
+                guard case GalleryError.notMedia(let named, let reason) = error else { return false }
+                return named == path && reason == "it is the gallery's own database, not a photo or video"
+            }
+        }
+        #expect(try gallery.save(try Self.picture(seed: 2), source: "test").id == 2)
+        #expect(try gallery.databaseProblems() == [])
+    }
+
     @Test("a save over the quota is refused before any file is written; within it, it is saved")
     func quota() throws {
         let folder = try TemporaryFolder()
