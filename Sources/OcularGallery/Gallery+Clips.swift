@@ -21,6 +21,13 @@ extension Gallery {
         PartialFiles.make(for: folder + "/" + GalleryItem.Kind.video.folderName + "/clip." + container.fileExtension)
     }
 
+    /// The recorded WebM clips that have no alternate (MP4) yet, oldest first.
+    public func clipsWithoutAlternate() throws(GalleryError) -> [Int64] {
+        try read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM item WHERE kind = 'video' AND alternateFileName IS NULL AND fileName LIKE '%.webm' ORDER BY id")
+        }
+    }
+
     /// Registers a received clip: flushes its partial file, links it under the next free recording
     /// number and inserts its row, with a thumbnail of its first frame.
     /// - Parameters:

@@ -77,9 +77,11 @@ public enum Studio {
         HealthController().addRoutes(to: router)
         BeanCounterController(beans: beans).addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
-        GalleryController(gallery: studioGallery).addRoutes(to: router)
-        ClipsController(configuration: configuration, registry: registry, gallery: studioGallery,
-                        converter: ClipConverter.make(configuration: configuration, logger: logger)).addRoutes(to: router)
+        let converter = ClipConverter.make(configuration: configuration, logger: logger)
+        // Conversions a stopped studio left undone (its FFmpeg ended with it) are made again.
+        if let converter, let gallery { converter.enqueueUnconverted(in: gallery) }
+        GalleryController(gallery: studioGallery, converter: converter).addRoutes(to: router)
+        ClipsController(configuration: configuration, registry: registry, gallery: studioGallery, converter: converter).addRoutes(to: router)
         stream.addRoutes(to: router)
 
         let webSocketRouter = Router(context: StreamRequestContext.self)

@@ -21,8 +21,9 @@ struct SharedGalleryCLITests {
         let process = Process()
         let address: String
 
-        init(gallery: String) throws {
+        init(gallery: String, environment: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: ocularExecutable)
+            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.arguments = ["studio", "--port", "0", "--gallery", gallery]
             let output = Pipe()
             process.standardOutput = output

@@ -200,4 +200,44 @@ struct ClipsStudioTests {
         }
         #expect(folder.files.isEmpty, "\(folder.files)")
     }
+
+    @Test("deleting a clip while its MP4 is being made stops FFmpeg at once and leaves nothing")
+    func deleteStopsConversion() async throws {
+        let folder = Folder()
+        let ffmpeg = try StandInFFmpeg(in: NSTemporaryDirectory() + "ocular-ffmpeg-" + UUID().uuidString)
+        defer { try? FileManager.default.removeItem(atPath: ffmpeg.folder) }
+        try await Self.application(folder, { $0.ffmpegPath = ffmpeg.path }).test(.router) { client in
+            let created = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
+                                                   body: ByteBuffer(bytes: try ClipFixtures.bytes("chrome-vp8-opus.webm")))
+            let id = try #require(try Self.object(created.body)["id"] as? Int)
+            let pid = try #require(try await ffmpeg.waitForStart().first, "the conversion never started")
+            #expect(StandInFFmpeg.isRunning(pid))
+            let deleted = try await client.execute(uri: "/api/gallery/\(id)", method: .delete)
+            #expect(deleted.status == .ok)
+            #expect(try await StandInFFmpeg.waitForEnd(pid), "FFmpeg went on converting a deleted clip")
+        }
+        #expect(folder.files.isEmpty, "\(folder.files)")
+    }
+
+    @Test("a WebM left without its MP4 (the studio stopped first) gets it when the studio starts again")
+    func unconvertedQueuedOnStart() async throws {
+        let folder = Folder()
+        let ffmpeg = try #require(["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        try await Self.application(folder).test(.router) { client in
+            let created = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
+                                                   body: ByteBuffer(bytes: try ClipFixtures.bytes("chrome-vp8-opus.webm")))
+            #expect(created.status == .created)
+        }
+        #expect(try Gallery(folder: folder.path).clipsWithoutAlternate() == [1])
+        try await Self.application(folder, { $0.ffmpegPath = ffmpeg }).test(.router) { client in
+            var item: [String: Any] = [:]
+            for _ in 0..<400 where item["alternateURL"] == nil {
+                try await Task.sleep(for: .milliseconds(50))
+                let listed = try await client.execute(uri: "/api/gallery", method: .get)
+                item = (try Self.object(listed.body)["items"] as? [[String: Any]])?.first ?? [:]
+            }
+            #expect(item["alternateFileName"] as? String == "0.mp4", "\(item)")
+        }
+        #expect(try Gallery(folder: folder.path).clipsWithoutAlternate() == [])
+    }
 }

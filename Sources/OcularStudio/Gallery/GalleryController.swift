@@ -15,6 +15,8 @@ import OcularGallery
 /// An id that is not an item's is answered 404, a bad query 400, each with `{"error":"…"}`.
 struct GalleryController {
     let gallery: StudioGallery
+    /// Stops a deleted clip's conversion; nil without FFmpeg.
+    var converter: ClipConverter? = nil
 
     static let path = "/api/gallery"
     static let largestPage = 200
@@ -55,7 +57,9 @@ struct GalleryController {
             guard let id = Self.id(context) else { return try Self.unknown(context) }
             let outcome = await blocking { () throws(GalleryError) in try gallery.open().delete(id: id) }
             switch outcome {
-            case .success(let item): return try jsonResponse(Deleted(deleted: item.id), status: .ok)
+            case .success(let item):
+                converter?.cancel(itemID: item.id)
+                return try jsonResponse(Deleted(deleted: item.id), status: .ok)
             case .failure(let error): return try response(for: error)
             }
         }

@@ -15,11 +15,20 @@ import Darwin
 /// uploaded, and its MP4 follows. The MP4 is written to a partial file, walked (``ClipProbe``) and
 /// only then attached to the item (``Gallery/setAlternate(id:partialFileAt:container:)``); a clip
 /// deleted meanwhile gets none. Where FFmpeg is not installed there is no converter: WebM only.
+///
+/// FFmpeg never outlives the studio: on Linux it is started through `setpriv --pdeathsig KILL`, so
+/// the kernel kills it when the thread that waits for it ends, however the studio ends (Ctrl-C,
+/// SIGTERM, SIGKILL); the partial MP4 it leaves is removed when the gallery is next opened, and the
+/// studio queues again, on start, every WebM that has no MP4. Deleting a clip stops its conversion.
 final class ClipConverter: Sendable {
     /// FFmpeg's executable.
     let ffmpeg: String
     private let logger: Logger
     private let queue = Mutex<(waiting: [(Int64, Gallery)], running: Bool)>(([], false))
+    /// The conversion under way: its item and FFmpeg's process, which a delete stops.
+    private let current = Mutex<(id: Int64, process: Process, cancelled: Bool)?>(nil)
+    /// util-linux's setpriv, which sets the parent-death signal and executes FFmpeg in its place.
+    static let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
     /// Conversions finished (or failed) so far, for tests and the log.
     let finished = Atomic<Int>(0)
 
@@ -47,6 +56,26 @@ final class ClipConverter: Sendable {
         }
         logger.notice("FFmpeg is not installed: recorded clips are kept as WebM only (install ffmpeg for an MP4 beside each)")
         return nil
+    }
+
+    /// Queues every WebM of the gallery that has no MP4 yet: conversions a stopped studio left undone.
+    /// - Returns: How many were queued.
+    @discardableResult
+    func enqueueUnconverted(in gallery: Gallery) -> Int {
+        guard !gallery.isReadOnly, let ids = try? gallery.clipsWithoutAlternate() else { return 0 }
+        for id in ids { enqueue(itemID: id, gallery: gallery) }
+        if !ids.isEmpty { logger.info("queued \(ids.count) clips whose MP4 was not made: \(ids.map(String.init).joined(separator: ", "))") }
+        return ids.count
+    }
+
+    /// Stops an item's conversion, waiting or under way (its clip was deleted).
+    func cancel(itemID: Int64) {
+        queue.withLock { state in state.waiting.removeAll { $0.0 == itemID } }
+        current.withLock { running in
+            guard let found = running, found.id == itemID, found.process.processIdentifier > 0 else { return }
+            running?.cancelled = true
+            kill(found.process.processIdentifier, SIGKILL)
+        }
     }
 
     /// Queues a clip; conversions run one after another.
@@ -84,21 +113,39 @@ final class ClipConverter: Sendable {
         let partial = gallery.partialClipPath(for: .mp4)
         let started = ContinuousClock.now
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-v", "error", "-y", "-i", input] + Self.encoding + [partial]
+        let arguments = ["-nostdin", "-v", "error", "-y", "-i", input] + Self.encoding + [partial]
+        if let setpriv = Self.setpriv {
+            process.executableURL = URL(fileURLWithPath: setpriv)
+            process.arguments = ["--pdeathsig", "KILL", "--", ffmpeg] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = arguments
+        }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
+        // Registered and started under the lock, so that a delete either finds it or prevents it.
+        let launched: Result<Void, any Error> = current.withLock { running in
+            running = (id, process, false)
+            return Result { try process.run() }
+        }
+        defer { current.withLock { $0 = nil } }
+        if case .failure(let error) = launched {
             logger.error("clip \(id): cannot run \(ffmpeg): \(error)")
             unlink(partial)
             PartialFiles.finished(partial)
             return
         }
+        // A clip deleted between its turn and its start.
+        if (try? gallery.item(id: id)) == nil { cancel(itemID: id) }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().suffix(2000), as: UTF8.self)
         process.waitUntilExit()
+        if current.withLock({ $0?.cancelled ?? false }) {
+            logger.info("clip \(id): deleted while its MP4 was being made; the conversion was stopped")
+            unlink(partial)
+            PartialFiles.finished(partial)
+            return
+        }
         guard process.terminationStatus == 0 else {
             logger.error("clip \(id): FFmpeg failed (\(process.terminationStatus)): \(message)")
             unlink(partial)
