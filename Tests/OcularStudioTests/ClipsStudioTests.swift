@@ -144,9 +144,21 @@ struct ClipsStudioTests {
         #expect(try Gallery(folder: folder.path).count() == 1)
     }
 
-    /// Where the 8-byte float of the Duration element (0x4489, size 0x88) begins.
-    static func durationOffset(_ bytes: [UInt8]) -> Int? {
-        (0..<(bytes.count - 11)).first { bytes[$0] == 0x44 && bytes[$0 + 1] == 0x89 && bytes[$0 + 2] == 0x88 }.map { $0 + 3 }
+    static func durationOffset(_ bytes: [UInt8]) -> Int? { ClipFixtures.durationOffset(bytes) }
+
+    @Test("a 30 s clip whose Duration claims 1 s is measured by its frames' timestamps and refused over the limit")
+    func lyingDuration() async throws {
+        let folder = Folder()
+        let scratch = NSTemporaryDirectory() + "ocular-long-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let long = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ClipFixtures.longWebM(seconds: 30, in: scratch))))
+        let forged = try #require(ClipFixtures.webM(long, declaring: 1_000))
+        try await Self.application(folder, { $0.maxRecordingSeconds = 1 }).test(.router) { client in
+            let answer = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"], body: ByteBuffer(bytes: forged))
+            #expect(answer.status == .contentTooLarge && String(buffer: answer.body).contains("lasts 30.0 s"), "\(String(buffer: answer.body))")
+        }
+        #expect(folder.files.isEmpty, "\(folder.files)")
     }
 
     @Test("a clip over the gallery's quota is answered 507; nothing is left")

@@ -51,6 +51,30 @@ struct ClipProbeTests {
         #expect(abs(probe.duration - 1.0) < 0.15, "duration \(probe.duration)")
     }
 
+    @Test("a Duration, movie header or media header that says less than the frames span is not believed")
+    func headersThatLie() throws {
+        let webM = [UInt8](try ClipFixtures.bytes("ffmpeg-vp8-silent.webm"))
+        let shortened = try #require(ClipFixtures.webM(webM, declaring: 100))
+        let fromWebM = try ClipProbe(bytes: Data(shortened), name: "forged.webm")
+        #expect(abs(fromWebM.duration - 1.0) < 0.01, "duration \(fromWebM.duration)")
+        let mp4 = [UInt8](try ClipFixtures.bytes("ffmpeg-h264-aac.mp4"))
+        let honest = try ClipProbe(bytes: Data(mp4), name: "honest.mp4")
+        let forged = ClipFixtures.mp4(mp4, declaring: 1)
+        #expect(forged != mp4)
+        let fromMP4 = try ClipProbe(bytes: Data(forged), name: "forged.mp4")
+        #expect(abs(fromMP4.duration - honest.duration) < 0.05 && honest.duration > 0.9, "duration \(fromMP4.duration), honest \(honest.duration)")
+    }
+
+    @Test("a sample table that lists more entries than it holds is refused by name")
+    func oversizedSampleTable() throws {
+        var bytes = [UInt8](try ClipFixtures.bytes("ffmpeg-h264-aac.mp4"))
+        let stts = try #require((4..<(bytes.count - 12)).first { Array(bytes[$0..<$0 + 4]) == Array("stts".utf8) })
+        bytes.replaceSubrange((stts + 8)..<(stts + 12), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect {
+            try ClipProbe(bytes: Data(bytes), name: "table.mp4")
+        } throws: { error in "\(error)".contains("lists 4294967295 entries, more than it holds") }
+    }
+
     @Test("MediaInfo (ocular info, gallery add) takes a recorder's WebM's length and sound from its container, not FFmpeg's 0 frames at 1000 fps")
     func mediaInfoOfARecording() throws {
         guard case .video(let video) = try MediaInfo(contentsOfFile: ClipFixtures.path("chrome-vp8-opus.webm")) else {
@@ -125,8 +149,12 @@ struct ClipProbeTests {
         var read = 0, refused = 0
         // OCULAR_CLIP_FUZZ_ROUNDS=100000 for a longer run by hand.
         let rounds = ProcessInfo.processInfo.environment["OCULAR_CLIP_FUZZ_ROUNDS"].flatMap { Int($0) } ?? 400
-        for name in try ClipFixtures.names() {
-            let seed = [UInt8](try ClipFixtures.bytes(name))
+        // The fixtures, and copies whose headers claim less than their frames span (the timestamps and
+        // the sample table are then what counts).
+        var seeds = try ClipFixtures.names().map { ($0, [UInt8](try ClipFixtures.bytes($0))) }
+        seeds.append(("short-duration.webm", try #require(ClipFixtures.webM([UInt8](try ClipFixtures.bytes("ffmpeg-vp8-silent.webm")), declaring: 100))))
+        seeds.append(("short-headers.mp4", ClipFixtures.mp4([UInt8](try ClipFixtures.bytes("ffmpeg-h264-aac.mp4")), declaring: 1)))
+        for (name, seed) in seeds {
             for round in 0..<rounds {
                 var bytes = seed
                 switch round % 4 {

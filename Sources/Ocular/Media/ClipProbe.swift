@@ -268,15 +268,18 @@ private struct WebMWalk {
         guard let videoBlocks = blocks[video.number], videoBlocks.count > 0 else { throw ClipStructureError("its video track has no frames") }
         let audio = tracks.first { $0.type == 2 }
         let tick = Double(scale) / 1e9
+        // The frames' span, plus one frame's interval: a recorder's WebM writes no duration, and a
+        // written one is only a claim (a 900 s clip may say 1 s to pass a length limit), so the
+        // timestamps win whenever they reach further.
+        let span = (Double(videoBlocks.last) - Double(videoBlocks.first)) * tick
+        let interval = videoBlocks.count > 1 ? span / Double(videoBlocks.count - 1) : 0
+        let audioSpan = audio.flatMap { blocks[$0.number] }.map { (Double($0.last) - Double($0.first)) * tick } ?? 0
+        let measured = max(span + interval, audioSpan)
         let duration: Double
         if let declaredDuration, declaredDuration > 0, (declaredDuration * tick).isFinite {
-            duration = declaredDuration * tick
+            duration = max(declaredDuration * tick, measured)
         } else {
-            // No duration written (a recorder's): the frames' span, plus one frame's interval.
-            let span = (Double(videoBlocks.last) - Double(videoBlocks.first)) * tick
-            let interval = videoBlocks.count > 1 ? span / Double(videoBlocks.count - 1) : 0
-            let audioSpan = audio.flatMap { blocks[$0.number] }.map { (Double($0.last) - Double($0.first)) * tick } ?? 0
-            duration = max(span + interval, audioSpan)
+            duration = measured
         }
         return ClipProbe(container: .webm, videoCodec: Self.codecName(video.codec), audioCodec: audio.map { Self.codecName($0.codec) },
                          width: video.width, height: video.height, audioSampleRate: audio?.sampleRate, audioChannels: audio?.channels,
@@ -375,6 +378,8 @@ private struct MP4Walk {
         var height = 0
         var timescale: UInt32 = 0
         var duration: UInt64 = 0
+        /// The sum of the sample table's durations ('stts'): what the frames really span, whatever the headers say.
+        var sampleDuration: UInt64 = 0
         var samples = 0
         var sampleRate: Double?
         var channels: Int?
@@ -471,7 +476,7 @@ private struct MP4Walk {
         let audio = tracks.first { $0.handler == "soun" }
         var duration = movieTimescale > 0 ? Double(movieDuration) / Double(movieTimescale) : 0
         for track in tracks where track.timescale > 0 {
-            duration = max(duration, Double(max(track.duration, track.fragmentEnd)) / Double(track.timescale))
+            duration = max(duration, Double(max(track.duration, track.fragmentEnd, track.sampleDuration)) / Double(track.timescale))
         }
         return ClipProbe(container: .mp4, videoCodec: video.codec.lowercased(), audioCodec: audio.map { $0.codec.lowercased() },
                          width: video.width, height: video.height, audioSampleRate: audio?.sampleRate, audioChannels: audio?.channels,
@@ -512,7 +517,25 @@ private struct MP4Walk {
             }
         }
         if let sizes = try child("stsz", of: table) { track.samples = Int(try u32(sizes.start + 8, in: sizes)) }
+        if let times = try child("stts", of: table) { track.sampleDuration = try sampleDuration(times) }
         return track
+    }
+
+    /// The total of a time-to-sample table: entries of (sample count, sample duration).
+    func sampleDuration(_ stts: Box) throws(ClipStructureError) -> UInt64 {
+        let entries = Int(try u32(stts.start + 4, in: stts))
+        guard entries <= (stts.end - stts.start - 8) / 8 else {
+            throw ClipStructureError("the 'stts' box at byte \(stts.start - 8) lists \(entries) entries, more than it holds")
+        }
+        var total: UInt64 = 0
+        for entry in 0..<entries {
+            let offset = stts.start + 8 + entry * 8
+            let (span, overflow) = UInt64(try u32(offset, in: stts)).multipliedReportingOverflow(by: UInt64(try u32(offset + 4, in: stts)))
+            let (sum, overflowed) = total.addingReportingOverflow(span)
+            guard !overflow, !overflowed else { throw ClipStructureError("the 'stts' box at byte \(stts.start - 8) adds up to more time than can be counted") }
+            total = sum
+        }
+        return total
     }
 
     func trackFragment(_ traf: Box, tracks: inout [Track]) throws(ClipStructureError) {
