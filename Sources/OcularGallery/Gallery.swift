@@ -255,7 +255,8 @@ public final class Gallery: Sendable {
             examined = try MediaInfo.examine(path)
         } catch {
             switch error {
-            case .unreadableMedia, .notAnImage: throw .notMedia(path: path, reason: MediaInfo.notMediaReason)
+            case .unreadableMedia(_, let reason): throw .notMedia(path: path, reason: reason)
+            case .notAnImage: throw .notMedia(path: path, reason: MediaInfo.notMediaReason)
             case .emptyFile: throw .notMedia(path: path, reason: "the file is empty (0 bytes)")
             case .corruptImage(_, let format, let reason): throw .notMedia(path: path, reason: "the \(format) data \(reason)")
             default: throw .file(error)

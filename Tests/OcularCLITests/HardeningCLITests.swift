@@ -20,6 +20,27 @@ struct HardeningCLITests {
         #expect(folder.contents == ["huge.png"])
     }
 
+    @Test("a WebM or MP4 cut short is refused by info and gallery add with the studio's words (FFmpeg's header said it was whole)",
+          arguments: ["ffmpeg-vp8-silent.webm", "ffmpeg-h264-aac.mp4", "chrome-vp8-opus.webm"])
+    func cutShortClips(name: String) throws {
+        let folder = try Folder()
+        let whole = try ClipFixtures.bytes(name)
+        let cut = folder.file("cut-" + name)
+        try whole.prefix(whole.count / 5).write(to: URL(fileURLWithPath: cut))
+        let gallery = folder.file("gallery")
+        for arguments in [["info", cut], ["info", cut, "--json"], ["gallery", "add", cut, "--gallery", gallery]] {
+            let run = try ocular(arguments)
+            expectCleanFailure(run, mentioning: "is not a whole WebM or MP4:")
+            #expect(run.status == 65, "\(arguments): \(run.status)")
+            #expect(run.errors.contains("cut short") || run.errors.contains("no 'moov' box"), "\(run.errors)")
+            #expect(run.errors.split(separator: "\n").count == 1, "\(run.errors)")
+        }
+        #expect(try GalleryCLITests.list(gallery).isEmpty)
+        // The whole clip still reads, with the container's figures.
+        let info = try ocular("info", ClipFixtures.path(name))
+        #expect(info.status == 0, "\(info.errors)")
+    }
+
     @Test("16-bit PNGs with alpha go through every command that reads pictures (they crashed every one with SIGSEGV)",
           arguments: ["png-rgba-16.png", "png-gray-alpha-16.png"])
     func sixteenBitAlpha(name: String) throws {

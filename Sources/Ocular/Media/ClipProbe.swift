@@ -89,6 +89,17 @@ public struct ClipProbe: Sendable, Equatable, Codable {
         }
     }
 
+    /// Whether a file's first bytes say it is a WebM (EBML naming the "webm" document type) or an
+    /// ISO media file (an 'ftyp' box first): its walk then decides whether it is whole.
+    package static func claimsToBeAClip(_ start: Data) -> Bool {
+        let bytes = [UInt8](start.prefix(64))
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
+            let type = Array("webm".utf8)
+            return bytes.count >= type.count && (0...(bytes.count - type.count)).contains { Array(bytes[$0..<$0 + type.count]) == type }
+        }
+        return bytes.count >= 8 && Array(bytes[4..<8]) == Array("ftyp".utf8)
+    }
+
     init(container: Container, videoCodec: String, audioCodec: String?, width: Int, height: Int, audioSampleRate: Double?,
          audioChannels: Int?, duration: Double, videoFrames: Int) {
         self.container = container

@@ -75,6 +75,18 @@ public enum MediaInfo: Sendable, Equatable {
             return (info, image)
         }
         let fileSize = try FileAccess.regularFileSize(path)
+        // A file that says it is a WebM or an MP4 is walked first, and its walk has the last word: FFmpeg
+        // reads a clip cut to a fifth as whole from its header's figures (60 frames, 2 s, where 9
+        // frames remain), which the studio refuses as cut short. Other EBML files (Matroska) and
+        // every other container are FFmpeg's alone.
+        var clip: ClipProbe?
+        if ClipProbe.claimsToBeAClip(start) {
+            do {
+                clip = try ClipProbe(contentsOfFile: path)
+            } catch .unreadableMedia(_, let reason) {
+                throw .unreadableMedia(path: path, reason: "it is not a whole WebM or MP4: \(reason)")
+            }
+        }
         var properties = OCVVideoProperties()
         // Whether no backend opens the file or one opens it and finds no picture (FFmpeg reads any
         // text file as "tty" art), the file is the same to the user: not media Ocular reads.
@@ -93,7 +105,7 @@ public enum MediaInfo: Sendable, Equatable {
             codec: codec, width: Int(properties.width), height: Int(properties.height),
             framesPerSecond: fps, frameCount: frames, duration: fps > 0 ? Double(frames) / fps : 0,
             backend: backend, fileSize: fileSize)
-        if let clip = try? ClipProbe(contentsOfFile: path) { video.adopt(clip) }
+        if let clip = clip ?? (try? ClipProbe(contentsOfFile: path)) { video.adopt(clip) }
         return (.video(video), nil)
     }
 
