@@ -52,6 +52,13 @@ struct StudioTLSCLITests {
         let missing = try studio("--tls-cert", folder.file("none.pem"), "--tls-key", pair.key)
         expectCleanFailure(missing, mentioning: "cannot read the TLS certificate '\(folder.file("none.pem"))': no such file")
         #expect(missing.status == 66)
+        // A FIFO is refused by its type at once (the start hung on it forever).
+        let pipe = folder.file("pipe.pem")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let fromPipe = try studio("--tls-cert", pipe, "--tls-key", pair.key)
+        expectCleanFailure(fromPipe, mentioning: "cannot read the TLS certificate '\(pipe)': it is a FIFO (named pipe), not a file")
+        #expect(fromPipe.status == 65)
+        expectCleanFailure(try studio("--tls-cert", pair.certificate, "--tls-key", pipe), mentioning: "cannot read the TLS key '\(pipe)': it is a FIFO")
         expectCleanFailure(try studio("--tls-cert", pair.certificate), mentioning: "--tls-cert needs --tls-key")
         expectCleanFailure(try studio("--self-signed", "--tls-cert", pair.certificate, "--tls-key", pair.key), mentioning: "give one")
         withExtendedLifetime(otherFolder) {}

@@ -73,6 +73,41 @@ struct StudioTLSTests {
         #expect(throws: Never.self) { _ = try read.serverConfiguration() }
     }
 
+    @Test("a FIFO as the certificate, the key, or where the self-signed pair is kept is refused or replaced at once, never waited on")
+    func fifosAreNotWaitedOn() throws {
+        let folder = Self.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (pair, _) = try SelfSignedCertificate.load(folder: folder + "/kept", names: ["localhost"])
+        let certificate = folder + "/cert.pem", key = folder + "/key.pem", pipe = folder + "/pipe.pem"
+        try pair.certificatePEM.write(toFile: certificate, atomically: true, encoding: .utf8)
+        try pair.privateKeyPEM.write(toFile: key, atomically: true, encoding: .utf8)
+        #expect(mkfifo(pipe, 0o600) == 0)
+        #expect(throws: StudioTLSError.notAFile(file: pipe, what: "certificate", kind: "a FIFO (named pipe)")) {
+            try StudioTLS(certificateFile: pipe, keyFile: key)
+        }
+        #expect(throws: StudioTLSError.notAFile(file: pipe, what: "key", kind: "a FIFO (named pipe)")) {
+            try StudioTLS(certificateFile: certificate, keyFile: pipe)
+        }
+        #expect(throws: StudioTLSError.notAFile(file: folder, what: "key", kind: "a directory")) {
+            try StudioTLS(certificateFile: certificate, keyFile: folder)
+        }
+        // The self-signed pair's own places taken by FIFOs, and a stale key part left world-writable:
+        // a new pair is made, and its key is the owner's alone.
+        let kept = folder + "/fifos"
+        try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        for name in [SelfSignedCertificate.certificateFileName, SelfSignedCertificate.keyFileName] { #expect(mkfifo(kept + "/" + name, 0o600) == 0) }
+        let stale = kept + "/" + SelfSignedCertificate.keyFileName + ".part"
+        #expect(FileManager.default.createFile(atPath: stale, contents: Data("old".utf8)))
+        #expect(chmod(stale, 0o666) == 0)
+        let (made, isNew) = try SelfSignedCertificate.load(folder: kept, names: ["localhost"])
+        #expect(isNew && made.names == ["localhost"])
+        var status = stat()
+        #expect(lstat(kept + "/" + SelfSignedCertificate.keyFileName, &status) == 0)
+        #expect((status.st_mode & S_IFMT) == S_IFREG && (status.st_mode & 0o777) == 0o600, "mode \(String(status.st_mode & 0o777, radix: 8))")
+        #expect(lstat(kept + "/" + SelfSignedCertificate.certificateFileName, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG)
+    }
+
     @Test("damaged, mismatched, missing and cut-off pairs are refused with what and why")
     func badPairs() throws {
         let folder = Self.temporaryFolder()

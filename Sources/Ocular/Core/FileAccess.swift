@@ -78,7 +78,7 @@ package enum FileAccess {
     }
 
     /// What a path that is not a regular file is, in words; nil for a regular file.
-    private static func kind(of mode: mode_t) -> String? {
+    package static func kind(of mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a directory"

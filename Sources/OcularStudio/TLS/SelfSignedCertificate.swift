@@ -91,8 +91,13 @@ public enum SelfSignedCertificate {
         for (name, text, mode) in [(keyFileName, keyPEM, 0o600), (certificateFileName, certificatePEM, 0o644)] {
             let path = folder + "/" + name
             let temporary = path + ".part"
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
+            // A new file every time: a stale one (a FIFO, or a key left 0666 by an interrupted run) would
+            // keep its own type and mode under O_TRUNC.
+            unlink(temporary)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
             guard descriptor >= 0 else { throw .cannotMake(folder: folder, reason: "cannot write \(name): \(String(cString: strerror(errno)))") }
+            // The umask may only take permissions away; the key's are exactly the owner's.
+            fchmod(descriptor, mode_t(mode))
             let bytes = Array(text.utf8)
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             let synced = fsync(descriptor) == 0

@@ -105,7 +105,8 @@ public struct StudioTLS: Sendable {
 
     /// Reads a file, saying which one and why it cannot be read.
     static func read(_ path: String, what: String) throws(StudioTLSError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO in the file's place must be refused, not waited on for a writer that never comes.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let reason: String
             switch errno {
@@ -116,6 +117,12 @@ public struct StudioTLS: Sendable {
             throw .unreadable(file: path, what: what, reason: reason)
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(file: path, what: what, reason: String(cString: strerror(errno))) }
+        if let kind = FileAccess.kind(of: status.st_mode) {
+            throw .notAFile(file: path, what: what, kind: kind)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         // A certificate chain or key is a few kilobytes; a huge file is not one.
         guard let data = try? handle.read(upToCount: 1 << 20), let text = String(data: data, encoding: .utf8) else {
             throw .damaged(file: path, what: what, reason: "it is not PEM text")
@@ -127,6 +134,8 @@ public struct StudioTLS: Sendable {
 /// Why the studio cannot serve HTTPS with the files it was given.
 public enum StudioTLSError: CodedError, Equatable {
     case unreadable(file: String, what: String, reason: String)
+    /// A FIFO, device, socket or folder where a PEM file was expected.
+    case notAFile(file: String, what: String, kind: String)
     case damaged(file: String, what: String, reason: String)
     case mismatched(certificate: String, key: String)
     case cannotMake(folder: String, reason: String)
@@ -134,6 +143,7 @@ public enum StudioTLSError: CodedError, Equatable {
     public var description: String {
         switch self {
         case .unreadable(let file, let what, let reason): "cannot read the TLS \(what) '\(file)': \(reason)"
+        case .notAFile(let file, let what, let kind): "cannot read the TLS \(what) '\(file)': it is \(kind), not a file"
         case .damaged(let file, let what, let reason): "the TLS \(what) '\(file)' is damaged: \(reason)"
         case .mismatched(let certificate, let key): "the TLS key '\(key)' does not belong to the certificate '\(certificate)' (their public keys differ)"
         case .cannotMake(let folder, let reason): "cannot keep a self-signed certificate in '\(folder)': \(reason)"
@@ -143,6 +153,7 @@ public enum StudioTLSError: CodedError, Equatable {
     public var code: ErrorCode {
         switch self {
         case .unreadable(_, _, let reason): ErrorCode("tls.unreadable", reason == "no such file" ? .notFound : .ioFailure)
+        case .notAFile: ErrorCode("tls.notAFile", .badInput)
         case .damaged: ErrorCode("tls.damaged", .badInput)
         case .mismatched: ErrorCode("tls.mismatched", .badInput)
         case .cannotMake: ErrorCode("tls.cannotMake", .ioFailure)
