@@ -26,6 +26,19 @@ struct ZoomCLITests {
         #expect(low.output.contains("1.5×  binned   1334×750"), "\(low.output)")
     }
 
+    @Test("a small output from a large sensor: the threshold past the maximum zoom is said, and the plan printed (it exited 65)")
+    func thresholdPastMaximum() throws {
+        let run = try ocular("zoom", "plan", "--sensor", "3840x2160", "--output", "160x90")
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("lossless zoom up to 24×") && run.output.contains("the threshold lies past the maximum zoom of 9×"), "\(run.output)")
+        #expect(run.output.contains("maximum zoom 9×") && run.output.contains("9×  "), "\(run.output)")
+        let json = try ocular("zoom", "plan", "--sensor", "3840x2160", "--output", "160x90", "--json")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output) \(json.errors)")
+        let zooms = (plan["captures"] as? [[String: Any]])?.compactMap { $0["zoom"] as? Double } ?? []
+        #expect(zooms.first == 1 && zooms.last == 9 && zooms.allSatisfy { $0 <= 9 }, "\(zooms)")
+        #expect((plan["captures"] as? [[String: Any]])?.allSatisfy { $0["lossless"] as? Bool == true } == true)
+    }
+
     @Test("zoom plan refuses impossible sizes and zooms in words")
     func planErrors() throws {
         expectCleanFailure(try ocular("zoom", "plan", "--sensor", "3264", "--output", "1920x1080"), mentioning: "'3264' is not a size")

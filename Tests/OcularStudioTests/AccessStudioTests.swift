@@ -155,6 +155,11 @@ struct AccessStudioTests {
             #expect(exchanged.hasPrefix("HTTP/1.1 303"), "\(exchanged.prefix(60))")
             #expect(exchanged.lowercased().contains("location: /masks.html?x=1\r\n"))
             #expect(exchanged.contains("ocular-token=sixteen-letters-token; Path=/; HttpOnly; SameSite=Strict"))
+            // Never off the studio: a protocol-relative path, or a backslash a browser reads as a slash.
+            for (path, location) in [("//evil.example/", "/evil.example/"), ("/\\evil.example/", "/%5Cevil.example/"), ("///a//b", "/a/b")] {
+                let answer = try await Self.raw(port, "GET \(path)?token=sixteen-letters-token HTTP/1.1\r\n" + host)
+                #expect(answer.hasPrefix("HTTP/1.1 303") && answer.lowercased().contains("location: \(location.lowercased())\r\n"), "\(path): \(answer.prefix(200))")
+            }
             let withCookie = try await Self.raw(port, "GET /api/health HTTP/1.1\r\n" + host + "Cookie: a=b; ocular-token=sixteen-letters-token\r\n")
             #expect(withCookie.hasPrefix("HTTP/1.1 200"))
             let withHeader = try await Self.raw(port, "GET /api/health HTTP/1.1\r\n" + host + "Authorization: token sixteen-letters-token\r\n")

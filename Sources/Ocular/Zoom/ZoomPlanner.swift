@@ -141,8 +141,9 @@ public struct ZoomPlanner: Sendable, Hashable {
     /// doubling to the maximum.
     public var landmarkZooms: [Double] {
         var zooms: [Double] = [1]
-        if !binned, binnedThreshold > 1, binnedThreshold < losslessThreshold { zooms.append(binnedThreshold) }
-        if losslessThreshold > 1 { zooms.append(losslessThreshold) }
+        // A threshold past the maximum zoom (a small output from a large sensor) is no zoom to plan.
+        if !binned, binnedThreshold > 1, binnedThreshold < losslessThreshold, binnedThreshold < maximumZoom { zooms.append(binnedThreshold) }
+        if losslessThreshold > 1, losslessThreshold < maximumZoom { zooms.append(losslessThreshold) }
         var zoom = 2.0
         while zoom < maximumZoom {
             if abs(zoom - losslessThreshold) > 0.05 { zooms.append(zoom) }

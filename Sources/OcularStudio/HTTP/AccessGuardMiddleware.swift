@@ -65,7 +65,8 @@ struct AccessGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         let kept = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") }
         let query = kept.isEmpty ? "" : "?" + kept.joined(separator: "&")
         return Response(status: .seeOther, headers: [
-            .location: request.uri.path + query,
+            // The exchange runs before the path's own checks: `//evil.example/?token=…` must not send the browser there.
+            .location: RequestPathMiddleware<BasicRequestContext>.sameSiteLocation(request.uri.path) + query,
             .setCookie: "\(StudioAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : ""),
             .cacheControl: "no-store",
         ])

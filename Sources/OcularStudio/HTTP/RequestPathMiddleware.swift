@@ -17,12 +17,19 @@ struct RequestPathMiddleware<Context: RequestContext>: RouterMiddleware {
             throw HTTPError(.badRequest, message: "the request path holds a control character")
         }
         if path.contains("//") {
-            var collapsed = "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
-            if path.hasSuffix("/"), collapsed != "/" { collapsed += "/" }
+            var collapsed = Self.sameSiteLocation(path)
             if let query = request.uri.query { collapsed += "?" + query }
             return Response(status: .permanentRedirect, headers: [.location: collapsed])
         }
         return try await next(request, context)
+    }
+
+    /// A request path made safe to send back as a Location: single slashes, and backslashes escaped,
+    /// since a browser reads `//host/` and `/\host/` as links to another host.
+    static func sameSiteLocation(_ path: String) -> String {
+        var collapsed = "/" + path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        if path.hasSuffix("/"), collapsed != "/" { collapsed += "/" }
+        return collapsed.replacingOccurrences(of: "\\", with: "%5C")
     }
 
     static func hasControlCharacter(_ text: String) -> Bool {

@@ -49,6 +49,9 @@ struct ZoomPlanCommand: ParsableCommand {
         print("sensor \(planner.sensor)\(binned ? ", read out 2 × 2-binned as \(planner.readout)" : ""); output \(planner.output)")
         if planner.losslessThreshold >= 1 {
             print("lossless zoom up to \(threshold)× (the view's \(ZoomPlanner.format(planner.field.width)) readout pixels across over the output's \(planner.output.width))")
+            if planner.losslessThreshold > planner.maximumZoom {
+                print("the threshold lies past the maximum zoom of \(ZoomPlanner.format(planner.maximumZoom))×: every zoom this output allows is lossless")
+            }
         } else {
             print("no lossless zoom: the view is \(ZoomPlanner.format(planner.field.width)) readout pixels across, fewer than the output's \(planner.output.width) (threshold \(threshold)×); every zoom enlarges")
         }
