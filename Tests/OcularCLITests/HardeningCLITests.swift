@@ -86,7 +86,7 @@ struct HardeningCLITests {
             let run = try ocular("info", coffee, "--max-megapixels=\(value)")
             expectCleanFailure(run, mentioning: "--max-megapixels must be a number from 0.000001 to 1073")
         }
-        expectCleanFailure(try ocular("info", coffee, "--max-megapixels", "0.2"), mentioning: "600×400 is 0.2 megapixels, over the limit of 0.2 megapixels")
+        expectCleanFailure(try ocular("info", coffee, "--max-megapixels", "0.2"), mentioning: "600×400 is 240000 pixels, 40000 over the limit of 200000 (0.2 megapixels)")
         #expect(try ocular("info", coffee, "--max-megapixels", "0.25").status == 0)
         // frames × interval × fps once overflowed Int while sizing the progress bar.
         expectCleanFailure(try ocular("tint", coffee, "-o", "/tmp/never.mp4", "--frames", "9223372036854775807"),

@@ -130,6 +130,9 @@ struct ImageFileTests {
         #expect(OcularError.emptyFile(path: "a.png").description == "cannot read 'a.png': the file is empty (0 bytes)")
         #expect(OcularError.tooManyPixels(path: "b.png", width: 30000, height: 30000, limit: 100_000_000).description
             == "cannot read 'b.png': 30000×30000 is 900 megapixels, over the limit of 100 megapixels")
+        // Sizes that round to the same megapixels show the difference in pixels.
+        #expect(OcularError.tooManyPixels(path: "c.png", width: 7681, height: 4320, limit: 7680 * 4320).description
+            == "cannot read 'c.png': 7681×4320 is 33181920 pixels, 4320 over the limit of 33177600 (33.2 megapixels)")
     }
 
     @Test("writing to an unknown extension or a missing folder fails and leaves nothing behind")

@@ -190,6 +190,23 @@ struct SampleTests {
         #expect(try stage.process(Frame(image: flat)).annotations.isEmpty)
     }
 
+    @Test("a picture thinner than a keypoint's neighbourhood has none, and passes unchanged (OpenCV's pyramids failed on a 1-pixel side)",
+          arguments: ["orb", "fast", "akaze"])
+    func featuresOnSlivers(detector: String) throws {
+        let stage = try Self.stage(FeaturesStage.self, #""detector":"\#(detector)""#)
+        var generator = SeededGenerator(seed: 7)
+        for (width, height) in [(1, 1), (500, 1), (1, 500), (6, 400), (400, 6)] {
+            let noise = (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let image = try Image(width: width, height: height, format: .bgr8, bytes: noise)
+            let processed = try stage.process(Frame(image: image))
+            #expect(processed.annotations.isEmpty, "\(width)×\(height)")
+            #expect(processed.image == image, "\(width)×\(height)")
+        }
+        // The smallest side that is searched goes through OpenCV without failing.
+        let strip = try Image(width: 400, height: 7, format: .bgr8, bytes: (0..<(400 * 7 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        _ = try stage.process(Frame(image: strip))
+    }
+
     // MARK: - Tracking
 
     /// A smooth random texture: noise at a sixteenth of the size, enlarged bilinearly.

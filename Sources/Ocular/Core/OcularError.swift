@@ -45,8 +45,12 @@ public enum OcularError: CodedError, Equatable, Sendable {
             "cannot read '\(path)': the \(format) data \(reason)"
         case .tooManyPixels(let path, let width, let height, let limit):
             // In floating point: a forged header may claim 2³²−1 × 2³²−1, whose product overflows Int.
-            "cannot read '\(path)': \(width)×\(height) is \(Self.megapixels(Double(width) * Double(height))) megapixels, "
-                + "over the limit of \(Self.megapixels(Double(limit))) megapixels"
+            Self.megapixels(Double(width) * Double(height)) == Self.megapixels(Double(limit)) && width.multipliedReportingOverflow(by: height).overflow == false
+                // Both round to the same megapixels: the pixels say by how much.
+                ? "cannot read '\(path)': \(width)×\(height) is \(width * height) pixels, \(width * height - limit) over the limit of \(limit) "
+                    + "(\(Self.megapixels(Double(limit))) megapixels)"
+                : "cannot read '\(path)': \(width)×\(height) is \(Self.megapixels(Double(width) * Double(height))) megapixels, "
+                    + "over the limit of \(Self.megapixels(Double(limit))) megapixels"
         case .unsupportedFileType(let path):
             "cannot write '\(path)': the extension names no image format OpenCV can write (try .png or .jpg)"
         case .writeFailed(let path, let reason):

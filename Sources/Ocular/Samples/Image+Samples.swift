@@ -233,8 +233,14 @@ extension Image {
     }
 
     /// Keypoints of a gray image, strongest first.
+    /// Pictures with a side shorter than this have no keypoints.
+    static let smallestKeypointSide = 7
+
     func keypoints(_ detector: OCVKeypointDetector, maximum: Int, threshold: Double) throws(OcularError) -> [OCVKeypoint] {
         try requireGray("keypoint detection")
+        // FAST's test circle is 7 pixels across, and ORB's and AKAZE's pyramids fail in OpenCV on a
+        // one-pixel side: a picture smaller than a keypoint's neighbourhood has none.
+        guard width >= Self.smallestKeypointSide, height >= Self.smallestKeypointSide else { return [] }
         var keypoints = [OCVKeypoint](repeating: OCVKeypoint(), count: max(1, maximum))
         var count: Int32 = 0
         try withMatrix { (gray) throws(OcularError) in
