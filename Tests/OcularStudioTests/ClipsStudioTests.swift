@@ -161,6 +161,28 @@ struct ClipsStudioTests {
         #expect(folder.files.isEmpty, "\(folder.files)")
     }
 
+    @Test("an upload under way holds its announced size against the quota: a second one that would cross it is refused before a byte is written")
+    func uploadsReserveTheirSize() async throws {
+        let folder = Folder()
+        let clip = [UInt8](try ClipFixtures.bytes("chrome-vp8-opus.webm"))
+        let head = "POST \(Self.uri()) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: video/webm\r\nContent-Length: \(clip.count)\r\nConnection: close\r\n\r\n"
+        // Room for one clip and a half: two fit only if one of them is not counted.
+        try await Self.application(folder, { $0.galleryQuotaBytes = Int64(clip.count * 3 / 2) }).test(.live) { client in
+            let port = try #require(client.port)
+            let first = try RawConnection.Held(port: port, sending: Array(head.utf8) + clip.prefix(clip.count / 2))
+            // The first upload is being written once its partial file is there.
+            for _ in 0..<500 where !folder.files.contains(where: { $0.contains(".partial.") }) { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(folder.files.contains { $0.contains(".partial.") }, "\(folder.files)")
+            let second = try await RawConnection.exchange(port: port, sending: Array(head.utf8) + clip, waitingAtMost: 10)
+            #expect(second.response.hasPrefix("HTTP/1.1 507") && second.response.contains("the gallery is full"), "\(second.response.prefix(300))")
+            #expect(folder.files.filter { $0.contains(".partial.") }.count == 1, "\(folder.files)")
+            let finished = try await first.finish(sending: Array(clip.suffix(from: clip.count / 2)), waitingAtMost: 10)
+            #expect(finished.response.hasPrefix("HTTP/1.1 201"), "\(finished.response.prefix(300))")
+        }
+        #expect(try Gallery(folder: folder.path).count() == 1)
+        #expect(folder.files == ["thumbnails/0.jpg", "videos/0.webm"], "\(folder.files)")
+    }
+
     @Test("a clip over the gallery's quota is answered 507; nothing is left")
     func quota() async throws {
         let folder = Folder()

@@ -188,9 +188,30 @@ enum RawConnection {
     }
 
     static func blockingExchange(port: Int, sending bytes: [UInt8], waitingAtMost seconds: Int, headOnly: Bool = false) throws -> Exchange {
+        let descriptor = try connected(port: port)
+        defer { close(descriptor) }
+        return try blockingExchange(descriptor, sending: bytes, waitingAtMost: seconds, headOnly: headOnly)
+    }
+
+    /// A connection that sends part of a request now and the rest later (an upload under way).
+    final class Held: @unchecked Sendable {
+        let descriptor: Int32
+        init(port: Int, sending bytes: [UInt8]) throws {
+            descriptor = try RawConnection.connected(port: port)
+            _ = try RawConnection.blockingExchange(descriptor, sending: bytes, waitingAtMost: 0, headOnly: true, read: false)
+        }
+        /// Sends the rest and reads the answer, on a thread of its own.
+        func finish(sending bytes: [UInt8], waitingAtMost seconds: Int) async throws -> Exchange {
+            defer { close(descriptor) }
+            return try await withCheckedThrowingContinuation { continuation in
+                Thread { continuation.resume(with: Result { try RawConnection.blockingExchange(self.descriptor, sending: bytes, waitingAtMost: seconds) }) }.start()
+            }
+        }
+    }
+
+    static func connected(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXFailure(call: "socket") }
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -198,13 +219,22 @@ enum RawConnection {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw POSIXFailure(call: "connect") }
+        guard connected == 0 else {
+            close(descriptor)
+            throw POSIXFailure(call: "connect")
+        }
+        return descriptor
+    }
+
+    static func blockingExchange(_ descriptor: Int32, sending bytes: [UInt8], waitingAtMost seconds: Int, headOnly: Bool = false,
+                                 read: Bool = true) throws -> Exchange {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count <= 0 { break }  // the server may close as soon as it has seen enough
             sent += count
         }
+        guard read else { return Exchange(response: "", closedByServer: false) }
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []

@@ -5,6 +5,7 @@ internal import NIOCore
 internal import NIOPosix
 import Ocular
 import OcularGallery
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -26,12 +27,15 @@ import Darwin
 /// (and a little slack) 413; a recipe that is not one 400; an empty body 400; bytes that are not a
 /// whole WebM or MP4 with a video track, or whose first frame does not decode, 422; a gallery whose
 /// quota the clip would cross 507 (told by Content-Length before any byte is written, else with its
-/// row), and a full disk 507; a read-only gallery 409.
+/// row), and a full disk 507; a read-only gallery 409. An upload's announced size counts against the
+/// quota from its first byte to its end, so parallel uploads cannot each find room that only one has.
 struct ClipsController {
     let configuration: StudioConfiguration
     let registry: StageRegistry
     let gallery: StudioGallery
     let converter: ClipConverter?
+    /// The bytes announced by uploads under way.
+    let reservations = UploadReservations()
 
     static let path = GalleryController.path + "/clips"
     /// A recording stopped at the limit may run this much over it (the last chunk, timer jitter).
@@ -76,12 +80,17 @@ struct ClipsController {
         if gallery.isReadOnly {
             return try StudioErrorBody.response(for: GalleryError.readOnly(path: gallery.folder), message: self.gallery.readOnlyNotice)
         }
-        // A full gallery refuses the clip before a byte of it is written (and again with its row).
+        // A full gallery refuses the clip before a byte of it is written (and again with its row);
+        // uploads under way count with what they announced.
         let quota = configuration.galleryQuotaBytes
-        if let declaredLength, case .success(let used) = await blocking({ () throws(GalleryError) in try gallery.bytesUsed() }),
-           used + Int64(declaredLength) > quota {
-            let error = GalleryError.quotaExceeded(used: used, adding: declaredLength, quota: quota)
-            return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+        var reserved: Int64 = 0
+        defer { reservations.release(reserved) }
+        if let declaredLength, case .success(let used) = await blocking({ () throws(GalleryError) in try gallery.bytesUsed() }) {
+            if let pending = reservations.reserve(Int64(declaredLength), used: used, quota: quota) {
+                let error = GalleryError.quotaExceeded(used: used + pending, adding: declaredLength, quota: quota)
+                return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+            }
+            reserved = Int64(declaredLength)
         }
         let partial = gallery.partialClipPath(for: declared)
         // Whatever happens below, the partial file goes unless the clip was placed (then it is gone already).
@@ -197,5 +206,25 @@ struct ClipsController {
             count = total
         }
         return .written(count)
+    }
+}
+
+/// What uploads under way have announced, held against the gallery's quota until each ends.
+final class UploadReservations: Sendable {
+    private let reserved = Mutex<Int64>(0)
+
+    /// Reserves `bytes` when the committed `used` bytes, the other reservations and these fit in `quota`.
+    /// - Returns: nil when reserved; else the bytes other uploads hold.
+    func reserve(_ bytes: Int64, used: Int64, quota: Int64) -> Int64? {
+        reserved.withLock { held in
+            guard used + held + bytes <= quota else { return held }
+            held += bytes
+            return nil
+        }
+    }
+
+    func release(_ bytes: Int64) {
+        guard bytes > 0 else { return }
+        reserved.withLock { $0 -= bytes }
     }
 }
