@@ -74,7 +74,7 @@ public enum Studio {
                                       readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels), beans: beans)
         let stream = StreamController(configuration: configuration, registry: registry, actions: actions, images: pictures, gallery: studioGallery,
                                       beans: beans)
-        HealthController().addRoutes(to: router)
+        HealthController(activity: stream.activity).addRoutes(to: router)
         BeanCounterController(beans: beans).addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
         let converter = ClipConverter.make(configuration: configuration, logger: logger)

@@ -51,6 +51,13 @@ public struct StudioConfiguration: Sendable {
     public var maxRecordingSeconds: Double = 300
     /// FFmpeg, which makes an MP4 beside each recorded WebM; nil finds it on PATH, "" turns it off.
     public var ffmpegPath: String? = nil
+    /// How many seconds of processing one stream frame may cost. A frame whose recipe would take
+    /// longer (its rate measured on the stream's earlier frames) is processed shrunk to fit, so that
+    /// no client holds the server for as long as it likes with a huge frame and a heavy recipe.
+    public var maxFrameWorkSeconds: Double = 2
+    /// The largest frame processed whole before its recipe's rate is known (a new stream, new
+    /// settings): 1920×1080. A larger one is shrunk to it for that first measurement.
+    public var unmeasuredFramePixels: Int = 1920 * 1080
     /// Whether each stream's frame size and JPEG qualities follow its link (``LinkMeter``); when
     /// false they stay at the top rung whatever the link holds.
     public var adaptsToLink = true

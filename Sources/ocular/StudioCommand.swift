@@ -68,6 +68,9 @@ struct StudioCommand: AsyncParsableCommand {
     @Option(help: "Largest recorded clip accepted, in megabytes.")
     var maxClipMegabytes = 512
 
+    @Option(help: "Most processing one stream frame may cost, in seconds: a heavier frame (a huge one, a heavy recipe) is processed shrunk to fit.")
+    var maxFrameSeconds = 2.0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .notice
 
@@ -76,6 +79,7 @@ struct StudioCommand: AsyncParsableCommand {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
         guard (1...30).contains(maxFrameMegabytes) else { throw ValidationError("--max-frame-megabytes must be from 1 to 30") }
         guard (1...(24 * 3600)).contains(maxRecordingSeconds) else { throw ValidationError("--max-recording-seconds must be from 1 to 86400, got \(maxRecordingSeconds)") }
+        guard maxFrameSeconds.isFinite, (0.01...60).contains(maxFrameSeconds) else { throw ValidationError("--max-frame-seconds must be from 0.01 to 60, got \(maxFrameSeconds)") }
         guard (1...(1 << 20)).contains(maxClipMegabytes) else { throw ValidationError("--max-clip-megabytes must be from 1 to 1048576, got \(maxClipMegabytes)") }
         guard (1...(1 << 30)).contains(galleryQuotaMegabytes) else { throw ValidationError("--gallery-quota-megabytes must be from 1 to 1073741824") }
         if let token {
@@ -106,6 +110,7 @@ struct StudioCommand: AsyncParsableCommand {
         if let training { _ = try TrainingList(contentsOfFile: training) }
         configuration.adaptsToLink = !fixedQuality
         configuration.maxRecordingSeconds = Double(maxRecordingSeconds)
+        configuration.maxFrameWorkSeconds = maxFrameSeconds
         configuration.maxClipBytes = maxClipMegabytes << 20
         var certificateNote: String?
         if let tlsCertificate, let tlsKey {

@@ -127,6 +127,9 @@ struct CLITests {
         expectCleanFailure(try ocular("tint", "/no/such.png", "-o", "/tmp/x.png"), mentioning: "no such file")
         expectCleanFailure(try ocular("whitebalance", dataRoot + "/images/coffee.png", "-o", "/no/such/folder/x.png"), mentioning: "does not exist")
         expectCleanFailure(try ocular("studio", "--port", "70000"), mentioning: "--port must be from 0 to 65535")
+        for value in ["0", "nan", "61"] {
+            expectCleanFailure(try ocular("studio", "--max-frame-seconds", value), mentioning: "--max-frame-seconds must be from 0.01 to 60")
+        }
     }
 
     @Test("off loopback the studio prints its address with a random token, or the one given; bad tokens and names are refused")

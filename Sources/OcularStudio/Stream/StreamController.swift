@@ -4,6 +4,7 @@ import Logging
 internal import NIOCore
 internal import NIOPosix
 import Ocular
+import Synchronization
 
 /// `/api/stream`: the WebSocket over which a page sends camera frames and settings and gets processed
 /// frames back (see ``StreamMessage``).
@@ -18,8 +19,18 @@ struct StreamController {
     let gallery: StudioGallery
     /// The Bean Counter's classifier, shared by every stream.
     var beans: BeanCounter? = nil
+    /// How many clients stream now (reported by the health answer).
+    var activity = StreamActivity()
 
     static let path = "/api/stream"
+
+    /// The threads stream frames are processed on, one per core: apart from NIOThreadPool.singleton,
+    /// where gallery reads, clip writes and uploads' checks run, so those never wait behind frames.
+    static let framePool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
+        pool.start()
+        return pool
+    }()
 
     /// Only an upgrade request reaches the WebSocket router; a plain GET is told what to do.
     func addRoutes(to router: Router<BasicRequestContext>) {
@@ -46,15 +57,22 @@ struct StreamController {
                 logger: Logger) async throws {
         let session = try StreamSession(configuration: configuration, registry: registry, actions: actions, page: page, images: images,
                                         gallery: gallery, beans: beans, adaptsToLink: adaptsToLink)
+        activity.streams.add(1, ordering: .relaxed)
+        var counted = true
+        defer { if counted { activity.streams.subtract(1, ordering: .relaxed) } }
         try await outbound.write(.text(session.hello.json))
 
         let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in frames {
+                    // The client has gone: its waiting frame is not worth a thread.
+                    if session.closed.load(ordering: .acquiring) { continue }
                     // Off the cooperative pool: a frame takes milliseconds of CPU, which would keep
                     // this and other clients' readers from taking frames (and dropping late ones).
-                    let reply = try await NIOThreadPool.singleton.runIfActive { session.process(frame) }
+                    // On threads of their own, not the pool of gallery reads and clip writes: those
+                    // answer at once however heavy the frames in flight.
+                    let reply = try await Self.framePool.runIfActive { session.process(frame) }
                     switch reply {
                     case .frame(let jpeg, let annotations, let answers):
                         try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
@@ -81,7 +99,11 @@ struct StreamController {
                     }
                 }
             }
-            pending.finish()  // the client closed: let the processor finish its frame and stop
+            // The client closed: the processor finishes the frame under way, drops the waiting one, and stops.
+            session.closed.store(true, ordering: .releasing)
+            activity.streams.subtract(1, ordering: .relaxed)
+            counted = false
+            pending.finish()
             try await group.waitForAll()
         }
     }

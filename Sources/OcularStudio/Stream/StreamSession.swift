@@ -40,6 +40,10 @@ final class StreamSession: Sendable {
     private let started = ContinuousClock.now
     /// The link's measurements and level, and when the page last heard of them.
     private let link: Mutex<(meter: LinkMeter, reportedAt: Double)>
+    /// Seconds of processing per pixel of the current recipe, measured on its frames; nil until one is done.
+    private let workRate = Mutex<Double?>(nil)
+    /// Set when the client has gone: a frame not yet started is then not processed.
+    let closed = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - page: The page the stream serves (`manyMasks`), whose actions are live; nil for every action.
@@ -159,6 +163,7 @@ final class StreamSession: Sendable {
             if let quality { current.quality = quality }
             return current
         }
+        if pipeline != nil { workRate.withLock { $0 = nil } }  // a new recipe's rate is measured anew
         return .settings(recipe: updated.pipeline.recipe, quality: updated.quality)
     }
 
@@ -176,8 +181,13 @@ final class StreamSession: Sendable {
         let elapsed = ContinuousClock.now - started
         let options = ImageReadOptions(pixelLimit: configuration.maxFramePixels)
         do {
-            let image = try frame.withUnsafeReadableBytes { try Image(decoding: $0, name: "frame", options: options) }
+            let decoded = try frame.withUnsafeReadableBytes { try Image(decoding: $0, name: "frame", options: options) }
+            // A recipe of no stages does no work to bound.
+            let image = settings.pipeline.recipe.stages.isEmpty ? decoded : try fittedToWorkBudget(decoded)
+            let work = ContinuousClock.now
             let processed = try settings.pipeline.process(Frame(image: image, timestamp: elapsed))
+            let seconds = Self.seconds(ContinuousClock.now - work)
+            workRate.withLock { $0 = seconds / Double(max(1, image.width * image.height)) }
             let jpeg = try processed.image.encoded(as: .jpeg(quality: quality))
             // Whatever kinds the recipe's stages declare go out, known to the studio or not.
             let annotations = !settings.pipeline.annotationKinds.isEmpty
@@ -186,6 +196,27 @@ final class StreamSession: Sendable {
         } catch {
             return .refused("\(error)")
         }
+    }
+}
+
+extension StreamSession {
+    /// The frame as the recipe may take it within ``StudioConfiguration/maxFrameWorkSeconds``: as it
+    /// is, or shrunk (pixels averaged) to the pixels the recipe's measured rate allows; before the rate
+    /// is known, to at most ``StudioConfiguration/unmeasuredFramePixels``. The answer then comes back
+    /// at that size, and what the stages found is in its pixels.
+    func fittedToWorkBudget(_ image: Image) throws(OcularError) -> Image {
+        let pixels = Double(image.width) * Double(image.height)
+        let allowed = workRate.withLock { rate in
+            rate.map { configuration.maxFrameWorkSeconds / max($0, 1e-12) } ?? Double(configuration.unmeasuredFramePixels)
+        }
+        guard pixels > allowed else { return image }
+        let scale = (allowed / pixels).squareRoot()
+        return try image.resized(width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale)), averaging: true)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
 
