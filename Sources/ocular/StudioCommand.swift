@@ -114,7 +114,11 @@ struct StudioCommand: AsyncParsableCommand {
         configuration.maxClipBytes = maxClipMegabytes << 20
         var certificateNote: String?
         if let tlsCertificate, let tlsKey {
-            configuration.tls = try StudioTLS(certificateFile: tlsCertificate, keyFile: tlsKey)
+            let tls = try StudioTLS(certificateFile: tlsCertificate, keyFile: tlsKey)
+            if let problem = tls.dateProblem() {
+                FileHandle.standardError.write(Data("Warning: the TLS certificate '\(tlsCertificate)': \(problem)\n".utf8))
+            }
+            configuration.tls = tls
         } else if selfSigned {
             let folder = SelfSignedCertificate.defaultFolder()
             let (tls, made) = try SelfSignedCertificate.load(folder: folder, names: LocalAddresses.certificateNames(including: host))

@@ -1,6 +1,7 @@
 import Foundation
 import Ocular
 import Testing
+import SwiftASN1
 import X509
 @testable import OcularStudio
 
@@ -106,6 +107,36 @@ struct StudioTLSTests {
         #expect(lstat(kept + "/" + SelfSignedCertificate.keyFileName, &status) == 0)
         #expect((status.st_mode & S_IFMT) == S_IFREG && (status.st_mode & 0o777) == 0o600, "mode \(String(status.st_mode & 0o777, radix: 8))")
         #expect(lstat(kept + "/" + SelfSignedCertificate.certificateFileName, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/tls").path
+
+    @Test("a whole certificate with a key TLS here does not serve (RSA-1024, secp256k1) is called unsupported with its key, not damaged")
+    func unsupportedKeys() throws {
+        for (name, reason) in [("rsa1024", "its key is RSA of 1024 bits, which is too weak to serve: use RSA of 2048 bits or more, or an EC key on P-256"),
+                               ("secp256k1", "its key is on the curve secp256k1, which browsers do not take for TLS: use P-256, P-384 or P-521")] {
+            let certificate = Self.fixtures + "/\(name)-cert.pem", key = Self.fixtures + "/\(name)-key.pem"
+            #expect(throws: StudioTLSError.unsupported(file: certificate, reason: reason)) {
+                try StudioTLS(certificateFile: certificate, keyFile: key)
+            }
+        }
+        // A P-256 pair of Ocular's own is supported.
+        let (certificate, key) = try SelfSignedCertificate.make(names: ["localhost"], now: Date())
+        let der = try #require(try PEMDocument(pemString: certificate).derBytes as [UInt8]?)
+        #expect(StudioTLS.unsupportedKey(inCertificate: der) == nil)
+        _ = try StudioTLS(certificatePEM: certificate, privateKeyPEM: key, certificateName: "c", keyName: "k")
+    }
+
+    @Test("an expired or not yet valid certificate is told by its dates")
+    func certificateDates() throws {
+        let made = Date(timeIntervalSince1970: 1_600_000_000)  // 2020-09-13
+        let (certificate, key) = try SelfSignedCertificate.make(names: ["localhost"], now: made)
+        let tls = try StudioTLS(certificatePEM: certificate, privateKeyPEM: key, certificateName: "old.pem", keyName: "old-key.pem")
+        #expect(tls.dateProblem(at: made) == nil)
+        let expiry = tls.validity.upperBound.formatted(Date.ISO8601FormatStyle().year().month().day())
+        #expect(tls.dateProblem(at: tls.validity.upperBound.addingTimeInterval(86400))
+            == "it expired on \(expiry): browsers refuse it (renew it, or use --self-signed)")
+        #expect(tls.dateProblem(at: made.addingTimeInterval(-2 * 86400))?.hasPrefix("it is valid only from 2020-09-1") == true)
     }
 
     @Test("damaged, mismatched, missing and cut-off pairs are refused with what and why")

@@ -35,7 +35,15 @@ public struct StudioTLS: Sendable {
         do {
             let documents = try PEMDocument.parseMultiple(pemString: certificatePEM).filter { $0.discriminator == "CERTIFICATE" }
             guard let first = documents.first else { throw StudioTLSError.damaged(file: certificateName, what: "certificate", reason: "it holds no PEM certificate (-----BEGIN CERTIFICATE-----)") }
-            leaf = try Certificate(derEncoded: first.derBytes)
+            do {
+                leaf = try Certificate(derEncoded: first.derBytes)
+            } catch {
+                // Whole, but with a key TLS here does not take: say which, not "damaged".
+                if let reason = Self.unsupportedKey(inCertificate: first.derBytes) {
+                    throw StudioTLSError.unsupported(file: certificateName, reason: reason)
+                }
+                throw error
+            }
         } catch let error as StudioTLSError {
             throw error
         } catch {
@@ -61,6 +69,50 @@ public struct StudioTLS: Sendable {
         self.privateKeyPEM = privateKeyPEM
         self.fingerprint = Self.fingerprint(of: leaf)
         self.names = Self.subjectAlternativeNames(of: leaf)
+        self.validity = leaf.notValidBefore...max(leaf.notValidBefore, leaf.notValidAfter)
+    }
+
+    /// When the leaf certificate is valid, from its first to its last moment.
+    public let validity: ClosedRange<Date>
+
+    /// Why browsers will refuse the certificate at `now` (expired, or not yet valid), nil when they will not for its dates.
+    public func dateProblem(at now: Date = Date()) -> String? {
+        let day = Date.ISO8601FormatStyle().year().month().day()
+        if now > validity.upperBound { return "it expired on \(validity.upperBound.formatted(day)): browsers refuse it (renew it, or use --self-signed)" }
+        if now < validity.lowerBound { return "it is valid only from \(validity.lowerBound.formatted(day)): browsers refuse it until then (check this machine's clock)" }
+        return nil
+    }
+
+    /// Why a certificate that swift-certificates would not read holds a key this studio does not serve:
+    /// an RSA key under 2048 bits, or an elliptic curve other than P-256, P-384 and P-521. Nil when its
+    /// key is neither (it is then damaged some other way). Read from the DER's SubjectPublicKeyInfo.
+    static func unsupportedKey(inCertificate der: [UInt8]) -> String? {
+        func children(_ node: ASN1Node) -> [ASN1Node]? {
+            if case .constructed(let nodes) = node.content { return Array(nodes) }
+            return nil
+        }
+        guard let certificate = try? DER.parse(der), let tbs = children(certificate)?.first, let fields = children(tbs) else { return nil }
+        // An explicit [0] version may come first; then serial, signature, issuer, validity, subject, the key.
+        let offset = fields.first?.identifier.tagClass == .contextSpecific ? 1 : 0
+        guard fields.count > offset + 5, let keyInfo = children(fields[offset + 5]), keyInfo.count == 2,
+              let algorithm = children(keyInfo[0]), let algorithmNode = algorithm.first,
+              let algorithmID = try? ASN1ObjectIdentifier(derEncoded: algorithmNode) else { return nil }
+        let rsa: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 1, 1], ellipticCurve: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
+        if algorithmID == rsa {
+            guard let bits = try? ASN1BitString(derEncoded: keyInfo[1]), let publicKey = try? DER.parse(bits.bytes),
+                  let modulusNode = children(publicKey)?.first, case .primitive(let modulus) = modulusNode.content else { return nil }
+            let significant = modulus.drop { $0 == 0 }
+            let size = significant.isEmpty ? 0 : significant.count * 8 - significant.first!.leadingZeroBitCount
+            return size < 2048 ? "its key is RSA of \(size) bits, which is too weak to serve: use RSA of 2048 bits or more, or an EC key on P-256" : nil
+        }
+        if algorithmID == ellipticCurve, algorithm.count == 2, let curve = try? ASN1ObjectIdentifier(derEncoded: algorithm[1]) {
+            let supported: [ASN1ObjectIdentifier] = [[1, 2, 840, 10045, 3, 1, 7], [1, 3, 132, 0, 34], [1, 3, 132, 0, 35]]
+            guard !supported.contains(curve) else { return nil }
+            let named: [ASN1ObjectIdentifier: String] = [[1, 3, 132, 0, 10]: "secp256k1", [1, 3, 36, 3, 3, 2, 8, 1, 1, 7]: "brainpoolP256r1",
+                                                         [1, 3, 36, 3, 3, 2, 8, 1, 1, 11]: "brainpoolP384r1", [1, 3, 132, 0, 33]: "P-224"]
+            return "its key is on the curve \(named[curve] ?? "with OID " + curve.description), which browsers do not take for TLS: use P-256, P-384 or P-521"
+        }
+        return nil
     }
 
     /// The server side of TLS: this pair, TLS 1.2 or newer, HTTP/1.1 offered by ALPN.
@@ -134,6 +186,8 @@ public struct StudioTLS: Sendable {
 /// Why the studio cannot serve HTTPS with the files it was given.
 public enum StudioTLSError: CodedError, Equatable {
     case unreadable(file: String, what: String, reason: String)
+    /// A whole certificate whose key this studio does not serve (too weak, or an unsupported curve).
+    case unsupported(file: String, reason: String)
     /// A FIFO, device, socket or folder where a PEM file was expected.
     case notAFile(file: String, what: String, kind: String)
     case damaged(file: String, what: String, reason: String)
@@ -144,6 +198,7 @@ public enum StudioTLSError: CodedError, Equatable {
         switch self {
         case .unreadable(let file, let what, let reason): "cannot read the TLS \(what) '\(file)': \(reason)"
         case .notAFile(let file, let what, let kind): "cannot read the TLS \(what) '\(file)': it is \(kind), not a file"
+        case .unsupported(let file, let reason): "the TLS certificate '\(file)' is not supported: \(reason)"
         case .damaged(let file, let what, let reason): "the TLS \(what) '\(file)' is damaged: \(reason)"
         case .mismatched(let certificate, let key): "the TLS key '\(key)' does not belong to the certificate '\(certificate)' (their public keys differ)"
         case .cannotMake(let folder, let reason): "cannot keep a self-signed certificate in '\(folder)': \(reason)"
@@ -154,6 +209,7 @@ public enum StudioTLSError: CodedError, Equatable {
         switch self {
         case .unreadable(_, _, let reason): ErrorCode("tls.unreadable", reason == "no such file" ? .notFound : .ioFailure)
         case .notAFile: ErrorCode("tls.notAFile", .badInput)
+        case .unsupported: ErrorCode("tls.unsupported", .badInput)
         case .damaged: ErrorCode("tls.damaged", .badInput)
         case .mismatched: ErrorCode("tls.mismatched", .badInput)
         case .cannotMake: ErrorCode("tls.cannotMake", .ioFailure)
