@@ -108,7 +108,7 @@ public enum Studio {
                 requestHeadTimeout: requestHeadTimeout, access: configuration.access)
             // TLS first: the guard's request-head deadline and limits then apply to the decrypted stream.
             guard let tlsConfiguration else { return http }
-            return try TLSChannel(http, tlsConfiguration: tlsConfiguration)
+            return PlainHTTPRefusingChannel(base: try TLSChannel(http, tlsConfiguration: tlsConfiguration))
         }
         return Application(
             router: router,

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import Logging
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSClient
@@ -152,9 +154,12 @@ struct HardeningStudioTests {
         }
     }
 
-    @Test("a connection that sends nothing, or idles after a request, is closed")
+    @Test("a connection that sends nothing, or idles after a request, is closed, and logs no error (each one logged an upgrade error)")
     func idleConnections() async throws {
-        try await Studio.makeApplication(configuration: Self.quickTimeouts).test(.live) { client in
+        let lines = CapturedLog()
+        var logger = Logger(label: "test") { _ in CapturedLog.Handler(log: lines) }
+        logger.logLevel = .info
+        try await Studio.makeApplication(configuration: Self.quickTimeouts, logger: logger).test(.live) { client in
             let port = try #require(client.port)
             let silent = try await RawConnection.exchange(port: port, sending: [], waitingAtMost: 10)
             #expect(silent.closedByServer && silent.response.isEmpty, "silent: \(silent)")
@@ -163,6 +168,28 @@ struct HardeningStudioTests {
             let keptAlive = try await RawConnection.exchange(port: port, sending: Array("GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8),
                                                        waitingAtMost: 10)
             #expect(keptAlive.response.hasPrefix("HTTP/1.1 200 OK") && keptAlive.closedByServer, "keep-alive: \(keptAlive.response.prefix(40))")
+        }
+        let errors = lines.entries.filter { $0.level >= .error }
+        #expect(errors.isEmpty, "\(errors.map(\.message))")
+    }
+}
+
+/// What a logger was told, for tests that check what the studio logs.
+final class CapturedLog: Sendable {
+    struct Entry: Sendable { var level: Logger.Level; var message: String }
+    private let lines = Mutex<[Entry]>([])
+    var entries: [Entry] { lines.withLock { $0 } }
+
+    struct Handler: LogHandler {
+        let log: CapturedLog
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            log.lines.withLock { $0.append(Entry(level: event.level, message: event.message.description)) }
         }
     }
 }

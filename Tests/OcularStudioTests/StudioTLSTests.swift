@@ -127,6 +127,37 @@ struct StudioTLSTests {
         _ = try StudioTLS(certificatePEM: certificate, privateKeyPEM: key, certificateName: "c", keyName: "k")
     }
 
+    @Test("plain HTTP sent to the HTTPS port is answered 400 naming the https:// address (it got 0 bytes); HTTPS is served")
+    func plainHTTPOnTheHTTPSPort() async throws {
+        var configuration = StudioConfiguration(port: 0)
+        let (certificate, key) = try SelfSignedCertificate.make(names: ["localhost", "127.0.0.1"], now: Date())
+        configuration.tls = try StudioTLS(certificatePEM: certificate, privateKeyPEM: key, certificateName: "c", keyName: "k")
+        try await Studio.makeApplication(configuration: configuration).test(.live) { client in
+            let port = try #require(client.port)
+            let plain = try await RawConnection.exchange(port: port, sending: Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8),
+                                                         waitingAtMost: 10)
+            #expect(plain.response.hasPrefix("HTTP/1.1 400 Bad Request"), "\(plain.response)")
+            #expect(plain.response.contains("open https://127.0.0.1:\(port)/ (https://, not http://)"), "\(plain.response)")
+            #expect(plain.closedByServer)
+            // A TLS client still gets its handshake: a ClientHello is answered with TLS records (0x16), not text.
+            // On a thread of its own: blocking one of the cooperative pool's two would starve the server under test.
+            let status = await withCheckedContinuation { continuation in
+                Thread {
+                    let curl = Process()
+                    curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                    curl.arguments = ["-sk", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/api/health"]
+                    let output = Pipe()
+                    curl.standardOutput = output
+                    guard (try? curl.run()) != nil else { return continuation.resume(returning: "curl did not run") }
+                    let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    curl.waitUntilExit()
+                    continuation.resume(returning: status)
+                }.start()
+            }
+            #expect(status == "200")
+        }
+    }
+
     @Test("an expired or not yet valid certificate is told by its dates")
     func certificateDates() throws {
         let made = Date(timeIntervalSince1970: 1_600_000_000)  // 2020-09-13

@@ -28,7 +28,42 @@ struct GuardedHTTPChannel<Base: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Base.Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        var connectionLogger = logger
+        connectionLogger.handler = ClientFailureLogHandler(base: logger.handler)
+        await base.handle(value: value, logger: connectionLogger)
+    }
+}
+
+/// Logs a connection's events as they are, but for the upgrade negotiation's failure, which is the
+/// client's doing (it closed, sent no request in time, or sent one the guard refused): that is
+/// debug, not an error. Hummingbird logged an error line for every idle connection that timed out.
+struct ClientFailureLogHandler: LogHandler {
+    var base: any LogHandler
+    static let negotiationFailure = "Error handling upgrade result"
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var event = event
+        if event.message.description == Self.negotiationFailure {
+            guard base.logLevel <= .debug else { return }
+            event.level = .debug
+            event.message = "the connection ended before a request was handled"
+        }
+        base.log(event: event)
     }
 }
 
