@@ -1,6 +1,7 @@
 import Foundation
 import Ocular
 import OcularGallery
+import OcularTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -20,7 +21,11 @@ struct GalleryKillTests {
     static let saver = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery-save-loop").path
 
     @Test("60 kills mid-save beside a second writer: every announced photo committed and intact, no partial file left, the database sound")
-    func killsLoseNothing() throws {
+    func killsLoseNothing() async throws {
+        try await HeavyWork.runWaiting { try killLoop() }
+    }
+
+    func killLoop() throws {
         let folder = try Folder()
         let galleryFolder = folder.file("gallery")
         var random = SystemRandomNumberGenerator()

@@ -194,6 +194,33 @@ struct StudioTLSTests {
         #expect(error.code.kind == .badInput)
     }
 
+    @Test("the key check reads damaged certificates' DER without a crash: each answer is nil or a reason (deterministic mutations)")
+    func mutatedKeyInfo() throws {
+        var generator = SeededGenerator(seed: 1024)
+        var reasons = 0, none = 0
+        for name in ["rsa1024", "secp256k1"] {
+            let pem = try String(contentsOfFile: Self.fixtures + "/\(name)-cert.pem", encoding: .utf8)
+            let der = try PEMDocument(pemString: pem).derBytes
+            #expect(StudioTLS.unsupportedKey(inCertificate: der) != nil)
+            for round in 0..<400 {
+                var bytes = der
+                let position = Int.random(in: 0..<bytes.count, using: &generator)
+                switch round % 3 {
+                case 0: bytes[position] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+                case 1: bytes[position] = [0x00, 0x7F, 0x80, 0x81, 0x84, 0xFF].randomElement(using: &generator)!  // forged lengths
+                default: bytes.removeSubrange(position..<min(bytes.count, position + Int.random(in: 1...64, using: &generator)))
+                }
+                if let reason = StudioTLS.unsupportedKey(inCertificate: bytes) {
+                    reasons += 1
+                    #expect(reason.hasPrefix("its key is "), "\(reason)")
+                } else {
+                    none += 1
+                }
+            }
+        }
+        #expect(reasons >= 100 && none >= 100, "\(reasons) reasons, \(none) none")
+    }
+
     @Test("damaged PEM certificates and keys are refused with a StudioTLSError, never a crash (deterministic mutations)")
     func mutatedPairs() throws {
         let pair = try SelfSignedCertificate.make(names: ["localhost", "127.0.0.1"], now: Date())

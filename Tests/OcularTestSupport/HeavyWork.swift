@@ -15,6 +15,15 @@ public enum HeavyWork {
     }
 
     static let executor = ThreadsExecutor(threads: 2)
+
+    /// Runs `work` that mostly waits (on child processes: the CLI, a studio, FFmpeg) on threads of
+    /// its own, so that its blocking calls never hold a cooperative thread the studio's in-process
+    /// tests need: a kill loop waiting on its saver for half a minute starved their WebSockets too.
+    public static func runWaiting<T>(isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(waitingExecutor, isolation: isolation, operation: work)
+    }
+
+    static let waitingExecutor = ThreadsExecutor(threads: 4)
 }
 
 /// A task executor serving its jobs on a fixed set of threads, first come first served.
