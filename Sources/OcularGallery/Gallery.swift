@@ -246,8 +246,8 @@ public final class Gallery: Sendable {
         // Not even opened: reading the database (or its log) with a descriptor of our own and closing
         // it would drop SQLite's locks (see checkDatabaseHeader).
         let databasePath = folder + "/" + Self.databaseName
-        if let identity = FileIdentity(following: path),
-           [databasePath, databasePath + "-wal", databasePath + "-shm"].contains(where: { FileIdentity(following: $0) == identity }) {
+        if let identity = FileIdentity(path: path, followingLinks: true),
+           [databasePath, databasePath + "-wal", databasePath + "-shm"].contains(where: { FileIdentity(path: $0, followingLinks: true) == identity }) {
             throw .notMedia(path: path, reason: "it is the gallery's own database, not a photo or video")
         }
         let examined: (info: MediaInfo, image: Image?)
@@ -419,7 +419,7 @@ public final class Gallery: Sendable {
     /// Refuses to write when the database file at the gallery's path is no longer the one opened
     /// (deleted or replaced while the gallery was open): SQLite would go on writing into the open
     /// file, and each save would be acknowledged into nothing. Only `lstat`: the file itself is never
-    /// opened here (see ``checkDatabaseHeader(_:)``).
+    /// opened here (see ``checkDatabaseHeader(_:path:)``).
     func checkDatabaseFile() throws(GalleryError) {
         let path = folder + "/" + Self.databaseName
         guard let found = FileIdentity(path: path) else {
@@ -508,18 +508,11 @@ struct FileIdentity: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
 
-    /// The identity of the file at `path` (not following a final symbolic link), nil when none is there.
-    init?(path: String) {
+    /// The identity of the file at `path`, nil when none is there.
+    /// - Parameter followingLinks: Whether a final symbolic link is followed to the file it names.
+    init?(path: String, followingLinks: Bool = false) {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-    }
-
-    /// The identity of the file `path` names, following symbolic links; nil when none is there.
-    init?(following path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 let dataRoot: String = {
     if let override = ProcessInfo.processInfo.environment["OCULAR_TEST_DATA"] { return override }
     let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -39,19 +43,74 @@ func ocular(_ arguments: [String], environment: [String: String] = [:]) throws -
 /// Runs `ocular studio` with `arguments` until it prints its address (the port is bound then, and the
 /// address is the announcement's last line), gives `body` what it printed, then stops it.
 func withStudio<T>(_ arguments: [String], environment: [String: String] = [:], _ body: (String) throws -> T) throws -> T {
-    let studio = Process()
-    studio.executableURL = URL(fileURLWithPath: ocularExecutable)
-    studio.arguments = ["studio"] + arguments
-    if !environment.isEmpty { studio.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-    let output = Pipe()
-    studio.standardOutput = output
-    try studio.run()
-    defer { studio.terminate(); studio.waitUntilExit() }
-    var printed = Data()
-    while !String(decoding: printed, as: UTF8.self).contains("running at"), studio.isRunning {
-        printed += output.fileHandleForReading.availableData
+    let studio = try RunningStudio(arguments, environment: environment)
+    defer { studio.end(with: SIGTERM) }
+    return try body(studio.printed)
+}
+
+/// `ocular studio` running until `end(with:)`: started with `arguments`, and once it has printed its
+/// address (the port is bound then), what it printed.
+final class RunningStudio {
+    let process = Process()
+    /// What it printed up to its address (the announcement's last line).
+    let printed: String
+    /// What it wrote on stderr, read when it has ended; kept only when asked for.
+    private let errors: Pipe?
+
+    init(_ arguments: [String], environment: [String: String] = [:], keepingErrors: Bool = false) throws {
+        process.executableURL = URL(fileURLWithPath: ocularExecutable)
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.arguments = ["studio"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        errors = keepingErrors ? Pipe() : nil
+        process.standardError = errors ?? FileHandle.nullDevice
+        try process.run()
+        var printed = ""
+        while !printed.contains("running at"), process.isRunning {
+            printed += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        self.printed = printed
     }
-    return try body(String(decoding: printed, as: UTF8.self))
+
+    /// A studio serving `gallery` on a free loopback port.
+    convenience init(gallery: String, environment: [String: String] = [:]) throws {
+        try self.init(["--port", "0", "--gallery", gallery], environment: environment)
+    }
+
+    /// Its loopback address, `http://127.0.0.1:PORT`.
+    var address: String {
+        get throws { String(try #require(printed.firstMatch(of: /running at (http:\/\/127\.0\.0\.1:[0-9]+)\//), "\(printed)").1) }
+    }
+
+    /// What it wrote on stderr, once it has ended (with `keepingErrors`).
+    var errorsWritten: String {
+        errors.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+    }
+
+    /// Sends `signal` and waits for the process to end.
+    func end(with signal: Int32) {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { end(with: SIGKILL) }
+    }
+
+    /// curl's answer: the status, then the body.
+    func request(_ arguments: [String]) throws -> (status: Int, body: String) {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-H", "Expect:", "-w", "\n%{http_code}"] + arguments
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
 }
 
 final class Folder {

@@ -16,76 +16,6 @@ import Glibc
 /// studio's later saves went, acknowledged, into a log nobody else could read.
 @Suite("Two programs on one gallery")
 struct SharedGalleryCLITests {
-    /// A studio serving `gallery` on a free loopback port until `end(with:)`.
-    final class RunningStudio {
-        let process = Process()
-        let address: String
-
-        init(gallery: String, environment: [String: String] = [:]) throws {
-            process.executableURL = URL(fileURLWithPath: ocularExecutable)
-            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-            process.arguments = ["studio", "--port", "0", "--gallery", gallery]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var printed = ""
-            while !printed.contains("running at"), process.isRunning {
-                printed += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            }
-            let found = try #require(printed.firstMatch(of: /running at (http:\/\/127\.0\.0\.1:[0-9]+)\//), "\(printed)")
-            address = String(found.1)
-        }
-
-        /// Sends `signal` and waits for the process to end.
-        func end(with signal: Int32) {
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
-        }
-
-        deinit {
-            if process.isRunning { end(with: SIGKILL) }
-        }
-
-        /// curl's answer: the status, then the body.
-        func request(_ arguments: [String]) throws -> (status: Int, body: String) {
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["-s", "-H", "Expect:", "-w", "\n%{http_code}"] + arguments
-            let output = Pipe()
-            curl.standardOutput = output
-            try curl.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            curl.waitUntilExit()
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
-        }
-
-        /// Uploads a clip as a recording; returns the id the studio acknowledged.
-        func uploadClip(_ path: String, type: String) throws -> Int64 {
-            let answer = try request(["-X", "POST", "-H", "Content-Type: \(type)", "--data-binary", "@" + path,
-                                      address + "/api/gallery/clips?page=lightwork"])
-            #expect(answer.status == 201, "\(answer.body)")
-            let item = try JSONDecoder().decode(Listed.self, from: Data(answer.body.utf8))
-            return item.id
-        }
-
-        /// The ids the studio's API lists.
-        func ids() throws -> Set<Int64> {
-            let answer = try request([address + "/api/gallery?limit=200"])
-            #expect(answer.status == 200, "\(answer.body)")
-            struct Page: Decodable { var items: [Listed]; var total: Int }
-            let page = try JSONDecoder().decode(Page.self, from: Data(answer.body.utf8))
-            #expect(page.total == page.items.count)
-            return Set(page.items.map(\.id))
-        }
-
-        func delete(_ id: Int64) throws {
-            let answer = try request(["-X", "DELETE", address + "/api/gallery/\(id)"])
-            #expect(answer.status == 200, "\(answer.body)")
-        }
-    }
-
     struct Listed: Decodable { var id: Int64 }
 
     static func cliIDs(_ gallery: String) throws -> Set<Int64> {
@@ -140,5 +70,32 @@ struct SharedGalleryCLITests {
             try Self.expectClean(gallery, "after signal \(ending)")
         }
         #expect(acknowledged.count == 8)
+    }
+}
+
+/// The gallery's HTTP API, as the test drives it with curl.
+extension RunningStudio {
+    /// Uploads a clip as a recording; returns the id the studio acknowledged.
+    func uploadClip(_ path: String, type: String) throws -> Int64 {
+        let answer = try request(["-X", "POST", "-H", "Content-Type: \(type)", "--data-binary", "@" + path,
+                                  try address + "/api/gallery/clips?page=lightwork"])
+        #expect(answer.status == 201, "\(answer.body)")
+        let item = try JSONDecoder().decode(SharedGalleryCLITests.Listed.self, from: Data(answer.body.utf8))
+        return item.id
+    }
+
+    /// The ids the studio's API lists.
+    func ids() throws -> Set<Int64> {
+        let answer = try request([try address + "/api/gallery?limit=200"])
+        #expect(answer.status == 200, "\(answer.body)")
+        struct Page: Decodable { var items: [SharedGalleryCLITests.Listed]; var total: Int }
+        let page = try JSONDecoder().decode(Page.self, from: Data(answer.body.utf8))
+        #expect(page.total == page.items.count)
+        return Set(page.items.map(\.id))
+    }
+
+    func delete(_ id: Int64) throws {
+        let answer = try request(["-X", "DELETE", try address + "/api/gallery/\(id)"])
+        #expect(answer.status == 200, "\(answer.body)")
     }
 }

@@ -22,18 +22,18 @@ struct StudioChildrenCLITests {
         let gallery = folder.file("gallery")
         let standIn = try StandInFFmpeg(in: folder.file("bin"))
         let path = standIn.folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let studio = try SharedGalleryCLITests.RunningStudio(gallery: gallery, environment: ["PATH": path])
+        let studio = try RunningStudio(gallery: gallery, environment: ["PATH": path])
         let id = try studio.uploadClip(ClipFixtures.path("chrome-vp8-opus.webm"), type: "video/webm")
         let pid = try #require(try await standIn.waitForStart().first, "the conversion never started")
         studio.end(with: signal)
         #expect(try await StandInFFmpeg.waitForEnd(pid), "FFmpeg outlived the studio (signal \(signal))")
 
         // Started again with the real FFmpeg: the clip gets its MP4, and nothing half-written remains.
-        let restarted = try SharedGalleryCLITests.RunningStudio(gallery: gallery)
+        let restarted = try RunningStudio(gallery: gallery)
         var alternate: String?
         for _ in 0..<400 where alternate == nil {
             try await Task.sleep(for: .milliseconds(50))
-            let answer = try restarted.request([restarted.address + "/api/gallery/\(id)/alternate", "-o", "/dev/null"])
+            let answer = try restarted.request([try restarted.address + "/api/gallery/\(id)/alternate", "-o", "/dev/null"])
             if answer.status == 200 { alternate = "served" }
         }
         restarted.end(with: SIGTERM)

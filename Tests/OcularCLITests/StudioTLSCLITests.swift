@@ -68,22 +68,11 @@ struct StudioTLSCLITests {
     func expiredCertificateWarned() throws {
         let folder = try Folder()
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/tls").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ocularExecutable)
-        process.arguments = ["studio", "--port", "0", "--tls-cert", fixtures + "/expired-cert.pem", "--tls-key", fixtures + "/expired-key.pem",
-                             "--gallery", folder.file("gallery")]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        var printed = ""
-        while !printed.contains("running at"), process.isRunning {
-            printed += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        }
-        process.terminate()
-        process.waitUntilExit()
-        let warned = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(printed.contains("running at https://"), "\(printed)")
+        let studio = try RunningStudio(["--port", "0", "--tls-cert", fixtures + "/expired-cert.pem", "--tls-key", fixtures + "/expired-key.pem",
+                                        "--gallery", folder.file("gallery")], keepingErrors: true)
+        studio.end(with: SIGTERM)
+        let warned = studio.errorsWritten
+        #expect(studio.printed.contains("running at https://"), "\(studio.printed)")
         #expect(warned.contains("Warning: the TLS certificate '\(fixtures)/expired-cert.pem': it expired on 2021-01-01: browsers refuse it"), "\(warned)")
     }
 

@@ -75,13 +75,11 @@ public struct ClipProbe: Sendable, Equatable, Codable {
     public init(bytes: Data, name: String) throws(OcularError) {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         let result: Result<ClipProbe, ClipStructureError> = bytes.withUnsafeBytes { buffer in
-            if buffer.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
-                return Result { () throws(ClipStructureError) in try WebMWalk(buffer).probe() }
+            switch Self.container(startingWith: buffer) {
+            case .webm: return Result { () throws(ClipStructureError) in try WebMWalk(buffer).probe() }
+            case .mp4: return Result { () throws(ClipStructureError) in try MP4Walk(buffer).probe() }
+            case nil: return .failure(ClipStructureError("it is neither a WebM (EBML) nor an MP4 (ftyp) file"))
             }
-            if buffer.count >= 8, Array(buffer[4..<8]) == Array("ftyp".utf8) {
-                return Result { () throws(ClipStructureError) in try MP4Walk(buffer).probe() }
-            }
-            return .failure(ClipStructureError("it is neither a WebM (EBML) nor an MP4 (ftyp) file"))
         }
         switch result {
         case .success(let probe): self = probe
@@ -93,11 +91,20 @@ public struct ClipProbe: Sendable, Equatable, Codable {
     /// ISO media file (an 'ftyp' box first): its walk then decides whether it is whole.
     package static func claimsToBeAClip(_ start: Data) -> Bool {
         let bytes = [UInt8](start.prefix(64))
-        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
+        switch container(startingWith: bytes) {
+        case .webm:
             let type = Array("webm".utf8)
             return bytes.count >= type.count && (0...(bytes.count - type.count)).contains { Array(bytes[$0..<$0 + type.count]) == type }
+        case .mp4: return true
+        case nil: return false
         }
-        return bytes.count >= 8 && Array(bytes[4..<8]) == Array("ftyp".utf8)
+    }
+
+    /// The container whose magic `bytes` begin with: EBML's (a WebM, or another Matroska) or an 'ftyp' box.
+    static func container(startingWith bytes: some Collection<UInt8>) -> Container? {
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .webm }
+        if bytes.count >= 8, Array(bytes.dropFirst(4).prefix(4)) == Array("ftyp".utf8) { return .mp4 }
+        return nil
     }
 
     init(container: Container, videoCodec: String, audioCodec: String?, width: Int, height: Int, audioSampleRate: Double?,

@@ -232,10 +232,10 @@ extension Image {
         return Contours(found)
     }
 
-    /// Keypoints of a gray image, strongest first.
     /// Pictures with a side shorter than this have no keypoints.
     static let smallestKeypointSide = 7
 
+    /// Keypoints of a gray image, strongest first.
     func keypoints(_ detector: OCVKeypointDetector, maximum: Int, threshold: Double) throws(OcularError) -> [OCVKeypoint] {
         try requireGray("keypoint detection")
         // FAST's test circle is 7 pixels across, and ORB's and AKAZE's pyramids fail in OpenCV on a
