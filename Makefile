@@ -3,7 +3,7 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test build bench fuzz docs clean
+.PHONY: run test eval build bench fuzz docs clean
 
 ## Install what is missing, build, and serve Ocular Studio (http://127.0.0.1:8080/ by default).
 run:
@@ -12,15 +12,24 @@ run:
 	$(SWIFT) build -c release --product ocular
 	.build/release/ocular studio --host $(HOST) --port $(PORT)
 
-## Install what is missing and run the Swift tests, a client package that depends on Ocular by version, then
-## the browser tests in headless Chromium.
+## Install what is missing and run the Swift tests (the evaluations on a sample), a client package that depends
+## on Ocular by version, then the browser tests in headless Chromium; ends with each suite's time.
 test:
 	scripts/setup.sh test
 	scripts/touch-dependents.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/swift-tests.sh test
 	scripts/client-package.sh
-	.venv/bin/python -m pytest Tests/browser -q
+	.venv/bin/python -m pytest Tests/browser -q --junitxml=.build/test-logs/browser.xml
+	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml
+
+## The evaluations whole (faces, beans, samples, fusion, fuzzing, the kill loop): the README's figure tables,
+## printed, under the same thresholds as make test's samples.
+eval:
+	scripts/setup.sh test
+	scripts/touch-dependents.sh
+	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/swift-tests.sh eval
 
 ## Build the command line in release mode: .build/release/ocular
 build:

@@ -138,64 +138,6 @@ struct FaceSweepTests {
         #expect(throws: FaceError.self) { try FaceLabelList(contentsOf: empty.path) }
     }
 
-    @Test("the default profile on the sweep: humans 0.1–0.8 of the frame tilted up to ±20° found at recall and precision ≥ 0.95; cats at recall ≥ 0.8 and precision ≥ 0.9; the textbook profile finds under half")
-    func defaultProfileOnTheSweep() async throws {
-        try await HeavyWork.run {
-            let sweep = try SweepSources.sweep.get()
-            let detector = try FaceDetector()
-            let textbook = try FaceDetector(profile: .textbook)
-            var all = FaceEvaluation(), inRange = FaceEvaluation(), book = FaceEvaluation()
-            for index in 0..<sweep.count {
-                let frame = try sweep.frame(index)
-                let found = try detector.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) }
-                all.score(picture: frame.name, group: frame.axis, labels: frame.faces, found: found)
-                if Self.inIssueRange(frame.name) { inRange.score(picture: frame.name, labels: frame.faces, found: found) }
-                let textbookFound = try textbook.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) }
-                book.score(picture: frame.name, labels: frame.faces, found: textbookFound)
-            }
-            let humans = inRange.tally(.human), cats = all.tally(.cat)
-            #expect(humans.recall >= 0.95 && humans.precision >= 0.95, "humans \(humans), misses \(inRange.misses.map(\.picture))")
-            #expect(cats.recall >= 0.8 && cats.precision >= 0.9, "cats \(cats)")
-            // Faceless pictures: the one box allowed is the worn coin of coins.png whose head the cascade takes for a face.
-            let faceless = all.groups["none"]?.values.reduce(0) { $0 + $1.found } ?? 0
-            #expect(faceless <= 1, "\(all.falseBoxes.filter { $0.picture.hasPrefix("none-") })")
-            #expect(book.tally(.human).recall < 0.5, "the textbook profile: \(book.tally(.human))")
-        }
-    }
-
-    /// Measured when the copy was chosen (three turns each): on 240 pixels 201 of the 210 faces
-    /// found, 350 boxes all right; on the still search's 320, 200 found, 352 of 358 boxes right, at
-    /// 1.4 times the cost.
-    @Test("a stream's whole searches that skip small faces (three in four) search a 240-pixel copy: on the sweep's frames whose human faces are all 0.12–0.8 of the frame, the three turns find at least 0.95 of the faces at precision ≥ 0.97")
-    func streamSearchesOnTheSweep() async throws {
-        try await HeavyWork.run {
-            let sweep = try SweepSources.sweep.get()
-            let detector = try FaceDetector()
-            let large = try #require(detector.profile.tracking?.largeFacesOnly)
-            #expect(large.shortSide == 240)
-            var labels = 0, found = 0, boxes = 0, hits = 0
-            for index in 0..<sweep.count where Self.inIssueRange(sweep.names[index].name) {
-                let frame = try sweep.frame(index)
-                let shortSide = Double(min(frame.image.width, frame.image.height))
-                let humans = frame.faces.filter { $0.species == .human }.map(\.bounds)
-                guard !humans.isEmpty, humans.allSatisfy({ Double(max($0.width, $0.height)) >= 0.12 * shortSide }) else { continue }
-                var searched: [PixelRectangle] = []
-                for turn in detector.profile.turns {
-                    let plan = FaceDetector.SearchPlan(tilts: [turn], catVotes: [], smallestHuman: large.smallestHuman, smallestCat: large.smallestCat,
-                                                       shortSide: large.shortSide)
-                    searched += try detector.faces(in: frame.image, plan: plan).filter { $0.species == .human }.map(\.bounds)
-                }
-                labels += humans.count
-                found += humans.filter { label in searched.contains { $0.intersectionOverUnion(label) >= 0.5 } }.count
-                boxes += searched.count
-                hits += searched.filter { box in humans.contains { $0.intersectionOverUnion(box) >= 0.5 } }.count
-            }
-            #expect(labels >= 200, "\(labels) faces")
-            #expect(Double(found) >= 0.95 * Double(labels) && Double(hits) >= 0.97 * Double(boxes),
-                    "found \(found) of \(labels); \(hits) of \(boxes) boxes right")
-        }
-    }
-
     /// The frames the issue's figure is over: faces 0.1–0.8 of the short side, tilted at most ±20°.
     static func inIssueRange(_ name: String) -> Bool {
         if name.hasPrefix("size-") { return !name.hasPrefix("size-0.08") && !name.hasPrefix("size-0.90") }

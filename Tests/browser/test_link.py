@@ -36,14 +36,20 @@ class ShapedLink:
         suffix = uuid.uuid4().hex[:6]
         self.namespace = f"ocular-link-{suffix}"
         self.host_end, self.studio_end = f"ocl{suffix}h", f"ocl{suffix}s"
+        # Chromium aborts a navigation with ERR_NETWORK_CHANGED when this namespace's interfaces change while
+        # it runs, and a veth end keeps changing for a moment after it is set up: its carrier comes up, and
+        # the kernel adds an IPv6 link-local address once duplicate detection ends (1–2 s later). So the
+        # ends get no automatic IPv6 address, and the link is settled before any browser starts.
         steps = [
             ["ip", "netns", "add", self.namespace],
             ["ip", "link", "add", self.host_end, "type", "veth", "peer", "name", self.studio_end],
             ["ip", "link", "set", self.studio_end, "netns", self.namespace],
+            ["ip", "link", "set", self.host_end, "addrgenmode", "none"],
             ["ip", "addr", "add", f"{HOST_ADDRESS}/30", "dev", self.host_end],
             ["ip", "link", "set", self.host_end, "up"],
         ]
         inside = [
+            ["ip", "link", "set", self.studio_end, "addrgenmode", "none"],
             ["ip", "addr", "add", f"{STUDIO_ADDRESS}/30", "dev", self.studio_end],
             ["ip", "link", "set", self.studio_end, "up"],
             ["ip", "link", "set", "lo", "up"],
@@ -58,7 +64,25 @@ class ShapedLink:
             if result.returncode != 0:
                 self.remove()
                 raise PermissionError(f"{' '.join(step)} (in the namespace): {result.stderr.strip()}")
+        self.wait_until_settled()
         self.rate = None
+
+    def settled(self):
+        """The host's end is up with its carrier (the kernel says state UP) and has no address still in
+        duplicate detection: nothing about it will change by itself any more."""
+        link = run("ip", "-o", "link", "show", "dev", self.host_end).stdout
+        tentative = run("ip", "-o", "addr", "show", "dev", self.host_end, "tentative").stdout
+        return "state UP" in link and "LOWER_UP" in link and not tentative.strip()
+
+    def wait_until_settled(self):
+        # Polled, not slept for: the carrier comes up within milliseconds on an idle machine, later on a busy one.
+        deadline = time.monotonic() + 30
+        while not self.settled():
+            if time.monotonic() > deadline:
+                self.remove()
+                raise AssertionError(f"the veth pair {self.host_end} did not come up in 30 s: "
+                                     f"{run('ip', '-o', 'link', 'show', 'dev', self.host_end).stdout}")
+            time.sleep(0.05)
 
     def shape(self, rate):
         """Both directions at `rate` (e.g. "20mbit"), at most 20 ms of queue."""

@@ -1,12 +1,14 @@
 import Foundation
+import OcularTestSupport
 import Testing
 @testable import Ocular
 
 /// The detecting samples on scenes nobody tuned them on: seeded variations of size, position, rotation,
-/// cut-off, light, noise, blur and several objects, each with exact labels. The figures are printed
-/// (and kept in the README); the defaults are the parameters the sweeps chose.
-@Suite("sample sweeps")
-struct SampleSweepTests {
+/// cut-off, light, noise, blur and several objects, each with exact labels. The defaults are the
+/// parameters the sweeps chose. `make eval` runs every scene and prints the tables; `make test` every
+/// third scene (the first two tracking runs), against the same thresholds.
+@Suite("sample sweep evaluation")
+struct SampleSweepEvaluation {
     static let finishes: [(name: String, finish: SweepFinish)] = [
         ("plain", .none), ("dim ×0.5", .exposure(0.5)), ("gamma 2", .gamma(2)), ("contrast ×0.5", .contrast(0.5)),
         ("side light", .sideLight), ("JPEG 50", .jpeg(quality: 50)), ("noise σ 6", .noise(sigma: 6)), ("blur", .blur),
@@ -83,8 +85,7 @@ struct SampleSweepTests {
     func harrisSweep() throws {
         let thresholds = [0.001, 0.003, 0.01, 0.03, 0.1]
         var byThreshold = [Double: Score](), byFinish = [String: Score]()
-        let scenes = 24
-        for seed in 0..<UInt64(scenes) {
+        for seed in Evaluation.cases(0..<UInt64(24), sampleEvery: 3) {
             let scene = try Self.cornerScene(seed: 1000 + seed)
             for (name, finish) in Self.finishes {
                 let image = try finish.apply(to: scene.image, seed: "corners-\(seed)-\(name)")
@@ -97,14 +98,14 @@ struct SampleSweepTests {
                 }
             }
         }
-        for threshold in thresholds {
+        Evaluation.table("Harris corners: the threshold", columns: ["threshold", "recall", "precision", "F1"], rows: thresholds.map { threshold in
             let score = byThreshold[threshold]!
-            print(String(format: "harris threshold %.3f: recall %.3f precision %.3f F1 %.3f", threshold, score.recall, score.precision, score.f1))
-        }
-        for (name, _) in Self.finishes {
+            return ["\(threshold)", Evaluation.figure(score.recall, digits: 3), Evaluation.figure(score.precision, digits: 3), Evaluation.figure(score.f1, digits: 3)]
+        })
+        Evaluation.table("Harris corners at the default threshold, by finish", columns: ["finish", "recall", "precision"], rows: Self.finishes.map { name, _ in
             let score = byFinish[name]!
-            print(String(format: "harris %@: recall %.3f precision %.3f", name, score.recall, score.precision))
-        }
+            return [name, Evaluation.figure(score.recall, digits: 3), Evaluation.figure(score.precision, digits: 3)]
+        })
         let best = thresholds.map { byThreshold[$0]!.f1 }.max()!
         let chosen = byThreshold[CornersStage.threshold.defaultValue]!
         #expect(chosen.f1 >= best - 0.02, "the default's F1 \(chosen.f1) against the best \(best)")
@@ -142,8 +143,8 @@ struct SampleSweepTests {
     func contourSweep() throws {
         let areas = [0.0, 4, 16, 64, 256]
         var exact = [Double: Int](), exactByFinish = [String: Int](), adaptiveByFinish = [String: Int]()
-        let scenes = 30
-        for seed in 0..<UInt64(scenes) {
+        let seeds = Evaluation.cases(0..<UInt64(30), sampleEvery: 3), scenes = seeds.count
+        for seed in seeds {
             let scene = try Self.shapeScene(seed: 2000 + seed)
             for (name, finish) in Self.finishes {
                 let image = try finish.apply(to: scene.image, seed: "contours-\(seed)-\(name)")
@@ -160,10 +161,10 @@ struct SampleSweepTests {
             }
         }
         let total = scenes * Self.finishes.count
-        for area in areas { print("contours minimumArea \(area): \(exact[area] ?? 0)/\(total) scenes counted exactly") }
-        for (name, _) in Self.finishes {
-            print("contours \(name): Otsu \(exactByFinish[name] ?? 0)/\(scenes) exact, adaptive \(adaptiveByFinish[name] ?? 0)/\(scenes)")
-        }
+        Evaluation.table("Contours: the smallest area", columns: ["minimumArea", "scenes counted exactly"],
+                         rows: areas.map { ["\($0)", "\(exact[$0] ?? 0) / \(total)"] })
+        Evaluation.table("Contours at the default smallest area, by finish", columns: ["finish", "Otsu exact", "adaptive exact"],
+                         rows: Self.finishes.map { name, _ in [name, "\(exactByFinish[name] ?? 0) / \(scenes)", "\(adaptiveByFinish[name] ?? 0) / \(scenes)"] })
         let best = areas.map { exact[$0] ?? 0 }.max()!
         let chosen = exact[ContoursStage.minimumArea.defaultValue] ?? 0
         #expect(chosen >= best - total / 50, "the default counts \(chosen) exactly, the best \(best)")
@@ -196,7 +197,7 @@ struct SampleSweepTests {
         let photo = try Image(contentsOfFile: SampleTests.picture).converted(to: .gray8)
         var generator = SeededGenerator(seed: 77)
         var errors: [Double] = [], followed: [Int] = []
-        for run in 0..<6 {
+        for run in 0..<Evaluation.rounds(full: 6, sample: 2) {
             let stage = try TrackingStage.withDefaults()
             // Where the window's centre is, and its turn, frame by frame.
             var centre = Point(x: Double(photo.width) / 2, y: Double(photo.height) / 2), angle = 0.0, exposure = 1.0
@@ -233,8 +234,9 @@ struct SampleSweepTests {
         }
         errors.sort()
         let within = Double(errors.filter { $0 < 1 }.count) / Double(errors.count)
-        print(String(format: "tracking: %d followings, median error %.3f px, 95th %.3f px, %.1f %% within 1 px; points followed per frame %d–%d",
-                     errors.count, errors[errors.count / 2], errors[errors.count * 95 / 100], 100 * within, followed.min()!, followed.max()!))
+        Evaluation.table("Tracking a moving photograph", columns: ["followings", "median error", "95th percentile", "within 1 px", "points followed per frame"],
+                         rows: [["\(errors.count)", String(format: "%.3f px", errors[errors.count / 2]), String(format: "%.3f px", errors[errors.count * 95 / 100]),
+                                 Evaluation.percent(within), "\(followed.min()!)–\(followed.max()!)"]])
         #expect(within >= 0.95 && errors[errors.count / 2] < 0.25)
         #expect(followed.min()! >= 40)
     }

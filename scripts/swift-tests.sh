@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the Swift tests: `test` (make test) or `eval` (make eval). Logs go to .build/test-logs/.
+#
+# test: two processes, one after the other. Swift Testing starts every test of a process at once on the
+#   cooperative threads, one a core; the library's and the CLI's tests run pictures through OpenCV on them
+#   for seconds at a time, while the studio's in-process tests need a thread within the WebSocket ping's
+#   30 s to answer it. In one process a queue of CPU-bound tests held both threads for minutes and a studio
+#   test failed with "I/O on closed channel". So the studio's tests (OcularStudioTests) have a process of
+#   their own, where every test waits on the network, not on another's CPU. The evaluations run a sample.
+# eval: OCULAR_EVAL=1, every case of the evaluations (suites named …Evaluation), of the fuzz tests and of the
+#   kill loop, with their tables printed: the figures the README quotes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-test}
+swift=${SWIFT:-swift}
+logs=.build/test-logs
+mkdir -p "$logs"
+
+run() {  # run LOG ARGUMENTS...: swift test, its output shown and kept
+  local log=$1
+  shift
+  "$swift" test --skip-build "$@" 2>&1 | tee "$logs/$log"
+}
+
+case "$mode" in
+test)
+  rm -f "$logs"/swift-*.log
+  run swift-library.log --skip OcularStudioTests
+  run swift-studio.log --filter OcularStudioTests
+  ;;
+eval)
+  # The studio's tests have nothing to evaluate, and must not share a process with the sweeps (above).
+  OCULAR_EVAL=1 run eval.log --skip OcularStudioTests --filter 'Evaluation/|FuzzTests/|GalleryKillTests/'
+  python3 scripts/test-times.py "$logs/eval.log"
+  ;;
+*)
+  echo "usage: $0 test|eval" >&2
+  exit 2
+  ;;
+esac
