@@ -15,6 +15,14 @@ let linksOnlyWhatItCalls: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "-dead_strip_dylibs"], .when(platforms: [.macOS])),
 ]
 
+// The PNGMessages target's functions stand in for libpng's only where the executable exports them: ELF's
+// dynamic linker then finds them before libpng's. (Mach-O's two-level namespaces bind OpenCV's calls to
+// libpng itself; there libpng keeps printing.)
+let exportsPNGMessages: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=png_create_read_struct", "-Xlinker", "--export-dynamic-symbol=png_create_write_struct"],
+                 .when(platforms: [.linux])),
+]
+
 let package = Package(
     name: "Ocular",
     platforms: [.macOS(.v15)],
@@ -126,9 +134,13 @@ let package = Package(
             ],
             resources: [.copy("Public"), .copy("TrainingList")]
         ),
+        // libpng's messages routed instead of printed: the executable's own png_create_read_struct and
+        // png_create_write_struct, exported so that OpenCV's calls reach them (see PNGMessages.c).
+        .target(name: "PNGMessages"),
         .executableTarget(
             name: "ocular",
             dependencies: [
+                "PNGMessages",
                 "Ocular",
                 "OcularGallery",
                 "OcularStudio",
@@ -136,7 +148,7 @@ let package = Package(
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            linkerSettings: linksOnlyWhatItCalls
+            linkerSettings: linksOnlyWhatItCalls + exportsPNGMessages
         ),
         // The same OpenCV work written directly in C++, timed beside the Swift API in one process.
         .target(

@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -18,12 +19,20 @@ struct OCVVideoWriter {
 
 /// Ocular reports every failure itself; without this, probing a file that is not a video makes
 /// GStreamer and FFmpeg print screens of warnings. OPENCV_LOG_LEVEL / OPENCV_FFMPEG_LOGLEVEL still win.
+static std::atomic<bool> libraryMessagesShown{false};
+
 static void quietVideoLogging() {
     static std::once_flag once;
     std::call_once(once, [] {
-        if (!std::getenv("OPENCV_LOG_LEVEL")) cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+        if (!std::getenv("OPENCV_LOG_LEVEL") && !libraryMessagesShown) cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
         setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0);  // AV_LOG_QUIET
     });
+}
+
+void ocv_show_library_messages(bool shown) {
+    libraryMessagesShown = shown;
+    if (std::getenv("OPENCV_LOG_LEVEL")) return;
+    cv::utils::logging::setLogLevel(shown ? cv::utils::logging::LOG_LEVEL_WARNING : cv::utils::logging::LOG_LEVEL_SILENT);
 }
 
 /// Opening captures and writers is serialised: with CAP_ANY, OpenCV also tries its gphoto2 backend,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ocular
+import PNGMessages
 
 @main
 struct OcularCommand: AsyncParsableCommand {
@@ -32,6 +33,9 @@ struct OcularCommand: AsyncParsableCommand {
         sigaddset(&termination, SIGINT)
         sigaddset(&termination, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &termination, nil)
+        // OpenCV's and libpng's own messages stay off standard error unless --verbose asks (ReadOptions).
+        LibraryMessages.show(false)
+        png_messages_route(nil)
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
@@ -72,7 +76,18 @@ struct ReadOptions: ParsableArguments {
     /// what cannot be read.
     static let largestLimit = Double(1 << 30) / 1_000_000
 
+    @Flag(help: "Show OpenCV's and libpng's own warnings on standard error; Ocular reports every failure itself, so they are silent otherwise.")
+    var verbose = false
+
     func validate() throws {
+        if verbose {
+            LibraryMessages.show(true)
+            png_messages_route { isError, message in
+                guard let message else { return }
+                // libpng's messages end without a newline.
+                FileHandle.standardError.write(Data("ocular: libpng \(isError != 0 ? "error" : "warning"): \(String(cString: message))\n".utf8))
+            }
+        }
         guard maxMegapixels.isFinite, maxMegapixels >= 0.000001, maxMegapixels <= Self.largestLimit else {
             throw ValidationError("--max-megapixels must be a number from 0.000001 to \(Int(Self.largestLimit)), got \(maxMegapixels)")
         }

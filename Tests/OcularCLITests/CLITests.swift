@@ -155,3 +155,32 @@ struct CLITests {
         }
     }
 }
+
+@Suite("The command line's standard error")
+struct LibraryMessagesCLITests {
+    /// astronaut.png carries an sRGB profile libpng calls known-incorrect; libpng printed a warning
+    /// about it on standard error for every command that read it, in the middle of `--json` piped 2>&1.
+    @Test("libpng's and OpenCV's own warnings stay off standard error unless --verbose: astronaut.png's sRGB profile, a PNG whose CRC is wrong")
+    func libraryWarningsAreQuiet() throws {
+        let astronaut = dataRoot + "/faces/astronaut.png"
+        let quiet = try ocular("info", "--json", astronaut)
+        #expect(quiet.status == 0)
+        #expect(quiet.errors.isEmpty, "stderr: \(quiet.errors)")
+        #expect(try JSONSerialization.jsonObject(with: Data(quiet.output.utf8)) is [String: Any], "\(quiet.output)")
+        let verbose = try ocular("info", "--json", "--verbose", astronaut)
+        #expect(verbose.status == 0 && verbose.output == quiet.output)
+        #expect(verbose.errors.contains("ocular: libpng warning: iCCP: known incorrect sRGB profile"), "stderr: \(verbose.errors)")
+
+        // A PNG whose header chunk's CRC is wrong: libpng's error, which OpenCV turns into a failed read.
+        let folder = try Folder()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dataRoot + "/images/coffee.png")))
+        bytes[29] ^= 0xff  // the IHDR chunk's CRC: 8 bytes of signature, 8 of length and type, 13 of data
+        let damaged = folder.file("damaged.png")
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let refused = try ocular("convert", damaged, folder.file("out.jpg"))
+        #expect(refused.status == 65)
+        #expect(refused.errors.hasPrefix("Error: ") && !refused.errors.contains("libpng"), "stderr: \(refused.errors)")
+        let told = try ocular("convert", "--verbose", damaged, folder.file("out.jpg"))
+        #expect(told.status == 65 && told.errors.contains("ocular: libpng error: IHDR: CRC error"), "stderr: \(told.errors)")
+    }
+}

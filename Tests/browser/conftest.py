@@ -19,6 +19,11 @@ STUDIO_FIXTURE = Path(os.environ.get("OCULAR_STUDIO_FIXTURE", REPOSITORY / ".bui
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 
 
+def pytest_configure(config):
+    # make test runs `-m "not evaluation"`, make eval `-m evaluation`.
+    config.addinivalue_line("markers", "evaluation: measures figures for the record and asserts nothing a user relies on; run by make eval")
+
+
 def make_camera_file(folder, name, frame_rate_filter, frames):
     """The astronaut pan clip as a 640×480 .y4m file, which Chromium's fake camera loops forever."""
     path = folder / name

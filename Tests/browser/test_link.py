@@ -169,7 +169,12 @@ def open_page(page, studio):
     page.wait_for_function("() => window.ocularStudio && window.ocularStudio.stats().framesReceived >= 3", timeout=30000)
 
 
-@pytest.mark.parametrize("rate, fixed", [("20mbit", False), ("5mbit", False), ("20mbit", True), ("5mbit", True)])
+# The fixed-quality runs are the figures before adaptation, for the record (make eval).
+RATES = [("20mbit", False), ("5mbit", False),
+         pytest.param("20mbit", True, marks=pytest.mark.evaluation), pytest.param("5mbit", True, marks=pytest.mark.evaluation)]
+
+
+@pytest.mark.parametrize("rate, fixed", RATES)
 def test_the_shown_rate_follows_the_link(playwright_instance, shaped_link, camera_720p, tmp_path, rate, fixed):
     shaped_link.shape(rate)
     studio = studio_in(shaped_link, tmp_path, *(["--fixed-quality"] if fixed else []))
@@ -209,7 +214,7 @@ def test_the_shown_rate_follows_the_link(playwright_instance, shaped_link, camer
 SLOW_MS = 200
 
 
-@pytest.mark.parametrize("rate, fixed", [("20mbit", False), ("5mbit", False), ("20mbit", True), ("5mbit", True)])
+@pytest.mark.parametrize("rate, fixed", RATES)
 def test_a_slow_recipe_builds_no_queue(playwright_instance, shaped_link, camera_720p, tmp_path, rate, fixed):
     """A recipe of 200 ms a frame: the frame shown is never older than one processing time plus one
     round trip of the link: p95 camera-to-screen ≤ 200 ms + 2 × the link's round trip (a frame's

@@ -83,3 +83,11 @@ public enum OcularVersion {
     /// The version of the OpenCV library Ocular was built against, e.g. "4.6.0".
     public static var openCV: String { OpenCV.version }
 }
+
+/// OpenCV's own messages on standard error: the warnings its decoders print about files Ocular then
+/// reports itself ("imdecode_(''): can't read header"), which land in the middle of a command's output.
+public enum LibraryMessages {
+    /// Shows (`true`) or silences OpenCV's warnings from now on, process-wide. The command line
+    /// silences them unless given `--verbose`; OPENCV_LOG_LEVEL, when set, wins.
+    public static func show(_ shown: Bool) { ocv_show_library_messages(shown) }
+}

@@ -98,6 +98,11 @@ typedef enum OCVReadMode {
 /// OpenCV's version string, e.g. "4.6.0".
 const char *_Nonnull ocv_version(void);
 
+/// Whether OpenCV prints its own warnings on standard error (it does by default, and Ocular's
+/// videos turn it off). Ocular reports every failure itself; the command line shows them with
+/// --verbose. OPENCV_LOG_LEVEL, when set, wins.
+void ocv_show_library_messages(bool shown);
+
 // MARK: - Core and imgproc
 
 /// cv::cvtColor from `source` into the caller's `destination`.
