@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from conftest import ARTIFACTS, DATA, STUDIO_FIXTURE, Studio, browser_page, screenshot
+from conftest import ARTIFACTS, DATA, STUDIO_FIXTURE, Studio, browser_page, close_browsers, screenshot
 
 # Private test addresses inside the pair only (RFC 1918), unlikely to clash with a real network.
 HOST_ADDRESS, STUDIO_ADDRESS = "10.231.77.1", "10.231.77.2"
@@ -105,11 +105,13 @@ class ShapedLink:
 def shaped_link():
     if shutil.which("ip") is None or shutil.which("tc") is None:
         pytest.skip("iproute2's ip and tc are not installed")
+    close_browsers()  # none may run while the pair comes or goes (ERR_NETWORK_CHANGED)
     try:
         link = ShapedLink()
     except PermissionError as error:
         pytest.skip(f"network namespaces are not permitted here ({error})")
     yield link
+    close_browsers()
     link.remove()
     assert run("ip", "netns", "pids", link.namespace).returncode != 0 or not run("ip", "netns", "pids", link.namespace).stdout
 
