@@ -20,8 +20,8 @@ test:
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-tests.sh test
 	scripts/client-package.sh
-	.venv/bin/python -m pytest Tests/browser -q -m "not evaluation" --junitxml=.build/test-logs/browser.xml
-	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml
+	scripts/browser-tests.sh test
+	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-alone.xml
 
 ## The evaluations whole (faces, beans, samples, fusion, fuzzing, the kill loop): the README's figure tables,
 ## printed, under the same thresholds as make test's samples.
@@ -30,7 +30,7 @@ eval:
 	scripts/touch-dependents.sh
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-tests.sh eval
-	.venv/bin/python -m pytest Tests/browser -q -m evaluation --junitxml=.build/test-logs/browser-eval.xml
+	scripts/browser-tests.sh eval
 
 ## Build the command line in release mode: .build/release/ocular
 build:

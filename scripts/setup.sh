@@ -29,8 +29,8 @@ if ! command -v swift >/dev/null; then
 fi
 
 if [ "$mode" = test ] || [ "$mode" = bench ] || [ "$mode" = docs ]; then
-  if ! .venv/bin/python -c "import playwright, pytest, cv2" 2>/dev/null; then
-    echo "== Creating .venv with Playwright, pytest and OpenCV (to read QR codes); Chromium comes from Debian, not from Playwright"
+  if ! .venv/bin/python -c "import playwright, pytest, xdist, cv2" 2>/dev/null; then
+    echo "== Creating .venv with Playwright, pytest (and pytest-xdist) and OpenCV (to read QR codes); Chromium comes from Debian, not from Playwright"
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
   fi

@@ -5,8 +5,8 @@ test module's time, slowest first, so that the next slow test is seen the day it
     scripts/test-times.py LOG_OR_JUNIT_XML...
 
 Swift Testing runs a process's suites at once, so a suite's time is from the run's start to its end, waits
-on the cores included: a suite that ends well after the others is the one holding the run up. The browser
-tests run one at a time; a module's time is the sum of its tests'."""
+on the cores included: a suite that ends well after the others is the one holding the run up. A browser test
+module's time is the sum of its tests' (two run at a time, but for those marked `alone`)."""
 import re
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -28,20 +28,25 @@ def swift_log(path):
 
 
 def junit(path):
+    """Each module's time (the sum of its tests') and the run's wall time."""
+    root = ElementTree.parse(path).getroot()
     modules = {}
-    for case in ElementTree.parse(path).iter("testcase"):
+    for case in root.iter("testcase"):
         module = case.get("classname", "?").split(".")[-1]
         seconds, count = modules.get(module, (0.0, 0))
         modules[module] = (seconds + float(case.get("time", 0)), count + 1)
-    return sorted(((seconds, f"{module} ({count})") for module, (seconds, count) in modules.items()), reverse=True)
+    suite = root if root.tag == "testsuite" else root.find("testsuite")
+    wall = float(suite.get("time", 0)) if suite is not None else None
+    return [(seconds, f"{module} ({count})") for module, (seconds, count) in modules.items()], wall
 
 
 def table(title, rows, total=None):
     print(f"\n{title}" + (f": {total}" if total else ""))
-    for seconds, name in sorted(rows, reverse=True)[:SHOWN]:
+    rows = sorted(rows, reverse=True)
+    for seconds, name in rows[:SHOWN]:
         print(f"  {seconds:7.1f} s  {name}")
     if len(rows) > SHOWN:
-        print(f"  … and {len(rows) - SHOWN} more under {sorted(rows, reverse=True)[SHOWN][0]:.1f} s")
+        print(f"  … and {len(rows) - SHOWN} more under {rows[SHOWN][0]:.1f} s")
 
 
 def main(paths):
@@ -49,8 +54,10 @@ def main(paths):
         if not path.exists():
             continue
         if path.suffix == ".xml":
-            rows = junit(path)
-            table(f"Browser tests ({path.name}), slowest modules", rows, f"{sum(s for s, _ in rows):.0f} s")
+            rows, wall = junit(path)
+            tests = sum(int(name.rsplit("(", 1)[1].rstrip(")")) for _, name in rows)
+            table(f"Browser tests ({path.name}), slowest modules (their tests' times added up)", rows,
+                  f"{tests} tests in {wall:.0f} s" if wall is not None else None)
         else:
             suites, total = swift_log(path)
             summary = f"{total[1]} tests in {total[0]:.0f} s" if total else "did not finish"

@@ -688,6 +688,7 @@ OCVStatus ocv_composite_object(const OCVImage *object, const OCVImage *alpha, co
                 cv::Vec3b *row = target.ptr<cv::Vec3b>(y);
                 const uint8_t *dark = shadow.ptr<uint8_t>(y);
                 for (int x = 0; x < target.cols; ++x) {
+                    if (dark[x] == 0) continue;  // most of the table: no shadow, and ×1 changes nothing
                     const double keep = 1 - shadowStrength * dark[x] / 255.0;
                     for (int c = 0; c < 3; ++c) row[x][c] = cv::saturate_cast<uint8_t>(row[x][c] * keep);
                 }

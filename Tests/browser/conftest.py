@@ -21,7 +21,10 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 
 def pytest_configure(config):
     # make test runs `-m "not evaluation"`, make eval `-m evaluation`.
-    config.addinivalue_line("markers", "evaluation: measures figures for the record and asserts nothing a user relies on; run by make eval")
+    config.addinivalue_line("markers", "evaluation: a long measurement, run by make eval: figures for the record, or a wait of up to half a "
+                                       "minute whose behaviour a Swift test checks in make test")
+    # make test runs the other tests two at a time (pytest-xdist), then these one at a time.
+    config.addinivalue_line("markers", "alone: measures a time or a rate, so runs with no other test beside it")
 
 
 def make_camera_file(folder, name, frame_rate_filter, frames):

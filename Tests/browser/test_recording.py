@@ -66,6 +66,7 @@ def recording_page(playwright_instance, camera_file, tone_file):
         yield page
 
 
+@pytest.mark.alone
 def test_a_recording_of_light_work_in_gray_lands_in_the_gallery_with_its_sound(studio, recording_page, tmp_path):
     page = recording_page
     open_studio(page, studio)
@@ -157,7 +158,10 @@ def test_the_gallery_player_plays_seeks_steps_changes_speed_and_previews(studio,
 
     # Seek with the scrubber to the middle.
     page.eval_on_selector(".player-scrubber", "(slider) => { slider.value = 500; slider.dispatchEvent(new Event('input')); }")
-    page.wait_for_function("Math.abs(document.querySelector('#viewer .player video').currentTime - %f) < 0.2" % (item["duration"] / 2))
+    # To the middle of the length the player goes by (see the preview below).
+    page.wait_for_function("(listed) => { const video = document.querySelector('#viewer .player video');"
+                           " const length = Number.isFinite(video.duration) && video.duration > 0 ? video.duration : listed;"
+                           " return Math.abs(video.currentTime - length / 2) < 0.2; }", arg=item["duration"])
 
     # Frame steps: the button and the keys move one frame (the length learnt while playing, ~1/10 s for
     # the 10 fps camera clip, at most 1/30 s).
@@ -186,12 +190,19 @@ def test_the_gallery_player_plays_seeks_steps_changes_speed_and_previews(studio,
     page.keyboard.press("ArrowDown")
     assert abs(page.evaluate("document.querySelector('#viewer .player video').volume") - 0.9) < 1e-6
 
-    # The scrubber's preview: the frame under the pointer, drawn.
+    # The scrubber's preview: the frame under the pointer, drawn, at 0.7 of the length the player goes by: the
+    # file's own once the video knows it, which may be shorter than the server's (the sound's) by a frame or
+    # two, more when a busy machine recorded fewer frames; it may learn it while the pointer moves.
+    player_length = ("(listed) => { const video = document.querySelector('#viewer .player video');"
+                     " return Number.isFinite(video.duration) && video.duration > 0 ? video.duration : listed; }")
+    lengths = {page.evaluate(player_length, item["duration"])}
     box = page.locator(".player-scrubber").bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] / 2)
     page.wait_for_function("Number(document.querySelector('.player-preview').dataset.drawn || 0) >= 1", timeout=10000)
     assert page.is_visible(".player-preview")
-    assert abs(float(page.get_attribute(".player-preview", "data-seconds")) - 0.7 * item["duration"]) < 0.1
+    shown = float(page.get_attribute(".player-preview", "data-seconds"))
+    lengths.add(page.evaluate(player_length, item["duration"]))
+    assert any(abs(shown - 0.7 * length) < 0.02 for length in lengths), (shown, lengths, item["duration"])
     screenshot(page, "gallery-player.png")
 
     # Fullscreen is asked of the player (headless Chromium grants it).
@@ -201,6 +212,7 @@ def test_the_gallery_player_plays_seeks_steps_changes_speed_and_previews(studio,
     page.wait_for_function("!document.fullscreenElement")
 
 
+@pytest.mark.alone
 def test_without_a_microphone_a_stopped_at_the_limit_clip_records_silently_and_a_failed_upload_is_retried(tmp_path, playwright_instance, camera_file):
     server = Studio(tmp_path / "gallery", arguments=["--max-recording-seconds", "2"])
     try:

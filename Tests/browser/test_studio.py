@@ -3,6 +3,8 @@ import base64
 import json
 import subprocess
 
+import pytest
+
 from conftest import DATA, OCULAR, screenshot
 
 # Pixel statistics of the shown (processed) frame, read back from the output canvas.
@@ -97,6 +99,7 @@ def test_without_a_camera_the_built_in_still_streams(studio, cameraless_page):
     screenshot(page, "studio-still.png")
 
 
+@pytest.mark.alone
 def test_tint_animates_every_two_seconds(studio, cameraless_page):
     page = cameraless_page
     open_studio(page, studio)
@@ -169,6 +172,7 @@ def test_an_out_of_range_value_sent_by_hand_is_refused_by_name(studio, camerales
     assert page.inner_text("#connection") == "Live"
 
 
+@pytest.mark.alone
 def test_every_camera_frame_is_sent_when_answers_keep_up(studio, camera_page_30fps):
     page = camera_page_30fps
     open_studio(page, studio, 10)

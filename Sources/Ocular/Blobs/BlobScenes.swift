@@ -234,9 +234,9 @@ package struct BlobScenes: Sendable {
             let ux = cos(lightAngle), uy = sin(lightAngle)
             let reach = abs(ux) * Double(width) + abs(uy) * Double(height)
             let lowest = min(0, ux * Double(width)) + min(0, uy * Double(height))
-            canvas = try canvas.mappingPixels { x, y, value in
+            canvas = try canvas.scalingPixels { x, y in
                 let along = (ux * Double(x) + uy * Double(y) - lowest) / reach
-                return Double(value) * (1 + gradient / 2 - gradient * along)
+                return 1 + gradient / 2 - gradient * along
             }
             conditions.append("light \(SweepFinish.format(gradient))")
         }

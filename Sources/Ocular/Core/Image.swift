@@ -61,22 +61,34 @@ public struct Image: Sendable, Equatable {
             bytes = [UInt8](repeating: pixel[0], count: luma) + [UInt8](repeating: pixel[1], count: chroma)
                 + [UInt8](repeating: pixel[2], count: chroma)
         case .nv12:
-            bytes = [UInt8](repeating: pixel[0], count: width * height)
-            for _ in 0..<(width * height / 4) { bytes += [pixel[1], pixel[2]] }
+            bytes = [UInt8](repeating: pixel[0], count: width * height) + Self.repeating([pixel[1], pixel[2]], count: width * height / 4)
         case .yuyv:
-            bytes = []
-            bytes.reserveCapacity(width * height * 2)
-            for _ in 0..<(width * height / 2) { bytes += [pixel[0], pixel[1], pixel[0], pixel[2]] }
+            bytes = Self.repeating([pixel[0], pixel[1], pixel[0], pixel[2]], count: width * height / 2)
         default:
-            bytes = []
-            bytes.reserveCapacity(width * height * pixel.count)
-            for _ in 0..<(width * height) { bytes += pixel }
+            bytes = Self.repeating(pixel, count: width * height)
         }
         self.width = width
         self.height = height
         self.format = format
         self.bytesPerRow = format.minimumBytesPerRow(width: width)
         self.bytes = bytes
+    }
+
+    /// `pattern` `count` times over, by doubling copies rather than an append a pixel.
+    private static func repeating(_ pattern: [UInt8], count: Int) -> [UInt8] {
+        let total = pattern.count * count
+        guard total > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            guard let start = buffer.baseAddress else { return }
+            _ = buffer.initialize(from: pattern)
+            var filled = pattern.count
+            while filled < total {
+                let copied = min(filled, total - filled)
+                (start + filled).initialize(from: start, count: copied)
+                filled += copied
+            }
+            initialized = total
+        }
     }
 
     /// Creates an image whose uninitialised, tightly packed bytes `fill` writes. No zero-filling:
