@@ -31,6 +31,7 @@ eval:
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-tests.sh eval
 	scripts/browser-tests.sh eval
+	scripts/test-times.py .build/test-logs/eval.log .build/test-logs/browser-eval.xml
 
 ## Build the command line in release mode: .build/release/ocular
 build:

@@ -31,7 +31,6 @@ test)
 eval)
   # The studio's tests have nothing to evaluate, and must not share a process with the sweeps (above).
   OCULAR_EVAL=1 run eval.log --skip OcularStudioTests --filter 'Evaluation/|FuzzTests/|GalleryKillTests/'
-  python3 scripts/test-times.py "$logs/eval.log"
   ;;
 *)
   echo "usage: $0 test|eval" >&2

@@ -169,7 +169,7 @@ struct HardeningTests {
         let otherLive = folder.file(".other.mp4.1-\(UUID().uuidString).partial.mp4")  // pid 1 always runs
         let lookalike = folder.file(".notes.partial.txt")
         for path in [dead, earlierVersion, live, otherDead, otherLive, lookalike] {
-            FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3]))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3])), "\(path) was made")
         }
         let writer = try VideoWriter(path: output, width: 16, height: 16, framesPerSecond: 5)
         try writer.write(try Image(width: 16, height: 16, format: .bgr8, filledWith: [0, 0, 255]))
