@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <mutex>
 
@@ -29,8 +30,24 @@ static void quietVideoLogging() {
     });
 }
 
+namespace {
+/// A stream buffer that drops what is written to it.
+class DiscardingBuffer : public std::streambuf {
+protected:
+    int overflow(int character) override { return traits_type::not_eof(character); }
+    std::streamsize xsputn(const char *, std::streamsize count) override { return count; }
+};
+}  // namespace
+
 void ocv_show_library_messages(bool shown) {
     libraryMessagesShown = shown;
+    // OpenCV 4.6 writes some failures to std::cerr past its log level: imdecode's "can't read header"
+    // for every damaged file, before Ocular's own error. Only C++ libraries write to std::cerr in an
+    // Ocular process (Swift writes to the file descriptor), so while their messages are silenced it
+    // goes nowhere. Called when a program starts, before other threads write.
+    static DiscardingBuffer discarding;
+    static std::streambuf *const standardError = std::cerr.rdbuf();
+    std::cerr.rdbuf(shown ? standardError : &discarding);
     if (std::getenv("OPENCV_LOG_LEVEL")) return;
     cv::utils::logging::setLogLevel(shown ? cv::utils::logging::LOG_LEVEL_WARNING : cv::utils::logging::LOG_LEVEL_SILENT);
 }

@@ -160,7 +160,7 @@ struct CLITests {
 struct LibraryMessagesCLITests {
     /// astronaut.png carries an sRGB profile libpng calls known-incorrect; libpng printed a warning
     /// about it on standard error for every command that read it, in the middle of `--json` piped 2>&1.
-    @Test("libpng's and OpenCV's own warnings stay off standard error unless --verbose: astronaut.png's sRGB profile, a PNG whose CRC is wrong")
+    @Test("libpng's and OpenCV's own warnings stay off standard error unless --verbose: astronaut.png's sRGB profile, a PNG whose CRC is wrong, a BMP OpenCV cannot read")
     func libraryWarningsAreQuiet() throws {
         let astronaut = dataRoot + "/faces/astronaut.png"
         let quiet = try ocular("info", "--json", astronaut)
@@ -182,5 +182,20 @@ struct LibraryMessagesCLITests {
         #expect(refused.errors.hasPrefix("Error: ") && !refused.errors.contains("libpng"), "stderr: \(refused.errors)")
         let told = try ocular("convert", "--verbose", damaged, folder.file("out.jpg"))
         #expect(told.status == 65 && told.errors.contains("ocular: libpng error: IHDR: CRC error"), "stderr: \(told.errors)")
+
+        // A BMP whose header names compression 99: OpenCV 4.6 writes "imdecode_('…'): can't read header"
+        // to std::cerr itself, past its log level.
+        var header = Data("BM".utf8)
+        for value: UInt32 in [1_000, 0, 54, 40, 4, 4] { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
+        header.append(contentsOf: [1, 0, 24, 0])  // one plane, 24 bits
+        withUnsafeBytes(of: UInt32(99).littleEndian) { header.append(contentsOf: $0) }
+        header.append(Data(count: 120))
+        let bitmap = folder.file("odd.bmp")
+        try header.write(to: URL(fileURLWithPath: bitmap))
+        let unread = try ocular("info", bitmap)
+        #expect(unread.status == 65)
+        #expect(unread.errors.hasPrefix("Error: cannot read") && unread.errors.split(separator: "\n").count == 1, "stderr: \(unread.errors)")
+        let shown = try ocular("info", "--verbose", bitmap)
+        #expect(shown.status == 65 && shown.errors.contains("imdecode_") && shown.errors.contains("Error: cannot read"), "stderr: \(shown.errors)")
     }
 }

@@ -87,7 +87,8 @@ public enum OcularVersion {
 /// OpenCV's own messages on standard error: the warnings its decoders print about files Ocular then
 /// reports itself ("imdecode_(''): can't read header"), which land in the middle of a command's output.
 public enum LibraryMessages {
-    /// Shows (`true`) or silences OpenCV's warnings from now on, process-wide. The command line
-    /// silences them unless given `--verbose`; OPENCV_LOG_LEVEL, when set, wins.
+    /// Shows (`true`) or silences OpenCV's warnings from now on, process-wide: its log, and what it
+    /// writes to `std::cerr` itself. Call it as the program starts, before other threads write. The
+    /// command line silences them unless given `--verbose`; OPENCV_LOG_LEVEL, when set, wins for the log.
     public static func show(_ shown: Bool) { ocv_show_library_messages(shown) }
 }

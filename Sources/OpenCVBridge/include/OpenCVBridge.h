@@ -99,8 +99,9 @@ typedef enum OCVReadMode {
 const char *_Nonnull ocv_version(void);
 
 /// Whether OpenCV prints its own warnings on standard error (it does by default, and Ocular's
-/// videos turn it off). Ocular reports every failure itself; the command line shows them with
-/// --verbose. OPENCV_LOG_LEVEL, when set, wins.
+/// videos turn it off): its log and what it writes to std::cerr itself (imdecode's "can't read
+/// header"). Ocular reports every failure itself; the command line shows them with --verbose.
+/// OPENCV_LOG_LEVEL, when set, wins for the log.
 void ocv_show_library_messages(bool shown);
 
 // MARK: - Core and imgproc
