@@ -28,7 +28,7 @@ def swift_log(path):
 
 
 def junit(path):
-    """Each module's time (the sum of its tests') and the run's wall time."""
+    """Each module's time (the sum of its tests'), the number of tests and the run's wall time."""
     root = ElementTree.parse(path).getroot()
     modules = {}
     for case in root.iter("testcase"):
@@ -37,7 +37,8 @@ def junit(path):
         modules[module] = (seconds + float(case.get("time", 0)), count + 1)
     suite = root if root.tag == "testsuite" else root.find("testsuite")
     wall = float(suite.get("time", 0)) if suite is not None else None
-    return [(seconds, f"{module} ({count})") for module, (seconds, count) in modules.items()], wall
+    rows = [(seconds, f"{module} ({count})") for module, (seconds, count) in modules.items()]
+    return rows, sum(count for _, count in modules.values()), wall
 
 
 def table(title, rows, total=None):
@@ -54,8 +55,7 @@ def main(paths):
         if not path.exists():
             continue
         if path.suffix == ".xml":
-            rows, wall = junit(path)
-            tests = sum(int(name.rsplit("(", 1)[1].rstrip(")")) for _, name in rows)
+            rows, tests, wall = junit(path)
             table(f"Browser tests ({path.name}), slowest modules (their tests' times added up)", rows,
                   f"{tests} tests in {wall:.0f} s" if wall is not None else None)
         else:

@@ -129,6 +129,13 @@ def test_a_recording_of_light_work_in_gray_lands_in_the_gallery_with_its_sound(s
     assert abs(loudest_frequency(mp4)[0] - TONE_HERTZ) < 5
 
 
+# The length the gallery player goes by (player.js's duration()): the file's own once the video knows it, which
+# may be shorter than the server's (the sound's) by a frame or two, more when a busy machine recorded fewer
+# frames; the server's, `listed`, until then.
+PLAYER_LENGTH = ("(listed) => { const video = document.querySelector('#viewer .player video');"
+                 " return Number.isFinite(video.duration) && video.duration > 0 ? video.duration : listed; }")
+
+
 def test_the_gallery_player_plays_seeks_steps_changes_speed_and_previews(studio, recording_page):
     page = recording_page
     open_studio(page, studio)
@@ -158,10 +165,9 @@ def test_the_gallery_player_plays_seeks_steps_changes_speed_and_previews(studio,
 
     # Seek with the scrubber to the middle.
     page.eval_on_selector(".player-scrubber", "(slider) => { slider.value = 500; slider.dispatchEvent(new Event('input')); }")
-    # To the middle of the length the player goes by (see the preview below).
-    page.wait_for_function("(listed) => { const video = document.querySelector('#viewer .player video');"
-                           " const length = Number.isFinite(video.duration) && video.duration > 0 ? video.duration : listed;"
-                           " return Math.abs(video.currentTime - length / 2) < 0.2; }", arg=item["duration"])
+    # To the middle of the length the player goes by.
+    page.wait_for_function(f"(listed) => Math.abs(document.querySelector('#viewer .player video').currentTime"
+                           f" - ({PLAYER_LENGTH})(listed) / 2) < 0.2", arg=item["duration"])
 
     # Frame steps: the button and the keys move one frame (the length learnt while playing, ~1/10 s for
     # the 10 fps camera clip, at most 1/30 s).
@@ -190,18 +196,15 @@ def test_the_gallery_player_plays_seeks_steps_changes_speed_and_previews(studio,
     page.keyboard.press("ArrowDown")
     assert abs(page.evaluate("document.querySelector('#viewer .player video').volume") - 0.9) < 1e-6
 
-    # The scrubber's preview: the frame under the pointer, drawn, at 0.7 of the length the player goes by: the
-    # file's own once the video knows it, which may be shorter than the server's (the sound's) by a frame or
-    # two, more when a busy machine recorded fewer frames; it may learn it while the pointer moves.
-    player_length = ("(listed) => { const video = document.querySelector('#viewer .player video');"
-                     " return Number.isFinite(video.duration) && video.duration > 0 ? video.duration : listed; }")
-    lengths = {page.evaluate(player_length, item["duration"])}
+    # The scrubber's preview: the frame under the pointer, drawn, at 0.7 of the length the player goes by (it
+    # may learn the file's own while the pointer moves).
+    lengths = {page.evaluate(PLAYER_LENGTH, item["duration"])}
     box = page.locator(".player-scrubber").bounding_box()
     page.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] / 2)
     page.wait_for_function("Number(document.querySelector('.player-preview').dataset.drawn || 0) >= 1", timeout=10000)
     assert page.is_visible(".player-preview")
     shown = float(page.get_attribute(".player-preview", "data-seconds"))
-    lengths.add(page.evaluate(player_length, item["duration"]))
+    lengths.add(page.evaluate(PLAYER_LENGTH, item["duration"]))
     assert any(abs(shown - 0.7 * length) < 0.02 for length in lengths), (shown, lengths, item["duration"])
     screenshot(page, "gallery-player.png")
 

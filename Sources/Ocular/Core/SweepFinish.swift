@@ -51,7 +51,7 @@ extension Image {
     /// Each byte replaced by `table[byte]`, rounded and clamped to 0…255 (packed formats).
     func mappingBytes(table: [Double]) throws(OcularError) -> Image {
         let lookup = table.map { Self.clampedByte($0) }
-        return try mappingRows { input, output in
+        return try mappingRows { input, output, _ in
             for index in 0..<output.count { output[index] = lookup[Int(input[index])] }
         }
     }
@@ -79,10 +79,6 @@ extension Image {
     /// A copy whose every row `map` writes from the same row of this image (packed formats). The
     /// sweeps draw hundreds of frames with these maps in the tests' unoptimised build, so each row
     /// is one call on plain buffers rather than a generic step a byte.
-    private func mappingRows(_ map: (_ input: UnsafeBufferPointer<UInt8>, _ output: UnsafeMutableBufferPointer<UInt8>) -> Void) throws(OcularError) -> Image {
-        try mappingRows { input, output, _ in map(input, output) }
-    }
-
     private func mappingRows(_ map: (_ input: UnsafeBufferPointer<UInt8>, _ output: UnsafeMutableBufferPointer<UInt8>, _ y: Int) -> Void) throws(OcularError) -> Image {
         guard !format.isYUV else { throw .invalidArgument("pixel maps need a packed format, not \(format)") }
         let rowBytes = width * format.channels
