@@ -16,7 +16,11 @@ ARTIFACTS = Path(os.environ.get("OCULAR_ARTIFACTS", REPOSITORY / "artifacts"))
 OCULAR = Path(os.environ.get("OCULAR_BIN", REPOSITORY / ".build" / "debug" / "ocular"))
 # The studio with a stage only the tests register (Tests/StudioFixture): the page must show it unchanged.
 STUDIO_FIXTURE = Path(os.environ.get("OCULAR_STUDIO_FIXTURE", REPOSITORY / ".build" / "debug" / "ocular-studio-fixture"))
-CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+# Debian's chromium-headless-shell: Chromium's own build for automation (the old headless mode, what Playwright
+# runs headless by default), the same Blink and V8 without the full browser's layers. The tests' pages take about
+# 30 % less CPU in it than in the full browser in headless mode (make test's parallel part, 96 s against 137 s);
+# the full browser where the shell is not installed.
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium-headless-shell") or shutil.which("chromium") or "/usr/bin/chromium")
 
 
 def pytest_configure(config):
