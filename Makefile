@@ -2,6 +2,11 @@
 SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
+# SwiftPM passes a package's traits to the compiler as -D flags in the order of a Swift Set, which a fresh
+# process's hash seed reshuffles (swiftlang/swift-package-manager#10525): every plan made by `swift test`
+# in between then recompiled Hummingbird's four modules at the next build (12–40 s a make test). With a
+# fixed seed the flags keep their order. Builds only: the tests keep their randomly seeded sets.
+BUILD = SWIFT_DETERMINISTIC_HASHING=1 $(SWIFT) build
 
 .PHONY: run test eval build bench fuzz docs clean
 
@@ -9,7 +14,7 @@ PORT ?= 8080
 run:
 	scripts/setup.sh run
 	scripts/touch-dependents.sh
-	$(SWIFT) build -c release --product ocular
+	$(BUILD) -c release --product ocular
 	.build/release/ocular studio --host $(HOST) --port $(PORT)
 
 ## Install what is missing and run the Swift tests (the evaluations on a sample), a client package that depends
@@ -17,7 +22,7 @@ run:
 test:
 	scripts/setup.sh test
 	scripts/touch-dependents.sh
-	$(SWIFT) build --build-tests
+	$(BUILD) --build-tests
 	SWIFT=$(SWIFT) scripts/swift-tests.sh test
 	scripts/client-package.sh
 	scripts/browser-tests.sh test
@@ -28,7 +33,7 @@ test:
 eval:
 	scripts/setup.sh test
 	scripts/touch-dependents.sh
-	$(SWIFT) build --build-tests
+	$(BUILD) --build-tests
 	SWIFT=$(SWIFT) scripts/swift-tests.sh eval
 	scripts/browser-tests.sh eval
 	scripts/test-times.py .build/test-logs/eval.log .build/test-logs/browser-eval.xml
@@ -37,7 +42,7 @@ eval:
 build:
 	scripts/setup.sh run
 	scripts/touch-dependents.sh
-	$(SWIFT) build -c release --product ocular
+	$(BUILD) -c release --product ocular
 
 ## The documentation site, which opens from disk: docs/site/index.html (DocC articles and API, the stage gallery).
 docs:

@@ -17,9 +17,11 @@ if ! "$venv/bin/python" -c "import numpy, cv2, PIL" 2>/dev/null; then
 fi
 
 scripts/touch-dependents.sh
-swift build -c release --product ocular-bench
-swift build -c release --product ocular
-bin="$(swift build -c release --show-bin-path)"
+# A fixed hash seed keeps SwiftPM's trait flags in one order between runs (see the Makefile); builds only.
+build() { SWIFT_DETERMINISTIC_HASHING=1 swift build "$@"; }
+build -c release --product ocular-bench
+build -c release --product ocular
+bin="$(build -c release --show-bin-path)"
 "$bin/ocular-bench" --python "$venv/bin/python" "$@"
 echo
 .venv/bin/python Benchmarks/browser/bench_browser.py --ocular "$bin/ocular"
