@@ -2,11 +2,8 @@
 SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
-# SwiftPM passes a package's traits to the compiler as -D flags in the order of a Swift Set, which a fresh
-# process's hash seed reshuffles (swiftlang/swift-package-manager#10525): every plan made by `swift test`
-# in between then recompiled Hummingbird's four modules at the next build (12–40 s a make test). With a
-# fixed seed the flags keep their order. Builds only: the tests keep their randomly seeded sets.
-BUILD = SWIFT_DETERMINISTIC_HASHING=1 $(SWIFT) build
+# Every build goes through scripts/swift-build.sh, which keeps SwiftPM's trait flags in one order between runs.
+BUILD = SWIFT=$(SWIFT) scripts/swift-build.sh
 
 .PHONY: run test eval build bench fuzz docs clean
 

@@ -17,11 +17,9 @@ if ! "$venv/bin/python" -c "import numpy, cv2, PIL" 2>/dev/null; then
 fi
 
 scripts/touch-dependents.sh
-# A fixed hash seed keeps SwiftPM's trait flags in one order between runs (see the Makefile); builds only.
-build() { SWIFT_DETERMINISTIC_HASHING=1 swift build "$@"; }
-build -c release --product ocular-bench
-build -c release --product ocular
-bin="$(build -c release --show-bin-path)"
+scripts/swift-build.sh -c release --product ocular-bench
+scripts/swift-build.sh -c release --product ocular
+bin="$(scripts/swift-build.sh -c release --show-bin-path)"
 "$bin/ocular-bench" --python "$venv/bin/python" "$@"
 echo
 .venv/bin/python Benchmarks/browser/bench_browser.py --ocular "$bin/ocular"

@@ -60,7 +60,7 @@ if ! { if [ "$released" != unchanged ]; then swift package update; fi && swift b
   exit 1
 fi
 built=$(date +%s%N)
-resolved=$(python3 -c 'import json, sys; print([p["state"]["version"] for p in json.load(open("Package.resolved"))["pins"] if p["identity"] == "ocular"][0])')
+resolved=$(python3 -c 'import json; print([p["state"]["version"] for p in json.load(open("Package.resolved"))["pins"] if p["identity"] == "ocular"][0])')
 if [ "$resolved" != "$latest" ]; then
   echo "client package: SwiftPM resolved Ocular $resolved, not the release $latest" >&2; exit 1
 fi

@@ -7,9 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh docs >/dev/null  # the .venv's OpenCV lays out the gallery's pictures
 scripts/touch-dependents.sh
-# A fixed hash seed keeps SwiftPM's trait flags in one order between runs (see the Makefile); builds only.
-build() { SWIFT_DETERMINISTIC_HASHING=1 swift build "$@"; }
-build --product ocular
+scripts/swift-build.sh --product ocular
 rm -rf docs/site
 mkdir -p docs/site
 echo "== DocC"
@@ -18,7 +16,7 @@ swift package --allow-writing-to-directory docs/site generate-documentation --ta
 test -d docs/site/api/data/documentation || { echo "DocC wrote no documentation into docs/site/api" >&2; exit 1; }
 python3 scripts/docc-static.py docs/site/api docs/site
 echo "== Stage gallery"
-.venv/bin/python scripts/stage-gallery.py --ocular "$(build --show-bin-path)/ocular" --output docs/site/stages
+.venv/bin/python scripts/stage-gallery.py --ocular "$(scripts/swift-build.sh --show-bin-path)/ocular" --output docs/site/stages
 symbols=$(find .build -path '*extracted-symbols*' -name Ocular.symbols.json | head -1)
 coverage=$(python3 scripts/doc-coverage.py "$symbols")
 echo "$coverage"
