@@ -69,6 +69,11 @@ let package = Package(
             name: "OpenCVCascades",
             dependencies: ["OpenCVBridge", "COpenCV"]
         ),
+        // Deep networks (dnn): the face network, read from an ONNX file.
+        .target(
+            name: "OpenCVNetworks",
+            dependencies: ["OpenCVBridge", "COpenCV"]
+        ),
         // Blob description for classification: ORB and brute-force matching (features2d).
         .target(
             name: "OpenCVFeatures",
@@ -103,6 +108,7 @@ let package = Package(
             dependencies: [
                 "OpenCVBridge",
                 "OpenCVCascades",
+                "OpenCVNetworks",
                 "OpenCVFeatures",
                 "OpenCVMotion",
                 "OpenCVSamples",

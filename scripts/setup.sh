@@ -38,6 +38,9 @@ if [ "$mode" = test ] || [ "$mode" = bench ] || [ "$mode" = docs ]; then
   fi
 fi
 
+# The face network (into the user's cache folder; Ocular runs on the cascades without it).
+scripts/fetch-face-model.sh
+
 if [ "$mode" = test ] || [ "$mode" = bench ]; then
   data=${OCULAR_TEST_DATA:-../shared/data}
   if [ ! -f "$data/images/coffee.png" ]; then

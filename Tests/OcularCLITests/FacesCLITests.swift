@@ -16,7 +16,7 @@ struct FacesCLITests {
         let faces = try #require(object["faces"] as? [[String: Any]])
         #expect(faces.count == 1)
         let face = try #require(faces.first)
-        #expect(Set(face.keys) == ["species", "bounds", "leftEye", "rightEye", "nose", "mouth", "smile", "angle"])
+        #expect(Set(face.keys) == ["species", "bounds", "confidence", "leftEye", "rightEye", "nose", "mouth", "smile", "angle"])
         #expect(face["species"] as? String == "human")
         let bounds = try #require(face["bounds"] as? [Int])
         let box = PixelRectangle(x: bounds[0], y: bounds[1], width: bounds[2], height: bounds[3])
@@ -46,7 +46,7 @@ struct FacesCLITests {
         let missing = try ocular("faces", "detect", folder.file("none.png"))
         #expect(missing.status != 0 && missing.errors.contains("no such file"), "\(missing.errors)")
         let profile = try ocular("faces", "detect", astronaut, "--profile", "fastest")
-        #expect(profile.status != 0 && profile.errors.contains("--profile must be one of default, textbook, got 'fastest'"), "\(profile.errors)")
+        #expect(profile.status != 0 && profile.errors.contains("--profile must be one of default, cascades, textbook, got 'fastest'"), "\(profile.errors)")
         let cascades = try ocular("faces", "detect", astronaut, "--cascades", folder.path)
         #expect(cascades.status != 0, "\(cascades.output)")
         #expect(cascades.errors.contains("cannot load the human face cascade '\(folder.path)/haarcascades/haarcascade_frontalface_alt.xml': no such file"),

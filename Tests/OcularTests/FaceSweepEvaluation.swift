@@ -7,17 +7,26 @@ import Testing
 /// prints the README's per-axis table; a sample of them under `make test`, against the same thresholds.
 @Suite("Face sweep evaluation")
 struct FaceSweepEvaluation {
-    /// Every `sampleStride`-th frame of the sweep's 249 under `make test`.
+    /// Every `sampleStride`-th frame of the sweep's 249 single-face frames (and of its 48 group scenes) under `make test`.
     static let sampleStride = 4
+
+    /// The group scenes' axes: tuned on, and held apart.
+    static let groupAxes = ["group", "group-held-apart"]
+
+    /// The sweep's frames that place one face (or none, or a few apart): every axis but the group scenes.
+    static func singleFaceFrames(_ sweep: FaceSweep) -> [Int] {
+        (0..<sweep.count).filter { !groupAxes.contains(sweep.names[$0].axis) }
+    }
 
     @Test("the default profile on the sweep: humans 0.1–0.8 of the frame tilted up to ±20° found at recall and precision ≥ 0.95; cats at recall ≥ 0.8 and precision ≥ 0.9; the textbook profile finds under half")
     func defaultProfileOnTheSweep() async throws {
         try await HeavyWork.run {
             let sweep = try SweepSources.sweep.get()
             let detector = try FaceDetector()
+            #expect(detector.usesNetwork, "the default profile needs the face network: run scripts/fetch-face-model.sh")
             let textbook = try FaceDetector(profile: .textbook)
             var all = FaceEvaluation(), inRange = FaceEvaluation(), book = FaceEvaluation(), bookInRange = FaceEvaluation()
-            for index in Evaluation.cases(0..<sweep.count, sampleEvery: Self.sampleStride) {
+            for index in Evaluation.cases(Self.singleFaceFrames(sweep), sampleEvery: Self.sampleStride) {
                 let frame = try sweep.frame(index)
                 let found = try detector.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) }
                 all.score(picture: frame.name, group: frame.axis, labels: frame.faces, found: found)
@@ -58,7 +67,7 @@ struct FaceSweepEvaluation {
         rows.append(["**humans 0.1–0.8, tilts ≤ ±20° (\(inRange.tally(.human).labelled))**", cell(bookInRange.tally(.human)),
                      "**\(cell(inRange.tally(.human)))**"])
         rows.append(["cats (\(all.tally(.cat).labelled))", cell(book.tally(.cat)), "**\(cell(all.tally(.cat)))**"])
-        Evaluation.table("Faces on the robustness sweep (\(all.pictures) frames): recall / precision", columns: ["axis (faces)", "textbook", "**default**"],
+        Evaluation.table("Faces on the robustness sweep's single faces (\(all.pictures) frames): recall / precision", columns: ["axis (faces)", "textbook", "**default**"],
                          rows: rows)
     }
 
@@ -69,12 +78,13 @@ struct FaceSweepEvaluation {
     func streamSearchesOnTheSweep() async throws {
         try await HeavyWork.run {
             let sweep = try SweepSources.sweep.get()
-            let detector = try FaceDetector()
+            // The cascades' plan: the network searches every size in one pass.
+            let detector = try FaceDetector(profile: .cascades)
             let large = try #require(detector.profile.tracking?.largeFacesOnly)
             #expect(large.shortSide == 240)
             var labels = 0, found = 0, boxes = 0, hits = 0
             // Every other frame: its figure sits near its bar (201 of 210), and a quarter's 52 faces leave too few.
-            for index in Evaluation.cases(0..<sweep.count, sampleEvery: 2) where FaceSweepTests.inIssueRange(sweep.names[index].name) {
+            for index in Evaluation.cases(Self.singleFaceFrames(sweep), sampleEvery: 2) where FaceSweepTests.inIssueRange(sweep.names[index].name) {
                 let frame = try sweep.frame(index)
                 let shortSide = Double(min(frame.image.width, frame.image.height))
                 let humans = frame.faces.filter { $0.species == .human }.map(\.bounds)
@@ -96,5 +106,100 @@ struct FaceSweepEvaluation {
             #expect(Double(found) >= 0.95 * Double(labels) && Double(hits) >= 0.97 * Double(boxes),
                     "found \(found) of \(labels); \(hits) of \(boxes) boxes right")
         }
+    }
+
+    /// Face width bands of the group scenes, in pixels: the envelope's smallest, a webcam's classroom, a call, a portrait.
+    static let bands: [(name: String, widths: Range<Int>)] = [("24–39 px", 0..<40), ("40–69 px", 40..<70), ("70–119 px", 70..<120), ("120 px and up", 120..<Int.max)]
+    /// A box on a group scene's face: IoU ≥ 0.5 with its label (the sweep's rule) or, looser, ≥ 0.3 —
+    /// the sources' labels draw the face's box differently (astronaut.png's is 2.1 eye distances
+    /// wide, Piggy.png's 3.2, with the hat's brim), so a box on the face but framed the network's
+    /// way can miss 0.5 on one source and not another.
+    static let looseOverlap = 0.3
+
+    /// One detector's figures on a set of group scenes.
+    struct GroupFigures {
+        var strict = FaceEvaluation()
+        var loose = (labelled: 0, matched: 0, found: 0, right: 0)
+        var bands: [String: (labelled: Int, matched: Int)] = [:]
+        var seconds = 0.0
+
+        mutating func score(_ frame: FaceSweep.Frame, found: [LabelledFace], seconds: Double) {
+            let labels = frame.faces.filter { $0.species == .human }, boxes = found.filter { $0.species == .human }
+            strict.score(picture: frame.name, labels: labels, found: boxes)
+            loose.labelled += labels.count
+            loose.found += boxes.count
+            loose.matched += labels.filter { label in boxes.contains { $0.bounds.intersectionOverUnion(label.bounds) >= looseOverlap } }.count
+            loose.right += boxes.filter { box in labels.contains { $0.bounds.intersectionOverUnion(box.bounds) >= looseOverlap } }.count
+            for label in labels {
+                let band = FaceSweepEvaluation.bands.first { $0.widths.contains(label.bounds.width) }!.name
+                let hit = boxes.contains { $0.bounds.intersectionOverUnion(label.bounds) >= FaceEvaluation.requiredOverlap }
+                bands[band, default: (0, 0)].labelled += 1
+                bands[band, default: (0, 0)].matched += hit ? 1 : 0
+            }
+            self.seconds += seconds
+        }
+
+        var looseRecall: Double { loose.labelled == 0 ? 1 : Double(loose.matched) / Double(loose.labelled) }
+        var loosePrecision: Double { loose.found == 0 ? 1 : Double(loose.right) / Double(loose.found) }
+    }
+
+    @Test("group scenes of 2–20 people at 720p and 1080p, faces from 24 px: the default profile finds ≥ 0.95 of the faces at precision ≥ 0.95 on the tuned scenes and, boxes on the face (IoU ≥ 0.3), on the held-apart ones too, at least 10 points of recall above plain OpenCV's cascade on the same scenes")
+    func groupScenes() async throws {
+        try await HeavyWork.run {
+            let sweep = try SweepSources.sweep.get()
+            let detector = try FaceDetector()
+            #expect(detector.usesNetwork, "the default profile needs the face network: run scripts/fetch-face-model.sh")
+            let baseline = try OpenCVFaceBaseline()
+            // The cascades alone, as before the network: under make eval only (0.6 s a frame).
+            let cascades = Evaluation.isFull ? try FaceDetector(profile: .cascades) : nil
+            var figures: [String: [String: GroupFigures]] = [:]
+            let indices = (0..<sweep.count).filter { Self.groupAxes.contains(sweep.names[$0].axis) }
+            for index in Evaluation.cases(indices, sampleEvery: Self.sampleStride) {
+                let frame = try sweep.frame(index)
+                func timed(_ name: String, _ detect: () throws -> [LabelledFace]) rethrows {
+                    let start = Date()
+                    let found = try detect()
+                    figures[frame.axis, default: [:]][name, default: GroupFigures()].score(frame, found: found, seconds: Date().timeIntervalSince(start))
+                }
+                try timed("default") { try detector.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) } }
+                if let cascades {
+                    try timed("cascades") { try cascades.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) } }
+                }
+                try timed(OpenCVFaceBaseline.name) { try baseline.faces(in: frame.image) }
+            }
+            Self.printGroupTable(figures)
+            for axis in Self.groupAxes {
+                let ours = try #require(figures[axis]?["default"]), theirs = try #require(figures[axis]?[OpenCVFaceBaseline.name])
+                let humans = ours.strict.tally(.human)
+                #expect(humans.labelled >= (Evaluation.isFull ? 180 : 30), "\(axis): \(humans.labelled) faces")
+                if axis == "group" {
+                    #expect(humans.recall >= 0.95 && humans.precision >= 0.95, "\(axis): \(humans), misses \(ours.strict.misses.map { "\($0.picture) \($0.face.bounds)" })")
+                }
+                #expect(ours.looseRecall >= 0.95 && ours.loosePrecision >= 0.95, "\(axis), boxes on the face: \(ours.loose)")
+                #expect(ours.looseRecall >= theirs.looseRecall + 0.1, "\(axis): recall \(ours.looseRecall) against plain OpenCV's \(theirs.looseRecall)")
+            }
+        }
+    }
+
+    /// Per split and detector: recall / precision (IoU ≥ 0.5 and ≥ 0.3), recall per face width, time a frame.
+    static func printGroupTable(_ figures: [String: [String: GroupFigures]]) {
+        var rows: [[String]] = []
+        for axis in groupAxes {
+            for name in ["default", "cascades", OpenCVFaceBaseline.name] {
+                guard let result = figures[axis]?[name] else { continue }
+                let tally = result.strict.tally(.human)
+                let bandCells = bands.map { band -> String in
+                    let counts = result.bands[band.name] ?? (0, 0)
+                    return counts.labelled == 0 ? "–" : "\(Evaluation.figure(Double(counts.matched) / Double(counts.labelled))) (\(counts.labelled))"
+                }
+                let perFrame = result.seconds * 1000 / Double(max(result.strict.pictures, 1))
+                rows.append([axis == "group" ? "tuned" : "**held apart**", name == "default" ? "**default**" : name,
+                             "\(Evaluation.figure(tally.recall)) / \(Evaluation.figure(tally.precision))",
+                             "\(Evaluation.figure(result.looseRecall)) / \(Evaluation.figure(result.loosePrecision))"] + bandCells
+                            + ["\(Int(perFrame.rounded())) ms"])
+            }
+        }
+        Evaluation.table("Group scenes (2–20 people, 720p and 1080p, faces from 24 px): recall / precision, recall by face width",
+                         columns: ["scenes", "detector", "IoU ≥ 0.5", "IoU ≥ 0.3"] + bands.map(\.name) + ["a frame"], rows: rows)
     }
 }

@@ -34,6 +34,9 @@ public struct Face: Sendable, FrameAnnotation {
     public let mouth: Point?
     /// Whether the mouth found smiles (the smile cascade agreed strongly on it).
     public let smile: Bool
+    /// How sure the detector is, 0…1: the face network's score; for a cascade's face, its agreeing
+    /// windows v against the profile's least m as v / (v + m) (0.5 at the threshold, nearer 1 the more agree).
+    public let confidence: Double
 
     /// Creates a face.
     /// - Parameters:
@@ -47,9 +50,10 @@ public struct Face: Sendable, FrameAnnotation {
     ///   - rightEyeBounds: The right eye's box, when found.
     ///   - mouth: The mouth, when found.
     ///   - smile: Whether the smile cascade found a smile.
+    ///   - confidence: How sure the detector is, 0…1.
     public init(species: Species, image: Image, bounds: PixelRectangle, leftEye: Point, rightEye: Point, nose: Point,
                 leftEyeBounds: PixelRectangle? = nil, rightEyeBounds: PixelRectangle? = nil, mouth: Point? = nil,
-                smile: Bool = false) {
+                smile: Bool = false, confidence: Double = 1) {
         self.species = species
         self.image = image
         self.bounds = bounds
@@ -60,6 +64,7 @@ public struct Face: Sendable, FrameAnnotation {
         self.rightEyeBounds = rightEyeBounds
         self.mouth = mouth
         self.smile = smile
+        self.confidence = confidence
     }
 
     /// The tilt of the eye line in degrees, positive when the right eye (viewer's right) sits lower:
@@ -68,12 +73,18 @@ public struct Face: Sendable, FrameAnnotation {
         atan2(rightEye.y - leftEye.y, rightEye.x - leftEye.x) * 180 / .pi
     }
 
+    /// The same face with another confidence.
+    func with(confidence: Double) -> Face {
+        Face(species: species, image: image, bounds: bounds, leftEye: leftEye, rightEye: rightEye, nose: nose, leftEyeBounds: leftEyeBounds,
+             rightEyeBounds: rightEyeBounds, mouth: mouth, smile: smile, confidence: confidence)
+    }
+
     /// The same face with its landmarks turned by `degrees` (clockwise) about its centre: for landmarks
     /// found in an upright copy of a tilted face. The eye boxes, upright, no longer fit and are dropped.
     func landmarksTurned(by degrees: Double) -> Face {
         let turn = AffineMatrix.rotation(by: degrees, about: Point(x: Double(bounds.width) / 2, y: Double(bounds.height) / 2))
         return Face(species: species, image: image, bounds: bounds, leftEye: turn.apply(to: leftEye), rightEye: turn.apply(to: rightEye),
-                    nose: turn.apply(to: nose), mouth: mouth.map { turn.apply(to: $0) }, smile: smile)
+                    nose: turn.apply(to: nose), mouth: mouth.map { turn.apply(to: $0) }, smile: smile, confidence: confidence)
     }
 
     /// The same face after it moved in the frame: each landmark taken from frame coordinates by `motion`,
@@ -91,7 +102,8 @@ public struct Face: Sendable, FrameAnnotation {
                                   width: Int((bottomRight.x - topLeft.x).rounded()), height: Int((bottomRight.y - topLeft.y).rounded()))
         }
         return Face(species: species, image: image, bounds: bounds, leftEye: move(leftEye), rightEye: move(rightEye), nose: move(nose),
-                    leftEyeBounds: leftEyeBounds.map(move), rightEyeBounds: rightEyeBounds.map(move), mouth: mouth.map(move), smile: smile)
+                    leftEyeBounds: leftEyeBounds.map(move), rightEyeBounds: rightEyeBounds.map(move), mouth: mouth.map(move), smile: smile,
+                    confidence: confidence)
     }
 
     /// A point of the face in frame coordinates.
@@ -102,17 +114,19 @@ public struct Face: Sendable, FrameAnnotation {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case species, bounds, leftEye, rightEye, nose, mouth, smile, angle
+        case species, bounds, confidence, leftEye, rightEye, nose, mouth, smile, angle
     }
 
     /// The JSON of `ocular faces detect --json` and the studio's messages: everything in frame
-    /// coordinates, points as [x, y] rounded to 0.1 pixel, `mouth` null when none was found.
+    /// coordinates, points as [x, y] rounded to 0.1 pixel, `mouth` null when none was found, the
+    /// confidence to 0.01.
     /// - Parameter encoder: The encoder.
     /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(species, forKey: .species)
         try container.encode([bounds.x, bounds.y, bounds.width, bounds.height], forKey: .bounds)
+        try container.encode((confidence * 100).rounded() / 100, forKey: .confidence)
         try container.encode(inFrame(leftEye).rounded, forKey: .leftEye)
         try container.encode(inFrame(rightEye).rounded, forKey: .rightEye)
         try container.encode(inFrame(nose).rounded, forKey: .nose)

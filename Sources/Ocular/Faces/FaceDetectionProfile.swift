@@ -45,6 +45,51 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public var findsCatsByVote: Bool
     /// Follows faces from frame to frame in a stream instead of searching every whole frame.
     public var tracking: Tracking?
+    /// Human faces found by a network instead of the human cascade (nil: the cascade); cats stay the
+    /// cat cascade's. Without the model's file the cascades search, and the detector says so once.
+    public var network: NetworkSearch?
+
+    /// How a face network searches a picture.
+    public struct NetworkSearch: Sendable, Hashable {
+        /// The network.
+        public var model: FaceNetworkModel
+        /// The picture is shrunk (never enlarged) until its long side is at most this many pixels, then
+        /// each side rounded up to a multiple of 32 for the network: the smallest face found shrinks with it.
+        public var longestSide: Int
+        /// The least heat-map score that is a face (0…1): the face's confidence.
+        public var threshold: Double
+        /// Boxes overlapping by this IoU or more are one face.
+        public var overlap: Double
+        /// The network boxes a face from forehead to chin; the cascades and the labels box it square,
+        /// from above the brows to below the mouth. A network box becomes a square this many times its
+        /// width wide, centred `boxRise` of its height above its own centre.
+        public var boxScale: Double
+        /// How far the square's centre sits above the network box's, as a fraction of its height.
+        public var boxRise: Double
+        /// A stream follows a face by running the network on the square around it, `margin` of the
+        /// face's size on each side, shrunk to this many pixels a side (a multiple of 32).
+        public var followSide: Int
+
+        /// Creates network settings.
+        /// - Parameters:
+        ///   - model: The network's model.
+        ///   - longestSide: The longest side of the picture the network sees.
+        ///   - threshold: The least score that is a face.
+        ///   - overlap: The IoU at which two boxes are one face.
+        ///   - boxScale: The square box's side as a multiple of the network box's width.
+        ///   - boxRise: How far the square's centre sits above the network box's, as a fraction of its height.
+        ///   - followSide: The side of the square a followed face is searched in.
+        public init(model: FaceNetworkModel, longestSide: Int, threshold: Double, overlap: Double, boxScale: Double, boxRise: Double,
+                    followSide: Int) {
+            self.model = model
+            self.longestSide = longestSide
+            self.threshold = threshold
+            self.overlap = overlap
+            self.boxScale = boxScale
+            self.boxRise = boxRise
+            self.followSide = followSide
+        }
+    }
 
     /// How the gray copy is equalised.
     public enum Equalization: String, Sendable, Hashable, CaseIterable {
@@ -201,9 +246,23 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         landmarkFaceWidth: nil,
         findsMouth: false,
         findsCatsByVote: false,
-        tracking: nil)
+        tracking: nil,
+        network: nil)
 
-    /// Ocular's default, chosen on the robustness sweep (`FaceSweep`; figures in the README's
+    /// Ocular's default: ``cascades`` with human faces found by CenterFace (``FaceNetworkModel/centerFace``)
+    /// instead of the human cascade, chosen on the group scenes of the sweep (figures in the README's
+    /// "Faces" section): it finds faces from 24 pixels at 720p, turned heads and tilts without extra
+    /// searches, and gives eyes, nose and mouth for every face. Cats stay the cascades'.
+    public static let standard: FaceDetectionProfile = {
+        var profile = cascades
+        profile.name = "default"
+        profile.network = NetworkSearch(model: .centerFace, longestSide: 1280, threshold: 0.4, overlap: 0.3, boxScale: 1.1, boxRise: 0.05,
+                                        followSide: 128)
+        return profile
+    }()
+
+    /// Ocular's cascades, chosen on the robustness sweep: the default before the face network, and
+    /// what the default falls back to without the network's file (`FaceSweep`; figures in the README's
     /// "Faces" section). Against the textbook: the detection copy is 320 pixels on its short side
     /// whatever the frame (faces down to 0.08 of it keep 25 pixels); no equalisation (the cascades
     /// normalise each window, and equalising a frame that is mostly wall wrecks a small face); human
@@ -214,8 +273,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     /// vote; and, in streams, tracking (the whole frame searched again every 30 frames, three times
     /// in four for faces from 0.12 only on a 240-pixel copy; faces moved by optical flow, the cascade
     /// looking for each again every 5th frame where it is 48 pixels wide), which pays for the finer search.
-    public static let standard = FaceDetectionProfile(
-        name: "default",
+    public static let cascades = FaceDetectionProfile(
+        name: "cascades",
         detectionScale: 0.5,
         minimumDetectionShortSide: 0,
         detectionShortSide: 320,
@@ -233,15 +292,18 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         findsCatsByVote: true,
         tracking: Tracking(searchEveryWhileTracking: 30, searchEveryWhileLost: 5, margin: 0.5, workingFaceSize: 48, scaleStep: 1.1,
                            largeFacesOnly: .init(smallestHuman: 0.12, smallestCat: 0.3, smallFacesEvery: 4, shortSide: 240),
-                           flow: .init(faceWidth: 48, checkEvery: 5, minimumPoints: 8)))
+                           flow: .init(faceWidth: 48, checkEvery: 5, minimumPoints: 8)),
+        network: nil)
 
     /// Every turn a human search is made at: upright first, then each of ``tilts``.
     var turns: [Double] { [0] + tilts }
 
     /// The named profiles, as `--profile` and the stage's choice list them.
     public enum Name: String, ParameterChoice {
-        /// Ocular's profile, chosen on the robustness sweep.
+        /// Ocular's profile: the face network for people, the cascades for cats.
         case standard = "default"
+        /// Ocular's cascades alone, as before the face network.
+        case cascades
         /// The textbook's profile.
         case textbook
 
@@ -249,13 +311,15 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         public var profile: FaceDetectionProfile {
             switch self {
             case .standard: .standard
+            case .cascades: .cascades
             case .textbook: .textbook
             }
         }
 
         public var title: String {
             switch self {
-            case .standard: "Ocular (finer, tracked)"
+            case .standard: "Ocular (face network, tracked)"
+            case .cascades: "Ocular cascades (finer, tracked)"
             case .textbook: "Textbook"
             }
         }
@@ -265,7 +329,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public static let all = Name.allCases.map(\.profile)
 
     /// The profile of that name.
-    /// - Parameter name: `default` or `textbook`.
+    /// - Parameter name: `default`, `cascades` or `textbook`.
     /// - Returns: The profile, or nil for another name.
     public static func named(_ name: String) -> FaceDetectionProfile? {
         Name(rawValue: name)?.profile

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds human and cat faces in a picture with OpenCV's cascades (SPEC §4), each frame on its own.
 /// For streams, ``FaceTracker`` follows faces between frames instead.
@@ -14,6 +15,8 @@ public struct FaceDetector: Sendable {
     let leftEye: Cascade
     let rightEye: Cascade
     let smile: Cascade?
+    /// The profile's face network, nil when it has none or its file could not be read.
+    let network: FaceNetwork?
 
     /// - Parameters:
     ///   - profile: The numbers to search with.
@@ -28,6 +31,27 @@ public struct FaceDetector: Sendable {
         leftEye = try Cascade.load(files.subjectsRightEye, role: "right eye")
         rightEye = try Cascade.load(files.subjectsLeftEye, role: "left eye")
         smile = profile.findsMouth ? try Cascade.load(files.smile, role: "smile") : nil
+        if let settings = profile.network {
+            do {
+                network = try FaceNetwork.load(settings.model)
+            } catch {
+                Self.noticeOnce("ocular: \(error.description); finding people's faces with the cascades instead (scripts/fetch-face-model.sh fetches it)")
+                network = nil
+            }
+        } else {
+            network = nil
+        }
+    }
+
+    /// Whether people's faces are found by the profile's network (false: by the human cascade).
+    public var usesNetwork: Bool { network != nil }
+
+    private static let noticed = Mutex<Set<String>>([])
+
+    /// Writes `notice` to standard error, the first time only: a missing model is said once per process.
+    static func noticeOnce(_ notice: String) {
+        guard noticed.withLock({ $0.insert(notice).inserted }) else { return }
+        FileHandle.standardError.write(Data((notice + "\n").utf8))
     }
 
     /// Every face in `image`, humans first, each kind in the cascade's order.
@@ -54,14 +78,16 @@ public struct FaceDetector: Sendable {
 
     func faces(in image: Image, plan: SearchPlan) throws(OcularError) -> [Face] {
         let search = try SearchImage(image, profile: profile, shortSide: plan.shortSide)
-        var found = try wholeImageFaces(in: search, plan: plan)
+        let networkHumans = try network.map { (network) throws(OcularError) in try networkFaces(in: image, network) }
+        let networkBoxes = networkHumans?.map { $0.bounds.scaled(by: search.scale) }
+        var found = try wholeImageFaces(in: search, plan: plan, humanBoxes: networkBoxes)
         // The plain cascade misses most cats whose ears the frame cuts off or that lean (5 of the
         // sweep's 22): the votes find them (20 of 22, no false box). A cat filling the frame leaves no
         // room for another face, so that vote runs only in an empty frame; a cat box touching a human
         // face is the human's.
-        let votes = found.isEmpty ? plan.catVotes : plan.catVotes.filter { !$0.fillsTheFrame }
+        let votes = found.isEmpty && (networkHumans ?? []).isEmpty ? plan.catVotes : plan.catVotes.filter { !$0.fillsTheFrame }
         if !votes.isEmpty, catFace != nil {
-            let humans = found.filter { $0.species == .human }
+            let humans = found.filter { $0.species == .human } + (networkBoxes ?? []).map { Candidate(species: .human, box: $0) }
             var cats = found.filter { $0.species == .cat }.map(\.box)
             // The votes shrink the profile's own search image: from a stream's smaller copy for large
             // faces, a cat filling the frame gathered too few votes (none from Chromium's JPEG of chelsea.png).
@@ -75,10 +101,10 @@ public struct FaceDetector: Sendable {
                         && box.fractionInside(bigger) >= 0.7
                 }
             }.map(\.element)
-            found = humans + Self.cats(kept, besides: humans.map(\.box)).map { Candidate(species: .cat, box: $0) }
+            found = found.filter { $0.species == .human } + Self.cats(kept, besides: humans.map(\.box)).map { Candidate(species: .cat, box: $0) }
         }
-        return try found.map { (candidate) throws(OcularError) in
-            try face(candidate.species, at: candidate.box, tilt: candidate.tilt, in: search, of: image)
+        return try (networkHumans ?? []) + found.map { (candidate) throws(OcularError) in
+            try face(candidate.species, at: candidate.box, tilt: candidate.tilt, in: search, of: image, confidence: candidate.confidence)
         }
     }
 
@@ -146,21 +172,28 @@ public struct FaceDetector: Sendable {
         var box: PixelRectangle
         /// The tilt of the search that found it best (degrees, clockwise on screen), 0 for upright.
         var tilt = 0.0
+        /// See ``Face/confidence``.
+        var confidence = 1.0
     }
 
     /// Human faces, then cat faces that touch no human face (the human cascade is the more reliable).
-    func wholeImageFaces(in search: SearchImage, plan: SearchPlan) throws(OcularError) -> [Candidate] {
+    /// - Parameter humanBoxes: People's faces already found (by the network), in search coordinates:
+    ///   the human cascade is not run, and only cats are returned.
+    func wholeImageFaces(in search: SearchImage, plan: SearchPlan, humanBoxes: [PixelRectangle]? = nil) throws(OcularError) -> [Candidate] {
         let shortSide = min(search.gray.width, search.gray.height)
         let margin = Int(profile.edgeMargin * Double(shortSide))
         let padded = margin > 0 ? try search.gray.padded(left: margin, top: margin, right: margin, bottom: margin, value: 128) : search.gray
         var humanSearch = profile.humanFaces
         if let smallest = plan.smallestHuman { humanSearch.minimumSize = max(humanSearch.minimumSize, smallest) }
-        let humans = try Self.objects(humanFace, in: padded, margin: margin, tilts: plan.tilts, search: humanSearch, shortSide: shortSide)
-        var found = humans.map { Candidate(species: .human, box: $0.box, tilt: $0.tilt) }
+        let humans = humanBoxes == nil
+            ? try Self.objects(humanFace, in: padded, margin: margin, tilts: plan.tilts, search: humanSearch, shortSide: shortSide) : []
+        var found = humans.map { Candidate(species: .human, box: $0.box, tilt: $0.tilt, confidence: $0.confidence) }
         if let catFace, var cats = profile.catFaces {
             if let smallest = plan.smallestCat { cats.minimumSize = max(cats.minimumSize, smallest) }
             let catBoxes = try Self.objects(catFace, in: padded, margin: margin, tilts: [0], search: cats, shortSide: shortSide)
-            found += Self.cats(catBoxes.map(\.box), besides: humans.map(\.box)).map { Candidate(species: .cat, box: $0) }
+            let humanFaces = humanBoxes ?? humans.map(\.box)
+            found += catBoxes.filter { cat in !humanFaces.contains { $0.intersects(cat.box) } }
+                .map { Candidate(species: .cat, box: $0.box, confidence: $0.confidence) }
         }
         return found
     }
@@ -176,7 +209,7 @@ public struct FaceDetector: Sendable {
     /// kept when their neighbours add up to the search's minimum votes, with the box of the search
     /// that had most. Boxes are upright, in the search image's coordinates, and may reach past its edges.
     static func objects(_ cascade: Cascade, in padded: Image, margin: Int, tilts: [Double], search: FaceDetectionProfile.CascadeSearch,
-                        shortSide: Int) throws(OcularError) -> [(box: PixelRectangle, tilt: Double)] {
+                        shortSide: Int) throws(OcularError) -> [(box: PixelRectangle, tilt: Double, confidence: Double)] {
         let smallest = max(cascade.windowWidth, Int(Double(shortSide) * search.minimumSize))
         var detections: [(box: PixelRectangle, tilt: Double, neighbours: Int)] = []
         for tilt in tilts {
@@ -196,13 +229,17 @@ public struct FaceDetector: Sendable {
             }
         }
         // One search and no vote to count: the cascade's own grouping stands (the textbook's way).
-        if tilts.count == 1, search.minimumVotes <= 0 { return detections.map { ($0.box, $0.tilt) } }
-        var objects: [(box: PixelRectangle, tilt: Double)] = []
+        func confidence(_ votes: Int, least: Int) -> Double { Double(votes) / Double(votes + max(least, 1)) }
+        if tilts.count == 1, search.minimumVotes <= 0 {
+            return detections.map { ($0.box, $0.tilt, confidence($0.neighbours, least: search.minimumNeighbours)) }
+        }
+        var objects: [(box: PixelRectangle, tilt: Double, confidence: Double)] = []
         var remaining = detections.sorted { $0.neighbours > $1.neighbours }
         while let strongest = remaining.first {
             let agreeing = remaining.filter { $0.box.intersectionOverUnion(strongest.box) >= 0.3 }
             remaining.removeAll { $0.box.intersectionOverUnion(strongest.box) >= 0.3 }
-            if agreeing.reduce(0, { $0 + $1.neighbours }) >= search.minimumVotes { objects.append((strongest.box, strongest.tilt)) }
+            let votes = agreeing.reduce(0, { $0 + $1.neighbours })
+            if votes >= search.minimumVotes { objects.append((strongest.box, strongest.tilt, confidence(votes, least: search.minimumVotes))) }
         }
         return objects
     }
@@ -266,13 +303,16 @@ public struct FaceDetector: Sendable {
 
     /// The face at `box` (search coordinates) with its landmarks, its pixels cut from `image`.
     /// - Parameter tilt: How far the face leans (degrees clockwise), as the search that found it says.
-    func face(_ species: Species, at box: PixelRectangle, tilt: Double = 0, in search: SearchImage, of image: Image) throws(OcularError) -> Face {
+    func face(_ species: Species, at box: PixelRectangle, tilt: Double = 0, in search: SearchImage, of image: Image,
+              confidence: Double = 1) throws(OcularError) -> Face {
         let bounds = search.inFrame(box)
-        guard species == .human, profile.landmarkFaceWidth == nil else { return try face(species, bounds: bounds, tilt: tilt, of: image) }
+        guard species == .human, profile.landmarkFaceWidth == nil else {
+            return try face(species, bounds: bounds, tilt: tilt, of: image).with(confidence: confidence)
+        }
         // The textbook's way: eyes sought in the detection copy itself.
         let searchBox = box.clipped(toWidth: search.gray.width, height: search.gray.height) ?? box
         return try humanFace(bounds: bounds, pixels: try image.cropped(to: bounds), gray: search.gray, grayBox: searchBox,
-                             scale: search.scale)
+                             scale: search.scale).with(confidence: confidence)
     }
 
     /// The face at `bounds` (frame pixels) with its landmarks searched in its own gray copy, turned

@@ -2,6 +2,8 @@
 public enum FaceError: CodedError, Equatable, Sendable {
     /// A cascade classifier file (the `role` it was to play, e.g. "cat face") that cannot be loaded.
     case unusableCascade(role: String, path: String, reason: String)
+    /// A face network's model file (``FaceNetworkModel``) that is missing or that OpenCV cannot read.
+    case unusableModel(name: String, path: String, reason: String)
     /// A picture (named as the user knows it) in which a face was needed and none was found.
     case noFace(in: String)
     /// A list of labelled faces (an evaluation's `faces.json`) that cannot be used as a whole.
@@ -12,6 +14,8 @@ public enum FaceError: CodedError, Equatable, Sendable {
         switch self {
         case .unusableCascade(let role, let path, let reason):
             "cannot load the \(role) cascade '\(path)': \(reason)"
+        case .unusableModel(let name, let path, let reason):
+            "cannot load the \(name) face network '\(path)': \(reason)"
         case .noFace(let name):
             "no face found in \(name)"
         case .badLabels(let path, let reason):
@@ -23,6 +27,7 @@ public enum FaceError: CodedError, Equatable, Sendable {
     public var code: ErrorCode {
         switch self {
         case .unusableCascade: ErrorCode("faces.unusableCascade", .unavailable)
+        case .unusableModel: ErrorCode("faces.unusableModel", .unavailable)
         case .noFace: ErrorCode("faces.noFace", .badInput)
         case .badLabels: ErrorCode("faces.badLabels", .badInput)
         }

@@ -210,6 +210,10 @@ public final class FaceTracker: Sendable {
     private func follow(_ species: Species, from previous: PixelRectangle, tilt: Double, in image: Image,
                         tracking: FaceDetectionProfile.Tracking) throws(OcularError) -> Face? {
         let profile = detector.profile
+        // People's faces: the network around the old box, when the profile has one.
+        if species == .human, let network = detector.network {
+            return try detector.networkFace(near: previous, margin: tracking.margin, in: image, network)
+        }
         let cascade = species == .cat ? detector.catFace : detector.humanFace
         guard let cascade, previous.width > 0 else { return nil }
         if species == .cat, profile.findsCatsByVote, Double(previous.height) >= 0.6 * Double(min(image.width, image.height)) {

@@ -40,11 +40,14 @@ package struct FaceLabelList: Sendable {
         package var faces: [LabelledFace]
         /// What the picture stands for, when figures are wanted per group (the sweep's axes).
         package var group: String?
+        /// A sweep source held apart: used only for the held-apart group scenes, never to choose anything.
+        package var heldApart: Bool?
 
-        package init(file: String, faces: [LabelledFace], group: String? = nil) {
+        package init(file: String, faces: [LabelledFace], group: String? = nil, heldApart: Bool? = nil) {
             self.file = file
             self.faces = faces
             self.group = group
+            self.heldApart = heldApart
         }
     }
 

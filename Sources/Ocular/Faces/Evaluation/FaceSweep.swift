@@ -18,12 +18,15 @@ package struct FaceSweep: Sendable {
         package var face: LabelledFace
         /// How far the picture may be enlarged before it stops looking like a photograph.
         package var largestEnlargement: Double
+        /// Placed only in the held-apart group scenes (it is also in the single-face axes, as before).
+        package var heldApart: Bool
 
-        package init(name: String, image: Image, face: LabelledFace, largestEnlargement: Double = 5) {
+        package init(name: String, image: Image, face: LabelledFace, largestEnlargement: Double = 5, heldApart: Bool = false) {
             self.name = name
             self.image = image
             self.face = face
             self.largestEnlargement = largestEnlargement
+            self.heldApart = heldApart
         }
     }
 
@@ -65,37 +68,42 @@ package struct FaceSweep: Sendable {
     package let cats: [Source]
     /// Pictures without faces: the busy backgrounds, and the frames that must give no box.
     package let faceless: [(name: String, image: Image)]
+    /// The faceless pictures that only the held-apart group scenes use as backgrounds.
+    package let heldApartBackgrounds: Set<String>
     let recipes: [Recipe]
 
     /// - Parameters:
     ///   - humans: At least one human face.
     ///   - cats: Cat faces (may be empty: the cat and several-faces frames are then left out).
     ///   - faceless: At least one picture without a face.
-    package init(humans: [Source], cats: [Source], faceless: [(name: String, image: Image)]) throws(OcularError) {
+    package init(humans: [Source], cats: [Source], faceless: [(name: String, image: Image)], heldApartBackgrounds: Set<String> = []) throws(OcularError) {
         guard !humans.isEmpty, !faceless.isEmpty else {
             throw .invalidArgument("a face sweep needs at least one human face and one picture without faces")
         }
         self.humans = humans
         self.cats = cats
         self.faceless = faceless
+        self.heldApartBackgrounds = heldApartBackgrounds
         recipes = Self.recipes(humans: humans, cats: cats, faceless: faceless.map(\.name))
+            + Self.groupRecipes(humans: humans, faceless: faceless.map(\.name), heldApartBackgrounds: heldApartBackgrounds)
     }
 
     /// Sources from a labelled list: each picture's first face is placed; pictures with no face are the backgrounds.
     /// - Throws: When a picture cannot be read, or the list lacks a human face or a faceless picture.
     package init(list: FaceLabelList, readOptions: ImageReadOptions = ImageReadOptions()) throws(OcularError) {
-        var humans: [Source] = [], cats: [Source] = [], faceless: [(String, Image)] = []
+        var humans: [Source] = [], cats: [Source] = [], faceless: [(String, Image)] = [], heldApart: Set<String> = []
         for entry in list.entries {
             let image = try Image(contentsOfFile: list.path(of: entry), options: readOptions).converted(to: .bgr8)
             let name = ((entry.file as NSString).lastPathComponent as NSString).deletingPathExtension
             guard let face = entry.faces.first else {
                 faceless.append((name, image))
+                if entry.heldApart == true { heldApart.insert(name) }
                 continue
             }
-            let source = Source(name: name, image: image, face: face)
+            let source = Source(name: name, image: image, face: face, heldApart: entry.heldApart == true)
             if face.species == .cat { cats.append(source) } else { humans.append(source) }
         }
-        try self.init(humans: humans, cats: cats, faceless: faceless)
+        try self.init(humans: humans, cats: cats, faceless: faceless, heldApartBackgrounds: heldApart)
     }
 
     /// How many frames there are.
@@ -231,6 +239,81 @@ package struct FaceSweep: Sendable {
     }
 
     static func format(_ value: Double) -> String { SweepFinish.format(value) }
+
+    // MARK: - Group scenes
+
+    /// How many people a group scene holds, and the frames they are shot in.
+    static let groupCounts = [2, 3, 5, 8, 12, 20]
+    static let groupFrames = [(1280, 720), (1920, 1080)]
+    /// The smallest face a group scene places, in pixels: the envelope's smallest.
+    static let smallestGroupFace = 24.0
+    /// What befalls a group scene, in turn: most are as shot, the rest dim, side-lit, bright, blurred,
+    /// noisy or a phone's JPEG.
+    static let groupFinishes: [(String, SweepFinish)] = [
+        ("", .none), ("", .none), ("-dark-0.6", .exposure(0.6)), ("-side-light", .sideLight), ("", .none), ("-blur", .blur),
+        ("-noise-8", .noise(sigma: 8)), ("-jpeg-70", .jpeg(quality: 70)), ("-bright-1.4", .exposure(1.4)), ("", .none),
+    ]
+
+    /// Scenes of 2 to 20 people at 720p and 1080p, as a group photo, a video call or a classroom shows
+    /// them: faces from 24 pixels to as big as their share of the frame allows, a third turned by up to
+    /// ±20°, some mirrored, on plain walls and busy pictures, some dim, blurred or noisy. Each face sits
+    /// in its own cell of a grid with its hair and shoulders, so no face hides another. Axis "group"
+    /// places the sources that choose the parameters on their backgrounds; "group-held-apart" places
+    /// only the held-apart sources on the held-apart backgrounds, and no choice looks at it.
+    static func groupRecipes(humans: [Source], faceless: [String], heldApartBackgrounds: Set<String>) -> [Recipe] {
+        var recipes: [Recipe] = []
+        for heldApart in [false, true] {
+            let sources = humans.filter { $0.heldApart == heldApart }
+            let backgrounds = faceless.indices.filter { heldApartBackgrounds.contains(faceless[$0]) == heldApart }
+            guard !sources.isEmpty else { continue }
+            let axis = heldApart ? "group-held-apart" : "group"
+            var sceneIndex = 0
+            for (width, height) in groupFrames {
+                for count in groupCounts {
+                    for busy in [false, true] where !busy || !backgrounds.isEmpty {
+                        let (suffix, finish) = groupFinishes[sceneIndex % groupFinishes.count]
+                        let name = "\(axis)-\(width)x\(height)-\(count)-\(busy ? "busy" : "plain")\(suffix)"
+                        var generator = SeededGenerator(seed: name.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })
+                        let placements = groupPlacements(count: count, width: width, height: height, sources: sources, using: &generator)
+                        recipes.append(Recipe(name: name, axis: axis, width: width, height: height,
+                                              background: busy ? backgrounds[sceneIndex % backgrounds.count] : nil, placements: placements, finish: finish))
+                        sceneIndex += 1
+                    }
+                }
+            }
+        }
+        return recipes
+    }
+
+    /// `count` faces in a grid of cells about as wide as tall, each face's width drawn evenly on a log
+    /// scale from 24 pixels to what its cell holds with the hair and shoulders around it (the cut-out is
+    /// 3 face widths wide and 3.2 tall), no more than its picture may be enlarged.
+    static func groupPlacements(count: Int, width: Int, height: Int, sources: [Source], using generator: inout SeededGenerator) -> [Placement] {
+        let columns = Int((Double(count) * Double(width) / Double(height)).squareRoot().rounded(.up))
+        let rows = (count + columns - 1) / columns
+        let cellWidth = Double(width) / Double(columns), cellHeight = Double(height) / Double(rows)
+        var cells = Array(0..<(columns * rows))
+        cells.shuffle(using: &generator)
+        let shortSide = Double(min(width, height))
+        return (0..<count).map { index in
+            let source = sources[(index + Int(generator.next() % UInt64(sources.count))) % sources.count]
+            let tilted = generator.next() % 3 == 0
+            // A turned cut-out reaches further out of its cell: leave it more room.
+            let room = min(cellWidth / 3.0, cellHeight / 3.2) * (tilted ? 0.8 : 1)
+            let largest = max(smallestGroupFace, min(room, source.largestEnlargement * Double(source.face.bounds.width)))
+            let side = exp(Double.random(in: log(smallestGroupFace)...log(largest), using: &generator))
+            let column = cells[index] % columns, row = cells[index] / columns
+            // The face's centre anywhere its cut-out stays in the cell: 1.5 widths from the sides, 1.2 from the top, 2 from the bottom.
+            let left = Double(column) * cellWidth + 1.5 * side, right = Double(column + 1) * cellWidth - 1.5 * side
+            let top = Double(row) * cellHeight + 1.2 * side, bottom = Double(row + 1) * cellHeight - 2 * side
+            let centre = Point(x: left < right ? Double.random(in: left...right, using: &generator) : (left + right) / 2,
+                               y: top < bottom ? Double.random(in: top...bottom, using: &generator) : (top + bottom) / 2)
+            var placement = Placement(source: source, size: side / shortSide, centre: centre)
+            placement.tilt = tilted ? Double.random(in: -20...20, using: &generator).rounded() : 0
+            placement.mirrored = generator.next() % 2 == 0
+            return placement
+        }
+    }
 
     // MARK: - Drawing
 

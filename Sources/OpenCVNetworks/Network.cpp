@@ -1,0 +1,72 @@
+#include "OpenCVNetworks.h"
+
+// The exception fence and matrix views are OpenCVBridge's (header-only, not part of its C module).
+#include "../OpenCVBridge/Bridging.hpp"
+
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace ocular_bridge;
+
+struct OCVNetwork {
+    cv::dnn::Net net;
+    std::vector<cv::Mat> outputs;
+};
+
+OCVStatus ocv_network_load_onnx(const char *path, OCVNetwork **network, OCVError *error) {
+    *network = nullptr;
+    return fenced(error, [&] {
+        auto loaded = std::make_unique<OCVNetwork>();
+        loaded->net = cv::dnn::readNetFromONNX(path);
+        if (loaded->net.empty()) {
+            setMessage(error, "OpenCV reads no network from it");
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        *network = loaded.release();
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_network_forward(OCVNetwork *network, const OCVImage *image, int32_t width, int32_t height, bool swapRedBlue,
+                              const char *const *outputNames, int32_t outputCount, OCVError *error) {
+    return fenced(error, [&] {
+        if (image->type != OCV_8UC3) {
+            setMessage(error, "a network reads 8-bit three-channel images, got type %d", static_cast<int>(image->type));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        if (width <= 0 || height <= 0 || outputCount <= 0) {
+            setMessage(error, "a %dx%d input with %d outputs", width, height, outputCount);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const cv::Mat blob = cv::dnn::blobFromImage(matrix(image), 1.0, cv::Size(width, height), cv::Scalar(), swapRedBlue, false);
+        network->net.setInput(blob);
+        std::vector<cv::String> names(outputNames, outputNames + outputCount);
+        network->outputs.clear();
+        network->net.forward(network->outputs, names);
+        return OCV_STATUS_OK;
+    });
+}
+
+int64_t ocv_network_output_shape(const OCVNetwork *network, int32_t index, int32_t *dimensions) {
+    std::fill(dimensions, dimensions + 4, 1);
+    if (index < 0 || static_cast<size_t>(index) >= network->outputs.size()) return 0;
+    const cv::Mat &output = network->outputs[static_cast<size_t>(index)];
+    if (output.type() != CV_32F || !output.isContinuous()) return -1;
+    for (int axis = 0; axis < std::min(output.dims, 4); ++axis) dimensions[4 - std::min(output.dims, 4) + axis] = output.size[axis];
+    return static_cast<int64_t>(output.total());
+}
+
+void ocv_network_output(const OCVNetwork *network, int32_t index, float *into, int64_t capacity) {
+    if (index < 0 || static_cast<size_t>(index) >= network->outputs.size()) return;
+    const cv::Mat &output = network->outputs[static_cast<size_t>(index)];
+    if (output.type() != CV_32F || !output.isContinuous()) return;
+    const int64_t count = std::min(static_cast<int64_t>(output.total()), capacity);
+    std::memcpy(into, output.ptr<float>(), static_cast<size_t>(count) * sizeof(float));
+}
+
+void ocv_network_release(OCVNetwork *network) { delete network; }

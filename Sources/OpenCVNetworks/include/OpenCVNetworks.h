@@ -1,0 +1,37 @@
+// OpenCV's deep-network runner (dnn) behind the same plain C conventions as OpenCVBridge.
+//
+// A target of its own so that only code that runs a network links libopencv_dnn's readers.
+#pragma once
+
+#include <OpenCVBridge.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A cv::dnn::Net read from an ONNX file, with the outputs of its last run. Not safe to use from two
+/// threads at once.
+typedef struct OCVNetwork OCVNetwork;
+
+/// Reads an ONNX model. Fails with OCV_STATUS_OPEN_FAILED when OpenCV reads no network from it.
+OCVStatus ocv_network_load_onnx(const char *_Nonnull path, OCVNetwork *_Nullable *_Nonnull network, OCVError *_Nonnull error);
+
+/// cv::dnn::blobFromImage (`image` resized to `width` × `height`, pixel values unscaled, no mean,
+/// red and blue swapped when `swapRedBlue`), then forward to the outputs named by `outputNames`. The
+/// outputs stay in the network until the next call: read them with ocv_network_output.
+OCVStatus ocv_network_forward(OCVNetwork *_Nonnull network, const OCVImage *_Nonnull image, int32_t width, int32_t height,
+                              bool swapRedBlue, const char *_Nonnull const *_Nonnull outputNames, int32_t outputCount,
+                              OCVError *_Nonnull error);
+
+/// The shape of output `index` of the last run (up to 4 dimensions, unused ones 1) and its element count;
+/// 0 when there is no such output, -1 when it is not a continuous matrix of floats.
+int64_t ocv_network_output_shape(const OCVNetwork *_Nonnull network, int32_t index, int32_t *_Nonnull dimensions);
+
+/// Copies up to `capacity` floats of output `index` of the last run into `into`.
+void ocv_network_output(const OCVNetwork *_Nonnull network, int32_t index, float *_Nonnull into, int64_t capacity);
+
+void ocv_network_release(OCVNetwork *_Nullable network);
+
+#ifdef __cplusplus
+}
+#endif
