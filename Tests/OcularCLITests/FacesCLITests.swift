@@ -135,6 +135,18 @@ struct FacesEvaluateCLITests {
         #expect(misses.count == 1 && misses.first?["bounds"] as? [Int] == [10, 300, 80, 80], "\(misses)")
         #expect((report["falseBoxes"] as? [Any])?.isEmpty == true, "\(report)")
 
+        // Plain OpenCV beside it, on the same pictures: it finds astronaut's face twice, and no cat (it seeks none).
+        let compared = try ocular("faces", "evaluate", "--labelled", folder.path, "--json", "--baseline", "opencv")
+        let withBaseline = try #require(try JSONSerialization.jsonObject(with: Data(compared.output.utf8)) as? [String: Any])
+        let baseline = try #require(withBaseline["baseline"] as? [String: Any], "\(compared.output) \(compared.errors)")
+        let baselineHumans = (baseline["species"] as? [String: [String: Any]])?["human"]
+        #expect(baseline["name"] as? String == "plain OpenCV" && baselineHumans?["matched"] as? Int == 2 && baselineHumans?["found"] as? Int == 2,
+                "\(baseline)")
+        let side = try ocular("faces", "evaluate", "--labelled", folder.path, "--baseline", "opencv")
+        #expect(side.status == 0 && side.output.contains("people: default beside plain OpenCV"), "\(side.output)")
+        let unknown = try ocular("faces", "evaluate", "--labelled", folder.path, "--baseline", "dlib")
+        #expect(unknown.status != 0 && unknown.errors.contains("dlib"), "\(unknown.errors)")
+
         // The textbook profile: astronaut's face is under its smallest size, and it has no close-up cats.
         let text = try ocular("faces", "evaluate", "--labelled", folder.file("faces.json"), "--profile", "textbook")
         #expect(text.status == 0 && text.output.contains("textbook profile") && text.output.contains("misses (4)"), "\(text.output)")

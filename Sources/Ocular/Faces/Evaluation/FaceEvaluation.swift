@@ -90,7 +90,17 @@ package struct FaceEvaluation: Sendable {
     /// - Returns: The evaluation, and the pictures that could not be read with why.
     package static func evaluate(_ detector: FaceDetector, on list: FaceLabelList, readOptions: ImageReadOptions = ImageReadOptions(),
                                 progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError) -> (FaceEvaluation, [TrainingProblem]) {
-        var evaluation = FaceEvaluation(), problems: [TrainingProblem] = []
+        let (evaluations, problems) = try evaluate([detector], on: list, readOptions: readOptions, progress: progress)
+        return (evaluations[0], problems)
+    }
+
+    /// Runs each of `detectors` on every picture of `list` (each picture read once) and scores them.
+    /// - Parameter progress: Called before each picture with its index, the count and its file.
+    /// - Returns: One evaluation per detector, in order, and the pictures that could not be read with why.
+    package static func evaluate(_ detectors: [any FaceFinding], on list: FaceLabelList,
+                                readOptions: ImageReadOptions = ImageReadOptions(),
+                                progress: (Int, Int, String) -> Void = { _, _, _ in }) throws(OcularError) -> ([FaceEvaluation], [TrainingProblem]) {
+        var evaluations = detectors.map { _ in FaceEvaluation() }, problems: [TrainingProblem] = []
         for (index, entry) in list.entries.enumerated() {
             progress(index, list.entries.count, entry.file)
             let image: Image
@@ -100,10 +110,27 @@ package struct FaceEvaluation: Sendable {
                 problems.append(TrainingProblem(imageFilename: entry.file, reason: error.description))
                 continue
             }
-            let found = try detector.faces(in: image).map { LabelledFace(species: $0.species, bounds: $0.bounds) }
-            evaluation.score(picture: entry.file, group: entry.group, labels: entry.faces, found: found)
+            for (number, detector) in detectors.enumerated() {
+                evaluations[number].score(picture: entry.file, group: entry.group, labels: entry.faces, found: try detector.labelledFaces(in: image))
+            }
         }
         progress(list.entries.count, list.entries.count, "")
-        return (evaluation, problems)
+        return (evaluations, problems)
     }
+}
+
+/// Anything that finds faces an evaluation can score: a profile's detector, or plain OpenCV's cascade.
+package protocol FaceFinding {
+    /// The faces in `image`, as boxes and species.
+    func labelledFaces(in image: Image) throws(OcularError) -> [LabelledFace]
+}
+
+extension FaceDetector: FaceFinding {
+    package func labelledFaces(in image: Image) throws(OcularError) -> [LabelledFace] {
+        try faces(in: image).map { LabelledFace(species: $0.species, bounds: $0.bounds) }
+    }
+}
+
+extension OpenCVFaceBaseline: FaceFinding {
+    package func labelledFaces(in image: Image) throws(OcularError) -> [LabelledFace] { try faces(in: image) }
 }
