@@ -45,6 +45,11 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public var findsCatsByVote: Bool
     /// Follows faces from frame to frame in a stream instead of searching every whole frame.
     public var tracking: Tracking?
+    /// The least share of a cat box's pixels that are edges (Canny 50/150 on a 64 × 64 gray copy of the
+    /// box): fur gives edges all over a cat's face (0.21 dimmed to 0.31 on the sweep's cat frames), a
+    /// table or a wall with a few things on it almost none (0.06 for the demo's coins-and-beans still,
+    /// where two coins and a bean make a cat's eyes and nose for the cat cascade). 0: no check.
+    public var leastCatEdges: Double = 0
     /// Human faces found by a network instead of the human cascade (nil: the cascade); cats stay the
     /// cat cascade's. Without the model's file the cascades search, and the detector says so once.
     public var network: NetworkSearch?
@@ -69,6 +74,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         /// A stream follows a face by running the network on the square around it, `margin` of the
         /// face's size on each side, shrunk to this many pixels a side (a multiple of 32).
         public var followSide: Int
+        /// The long side of the whole searches of a stream that skip small faces (three in four, see
+        /// ``Tracking/largeFacesOnly``): a quarter of the pixels, for faces from about 40 pixels at 720p.
+        public var streamLongestSide: Int
 
         /// Creates network settings.
         /// - Parameters:
@@ -79,8 +87,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         ///   - boxScale: The square box's side as a multiple of the network box's width.
         ///   - boxRise: How far the square's centre sits above the network box's, as a fraction of its height.
         ///   - followSide: The side of the square a followed face is searched in.
+        ///   - streamLongestSide: The long side of a stream's whole searches for large faces.
         public init(model: FaceNetworkModel, longestSide: Int, threshold: Double, overlap: Double, boxScale: Double, boxRise: Double,
-                    followSide: Int) {
+                    followSide: Int, streamLongestSide: Int) {
             self.model = model
             self.longestSide = longestSide
             self.threshold = threshold
@@ -88,6 +97,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
             self.boxScale = boxScale
             self.boxRise = boxRise
             self.followSide = followSide
+            self.streamLongestSide = streamLongestSide
         }
     }
 
@@ -257,7 +267,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         var profile = cascades
         profile.name = "default"
         profile.network = NetworkSearch(model: .centerFace, longestSide: 1280, threshold: 0.4, overlap: 0.3, boxScale: 1.1, boxRise: 0.05,
-                                        followSide: 128)
+                                        followSide: 96, streamLongestSide: 640)
         return profile
     }()
 
@@ -293,6 +303,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         tracking: Tracking(searchEveryWhileTracking: 30, searchEveryWhileLost: 5, margin: 0.5, workingFaceSize: 48, scaleStep: 1.1,
                            largeFacesOnly: .init(smallestHuman: 0.12, smallestCat: 0.3, smallFacesEvery: 4, shortSide: 240),
                            flow: .init(faceWidth: 48, checkEvery: 5, minimumPoints: 8)),
+        leastCatEdges: 0.1,
         network: nil)
 
     /// Every turn a human search is made at: upright first, then each of ``tilts``.

@@ -7,9 +7,10 @@ extension FaceDetector {
 
     /// People's faces the profile's network finds in the whole picture, each with the network's eyes,
     /// nose and mouth, and a smile where the face is big enough for the smile cascade.
-    func networkFaces(in image: Image, _ network: FaceNetwork) throws(OcularError) -> [Face] {
+    /// - Parameter longestSide: The long side the picture is shrunk to; nil: the profile's.
+    func networkFaces(in image: Image, _ network: FaceNetwork, longestSide: Int? = nil) throws(OcularError) -> [Face] {
         guard let settings = profile.network else { return [] }
-        let (width, height) = Self.networkInput(width: image.width, height: image.height, longestSide: settings.longestSide)
+        let (width, height) = Self.networkInput(width: image.width, height: image.height, longestSide: longestSide ?? settings.longestSide)
         let found = try network.faces(in: image, width: width, height: height, threshold: settings.threshold, overlap: settings.overlap)
         var faces: [Face] = []
         for face in found { if let face = try self.face(from: face, in: image, settings: settings) { faces.append(face) } }

@@ -78,7 +78,9 @@ public struct FaceDetector: Sendable {
 
     func faces(in image: Image, plan: SearchPlan) throws(OcularError) -> [Face] {
         let search = try SearchImage(image, profile: profile, shortSide: plan.shortSide)
-        let networkHumans = try network.map { (network) throws(OcularError) in try networkFaces(in: image, network) }
+        // A stream's searches for large faces only see a smaller copy (the network finds every size at once).
+        let networkSide = plan.smallestHuman == nil ? profile.network?.longestSide : profile.network?.streamLongestSide
+        let networkHumans = try network.map { (network) throws(OcularError) in try networkFaces(in: image, network, longestSide: networkSide) }
         let networkBoxes = networkHumans?.map { $0.bounds.scaled(by: search.scale) }
         var found = try wholeImageFaces(in: search, plan: plan, humanBoxes: networkBoxes)
         // The plain cascade misses most cats whose ears the frame cuts off or that lean (5 of the
@@ -103,9 +105,25 @@ public struct FaceDetector: Sendable {
             }.map(\.element)
             found = found.filter { $0.species == .human } + Self.cats(kept, besides: humans.map(\.box)).map { Candidate(species: .cat, box: $0) }
         }
+        if profile.leastCatEdges > 0 {
+            var furred: [Candidate] = []
+            for candidate in found {
+                if candidate.species == .cat, try Self.edgeShare(of: image, in: search.inFrame(candidate.box)) < profile.leastCatEdges { continue }
+                furred.append(candidate)
+            }
+            found = furred
+        }
         return try (networkHumans ?? []) + found.map { (candidate) throws(OcularError) in
             try face(candidate.species, at: candidate.box, tilt: candidate.tilt, in: search, of: image, confidence: candidate.confidence)
         }
+    }
+
+    /// The share of `box`'s pixels that are edges, on a 64 × 64 gray copy (see ``FaceDetectionProfile/leastCatEdges``).
+    static func edgeShare(of image: Image, in box: PixelRectangle) throws(OcularError) -> Double {
+        guard let inside = box.clipped(toWidth: image.width, height: image.height) else { return 0 }
+        let side = 64
+        let edges = try image.cropped(to: inside).converted(to: .gray8).resized(width: side, height: side).cannyEdges(low: 50, high: 150, aperture: 3)
+        return Double(edges.bytes.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }) / Double(side * side)
     }
 
     /// The biggest face by area: "the" face of a picture (SPEC §4), or nil when there is none.

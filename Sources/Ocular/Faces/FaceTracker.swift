@@ -115,7 +115,10 @@ public final class FaceTracker: Sendable {
             // Most whole searches skip the smallest faces, which cost most (measured with cv2 at
             // 1280×720: humans from 0.12 in 21 ms instead of 30 from 0.08, cats from 0.3 in 5 instead
             // of 19). Every few look for them too, at each turn in rotation (4 and 3 share no factor).
-            if let large = tracking.largeFacesOnly, state.wholeSearches % large.smallFacesEvery != large.smallFacesEvery - 1 {
+            // With the network the search for every size comes first (a group's small faces from the first
+            // frame, at one search's cost); the cascades' first searches are the cheap ones.
+            let smallFacesTurn = detector.network == nil ? (tracking.largeFacesOnly?.smallFacesEvery ?? 1) - 1 : 0
+            if let large = tracking.largeFacesOnly, state.wholeSearches % large.smallFacesEvery != smallFacesTurn {
                 plan.smallestHuman = large.smallestHuman
                 plan.smallestCat = large.smallestCat
                 plan.shortSide = large.shortSide

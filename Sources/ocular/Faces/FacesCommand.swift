@@ -7,16 +7,18 @@ struct FacesCommand: ParsableCommand {
         commandName: "faces",
         abstract: "Find human and cat faces, with their eyes, nose and mouth.",
         discussion: """
-            The cascades are OpenCV's (opencv-data: /usr/share/opencv4); --cascades FOLDER names another data \
-            folder holding haarcascades/ and lbpcascades/. --profile textbook is SPEC §4 exactly; the default \
-            finds smaller faces and, in videos, follows them from frame to frame.
+            The default profile finds people with the CenterFace network (from 24 px, turned heads too), which \
+            scripts/setup.sh puts in ~/.cache/ocular/models (without it, the cascades; Ocular says so once), and \
+            cats with OpenCV's cascades (opencv-data: /usr/share/opencv4); --cascades FOLDER names another data \
+            folder holding haarcascades/ and lbpcascades/. --profile cascades finds people with the cascades too; \
+            --profile textbook is the textbook's pipeline exactly. In videos faces are followed from frame to frame.
             """,
         subcommands: [FacesDetectCommand.self, FacesVideoCommand.self, FacesMergeCommand.self, FacesEvaluateCommand.self, FacesSweepCommand.self])
 }
 
 /// The options every faces command shares.
 struct FaceDetectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("default: finer search, mouth and smile, close-up cats, tracking in videos; textbook: SPEC §4.",
+    @Option(help: ArgumentHelp("default: people by the face network (from 24 px), cats by the cascades, tracking in videos; cascades: as before the network; textbook: SPEC §4.",
                                valueName: FacesStage.profile.valueNames))
     var profile = FacesStage.profile.defaultValue.rawValue
 
