@@ -123,13 +123,50 @@ struct FacesStudioTests {
         #expect(stored.bytes == expected.image.bytes)
     }
 
+    @Test("Many Masks with two people in one frame: 'captureBiggest' keeps the two biggest as face 1 and 2, a capture 'at' a point keeps the face under it, and a point beside every face is refused")
+    func pickFromAGroup() throws {
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0))
+        // astronaut.png, and a copy at 0.6 beside her, on a 1024 × 512 grey canvas.
+        let astronaut = try Image(contentsOfFile: dataRoot + "/faces/astronaut.png").converted(to: .bgr8)
+        var canvas = try Image(width: 1024, height: 512, format: .bgr8, filledWith: [128, 128, 128])
+        canvas = try astronaut.warped(by: try AffineMatrix(coefficients: [1, 0, 0, 0, 1, 0]), over: canvas)
+        canvas = try astronaut.warped(by: try AffineMatrix(coefficients: [0.6, 0, 600, 0, 0.6, 100]), over: canvas)
+        #expect(try Self.object(session.receive(#"{"type":"captureBiggest"}"#))["message"] as? String
+                == "no face in the frame just shown: two are needed to pick both")
+        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"faces","cats":false}]}}"#)
+        guard case .frame(_, let found, _) = session.process(ByteBuffer(bytes: try canvas.encoded(as: .png()))) else {
+            Issue.record("the frame was not answered")
+            return
+        }
+        let listed = try #require(try Self.object(found)["faces"] as? [[String: Any]])
+        #expect(listed.count == 2, "\(listed)")
+
+        let both = try Self.object(session.receive(#"{"type":"captureBiggest"}"#))
+        #expect(both["type"] as? String == "capturedBiggest", "\(both)")
+        let picked = try #require(both["faces"] as? [[String: Any]])
+        #expect(picked.map { $0["slot"] as? Int } == [1, 2])
+        let widths = picked.map { (($0["face"] as? [String: Any])?["bounds"] as? [Int])?[2] ?? 0 }
+        #expect(widths[0] > widths[1] && widths[1] > 0, "the bigger first: \(widths)")
+        #expect(try Self.object(session.receive(#"{"type":"merge"}"#))["type"] as? String == "merged")
+
+        // A tap on the smaller face (right half, 0.6 × her face's centre + the shift) keeps it as face 1.
+        let smaller = try #require(listed.min { (($0["bounds"] as? [Int])?[2] ?? 0) < (($1["bounds"] as? [Int])?[2] ?? 0) }?["bounds"] as? [Int])
+        let point = [(Double(smaller[0]) + Double(smaller[2]) / 2) / 1024, (Double(smaller[1]) + Double(smaller[3]) / 2) / 512]
+        let tapped = try Self.object(session.receive(#"{"type":"capture","slot":1,"at":[\#(point[0]),\#(point[1])]}"#))
+        #expect(tapped["type"] as? String == "captured" && ((tapped["face"] as? [String: Any])?["bounds"] as? [Int]) == smaller, "\(tapped)")
+        let beside = try Self.object(session.receive(#"{"type":"capture","slot":2,"at":[0.02,0.98]}"#))
+        #expect(beside["message"] as? String == "no face where you tapped: tap inside a face's box", "\(beside)")
+        let outside = try Self.object(session.receive(#"{"type":"capture","slot":2,"at":[1.5,0.5]}"#))
+        #expect(outside["type"] as? String == "error" && (outside["message"] as? String ?? "").contains("each 0 to 1"), "\(outside)")
+    }
+
     @Test("damaged Many Masks messages are refused by name")
     func badMasksMessages() throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
         let cases = [
             (#"{"type":"capture"}"#, "a capture message needs a slot, 1 or 2"),
             (#"{"type":"capture","slot":"one"}"#, "a capture message's slot must be 1 or 2"),
-            (#"{"type":"capture","slot":1,"face":2}"#, "a capture message has no 'face'; it has slot"),
+            (#"{"type":"capture","slot":1,"face":2}"#, "a capture message has no 'face'; it has slot, at"),
             (#"{"type":"merge","faces":[1,2]}"#, "a merge message has no 'faces'; it has only its type"),
             (#"{"type":"saveMerge","caption":7}"#, "a saveMerge message's caption must be text"),
         ]

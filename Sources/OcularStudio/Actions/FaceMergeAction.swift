@@ -8,18 +8,23 @@ import Synchronization
 /// was found and listed, and a merge needs no upload.
 ///
 /// `{"type":"capture","slot":1}` keeps the biggest face of the frame just answered as face 1 (or 2),
-/// answered `captured` with the face and a small JPEG `data:` URL of it; `{"type":"merge"}` merges
+/// answered `captured` with the face and a small JPEG `data:` URL of it; with `"at":[x,y]` (0…1 of the
+/// frame, as a tap's point of interest gives it) the face under that point instead;
+/// `{"type":"captureBiggest"}` keeps the frame's two biggest faces as face 1 and face 2 (a group in
+/// one frame), answered `capturedBiggest` with both; `{"type":"merge"}` merges
 /// face 1 and face 2, answered `merged` with the face and its picture; `{"type":"saveMerge",
 /// "caption":"…"}` saves the merge under review in the gallery, the caption defaulting to its species.
 final class FaceMergeAction: PageAction {
     static let name = "faceMerge"
     static let pages = ["manyMasks"]
-    static let messages = [PageMessage("capture", fields: ["slot"]), PageMessage("merge"),
+    static let messages = [PageMessage("capture", fields: ["slot", "at"]), PageMessage("captureBiggest"), PageMessage("merge"),
                            PageMessage("saveMerge", fields: ["caption"])]
     static let slots = 1...2
 
     private struct Contents {
         var seen: [Face] = []
+        /// The size of the frame `seen` was found in (a tap's point is a fraction of it).
+        var frameSize: (width: Int, height: Int)?
         var picked: [Int: Face] = [:]
         var merged: Face?
     }
@@ -33,7 +38,11 @@ final class FaceMergeAction: PageAction {
 
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? {
         let faces = frame.annotations(of: Face.self)
-        contents.withLock { $0.seen = faces }
+        let size = (width: frame.image.width, height: frame.image.height)
+        contents.withLock {
+            $0.seen = faces
+            $0.frameSize = size
+        }
         return nil
     }
 
@@ -43,13 +52,26 @@ final class FaceMergeAction: PageAction {
             guard let slot = try message.field("slot", as: Int.self, otherwise: "a capture message's slot must be 1 or 2") else {
                 throw StreamMessageError("a capture message needs a slot, 1 or 2")
             }
+            let at = try message.field("at", as: [Double].self, otherwise: "a capture message's at must be [x, y], fractions of the frame")
+            if let at, at.count != 2 || !at.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
+                throw StreamMessageError("a capture message's at must be [x, y], each 0 to 1 of the frame, got \(at)")
+            }
             do {
-                let face = try capture(slot: slot)
-                return .answer("captured", Captured(slot: slot, face: face, thumbnail: try face.image.jpegDataURL(longestSide: 160, quality: 85)))
+                let face = try capture(slot: slot, at: at.map { Point(x: $0[0], y: $0[1]) })
+                return .answer("captured", try Captured(slot: slot, face: face))
             } catch let error as StreamMessageError {
                 return .error(about: "capture", message: error.reason)
             } catch {
                 return .error(about: "capture", message: "the face could not be encoded: \(error)")
+            }
+        case "captureBiggest":
+            do {
+                let faces = try captureBiggest()
+                return .answer("capturedBiggest", CapturedBoth(faces: try zip(Self.slots, faces).map { try Captured(slot: $0, face: $1) }))
+            } catch let error as StreamMessageError {
+                return .error(about: "capture", message: error.reason)
+            } catch {
+                return .error(about: "capture", message: "the faces could not be encoded: \(error)")
             }
         case "merge":
             do {
@@ -72,6 +94,16 @@ final class FaceMergeAction: PageAction {
         let slot: Int
         let face: Face
         let thumbnail: String
+
+        init(slot: Int, face: Face) throws(OcularError) {
+            self.slot = slot
+            self.face = face
+            thumbnail = try face.image.jpegDataURL(longestSide: 160, quality: 85)
+        }
+    }
+
+    private struct CapturedBoth: Encodable {
+        let faces: [Captured]
     }
 
     private struct Merged: Encodable {
@@ -79,16 +111,44 @@ final class FaceMergeAction: PageAction {
         let image: String
     }
 
-    /// Keeps the biggest face of the frame just processed as face `slot`.
-    /// - Throws: When the slot is not 1 or 2, or no face was in that frame.
-    func capture(slot: Int) throws(StreamMessageError) -> Face {
+    /// Keeps a face of the frame just processed as face `slot`: the one under `point` (fractions of
+    /// the frame; the smallest box holding it, as a face in front of another is the nearer one), or
+    /// the biggest.
+    /// - Throws: When the slot is not 1 or 2, no face was in that frame, or none under the point.
+    func capture(slot: Int, at point: Point? = nil) throws(StreamMessageError) -> Face {
         guard Self.slots.contains(slot) else { throw StreamMessageError("slot must be 1 or 2, got \(slot)") }
         return try contents.withLock { (contents) throws(StreamMessageError) in
-            guard let face = Face.biggest(of: contents.seen) else {
+            guard let biggest = Face.biggest(of: contents.seen) else {
                 throw StreamMessageError("no face in the frame just shown: capture while a face is listed")
+            }
+            var face = biggest
+            if let point {
+                let under = contents.seen.filter { face in
+                    guard let frame = contents.frameSize else { return false }
+                    let x = point.x * Double(frame.width), y = point.y * Double(frame.height)
+                    return x >= Double(face.bounds.x) && x < Double(face.bounds.x + face.bounds.width)
+                        && y >= Double(face.bounds.y) && y < Double(face.bounds.y + face.bounds.height)
+                }
+                guard let smallest = under.min(by: { $0.bounds.width * $0.bounds.height < $1.bounds.width * $1.bounds.height }) else {
+                    throw StreamMessageError("no face where you tapped: tap inside a face's box")
+                }
+                face = smallest
             }
             contents.picked[slot] = face
             return face
+        }
+    }
+
+    /// Keeps the two biggest faces of the frame just processed as face 1 and face 2, the bigger first.
+    /// - Throws: When the frame had fewer than two faces.
+    func captureBiggest() throws(StreamMessageError) -> [Face] {
+        try contents.withLock { (contents) throws(StreamMessageError) in
+            let biggest = contents.seen.sorted { $0.bounds.width * $0.bounds.height > $1.bounds.width * $1.bounds.height }.prefix(2)
+            guard biggest.count == 2 else {
+                throw StreamMessageError("\(contents.seen.isEmpty ? "no face" : "one face") in the frame just shown: two are needed to pick both")
+            }
+            for (slot, face) in zip(Self.slots, biggest) { contents.picked[slot] = face }
+            return Array(biggest)
         }
     }
 

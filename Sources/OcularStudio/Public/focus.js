@@ -13,20 +13,26 @@ const elements = {
 /// The last tap's answer ({x, y, applied, reason, preview}, x null off the picture) and how many came.
 export const focus = { pendingTap: null, last: null, taps: 0, timer: 0 };
 
+/// Asks the server where a click on the preview lands in the camera's frame (answered "tapped"); returns
+/// the tap in the view's pixels and the view's box.
+export function sendTap(event) {
+  const canvas = elements.output;
+  const view = canvas.getBoundingClientRect();
+  const tap = { x: event.clientX - view.left, y: event.clientY - view.top };
+  send({
+    type: "tap", x: tap.x, y: tap.y, viewWidth: view.width, viewHeight: view.height,
+    frameWidth: canvas.width, frameHeight: canvas.height, layout: "letterbox",
+    // The browser turns camera frames upright itself: they arrive as the sensor frame is shown.
+    orientation: "landscape-right",
+    position: live.cameraChoice === "front" ? "front" : "back",
+  });
+  return { ...tap, view };
+}
+
 /// Taps on the preview ask the server where they land in the camera's frame.
 export function enableTapToFocus() {
   elements.output.addEventListener("click", (event) => {
-    const canvas = elements.output;
-    const view = canvas.getBoundingClientRect();
-    const tap = { x: event.clientX - view.left, y: event.clientY - view.top };
-    focus.pendingTap = { ...tap, view };
-    send({
-      type: "tap", x: tap.x, y: tap.y, viewWidth: view.width, viewHeight: view.height,
-      frameWidth: canvas.width, frameHeight: canvas.height, layout: "letterbox",
-      // The browser turns camera frames upright itself: they arrive as the sensor frame is shown.
-      orientation: "landscape-right",
-      position: live.cameraChoice === "front" ? "front" : "back",
-    });
+    focus.pendingTap = sendTap(event);
   });
 }
 

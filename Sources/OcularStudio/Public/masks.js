@@ -3,13 +3,17 @@
 // where it is discarded or saved in the gallery, then shared.
 //
 // Messages of its own (StreamMessage in the server): {"type": "capture", "slot": 1|2} keeps the biggest
-// face of the frame just answered, answered {"type": "captured", slot, face, thumbnail}; {"type":
+// face of the frame just answered (with "at": [x, y], 0…1 of the frame, the face under a tap, which the
+// server's "tap" answer places), answered {"type": "captured", slot, face, thumbnail};
+// {"type": "captureBiggest"} keeps the two biggest as face 1 and 2, answered {"type":
+// "capturedBiggest", faces: [captured, captured]}; {"type":
 // "merge"} answers {"type": "merged", face, image}; {"type": "saveMerge"} saves that merge, captioned
 // with its species, answered "saved" with the gallery item. Each answers an error about "capture",
 // "merge" or "save" when there is nothing to capture, merge or save. The faces themselves stay on the
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
 import { createBooth } from "./booth.js";
+import { sendTap } from "./focus.js";
 import { elements as liveElements, live, liveStats, liveTools, send, showNotice, startLive } from "./live.js";
 
 const elements = {
@@ -17,6 +21,7 @@ const elements = {
   seen: document.getElementById("seen"),
   cats: document.getElementById("cats"),
   pickButtons: [1, 2].map((slot) => document.getElementById(`capture-${slot}`)),
+  pickBiggest: document.getElementById("capture-biggest"),
   slots: [1, 2].map((slot) => document.getElementById(`slot-${slot}`)),
   merge: document.getElementById("merge"),
 };
@@ -26,6 +31,8 @@ const state = {
   annotationsReceived: 0,
   picked: { 1: null, 2: null },  // each slot's face, as the server described it
   merged: null,             // the merge under review: {face, image}
+  tappedSlot: null,         // the slot a tap on the picture is picking, while the server places it
+  nextTapSlot: 1,           // taps on faces fill face 1, then face 2, in turn
 };
 
 const booth = createBooth({
@@ -49,6 +56,7 @@ function showControls() {
   const waiting = Boolean(booth.waiting);
   const canCapture = live.connected && state.faces.length > 0 && !waiting;
   for (const button of elements.pickButtons) button.disabled = !canCapture;
+  elements.pickBiggest.disabled = !canCapture || state.faces.length < 2;
   elements.merge.disabled = !(live.connected && state.picked[1] && state.picked[2]) || waiting;
 }
 
@@ -124,6 +132,12 @@ function handleMessage(message) {
     case "captured":
       captured(message);
       break;
+    case "capturedBiggest":
+      for (const face of message.faces) captured(face);
+      break;
+    case "tapped":
+      pickTapped(message);
+      break;
     case "merged":
       merged(message);
       break;
@@ -134,7 +148,29 @@ elements.pickButtons.forEach((button, index) => button.addEventListener("click",
   const slot = index + 1;
   booth.request("capture", { type: "capture", slot }, `Picking face ${slot}…`);
 }));
+elements.pickBiggest.addEventListener("click", () => booth.request("capture", { type: "captureBiggest" }, "Picking the two biggest faces…"));
 elements.merge.addEventListener("click", () => booth.request("merge", { type: "merge" }, "Merging…"));
+
+// A tap on a face in the picture picks it: the server says where the tap lands in the frame ("tapped",
+// through its camera geometry: letterbox, the front camera's mirror), then keeps the face there.
+elements.output.addEventListener("click", (event) => {
+  if (!live.connected || booth.waiting || state.faces.length === 0) return;
+  state.tappedSlot = state.nextTapSlot;
+  sendTap(event);
+});
+
+function pickTapped(message) {
+  const slot = state.tappedSlot;
+  state.tappedSlot = null;
+  const point = message.pointOfInterest;
+  if (!slot) return;
+  if (!point) {
+    showNotice("Tap on a face in the picture, not beside it.");
+    return;
+  }
+  state.nextTapSlot = slot === 1 ? 2 : 1;
+  booth.request("capture", { type: "capture", slot, at: [point.x, point.y] }, `Picking face ${slot}…`);
+}
 elements.cats.addEventListener("change", sendRecipe);
 
 // For tests and the curious: window.ocularStudio.stats()
