@@ -173,10 +173,17 @@ struct FacesEvaluateCLITests {
         let pngs = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }
         #expect(pngs.count == list.entries.count && list.entries.count > 50, "\(pngs.count) files, \(list.entries.count) entries")
         #expect(run.output.contains("\(list.entries.count) frames"))
-        #expect(Set(list.entries.compactMap(\.group)).isSuperset(of: ["size", "tilt", "cut-off", "light", "none"]))
+        #expect(Set(list.entries.compactMap(\.group)).isSuperset(of: ["size", "tilt", "cut-off", "light", "none", "group"]))
         let size = try #require(list.entries.first { $0.file == "size-0.50-astronaut.png" })
         #expect(size.faces == [LabelledFace(species: .human, bounds: PixelRectangle(x: 200, y: 120, width: 240, height: 240))])
         let again = try ocular("faces", "sweep", folder.file("sources.json"), out)
         #expect(again.status != 0 && again.errors.contains("already exists"), "\(again.errors)")
+
+        // --only: just the frames named, labelled as in the whole sweep; a name it lacks is refused.
+        let one = try ocular("faces", "sweep", folder.file("sources.json"), folder.file("one"), "--only", "size-0.50-astronaut")
+        #expect(one.status == 0, "\(one.errors)")
+        #expect(try FaceLabelList(contentsOf: folder.file("one")).entries == [size])
+        let unknown = try ocular("faces", "sweep", folder.file("sources.json"), folder.file("two"), "--only", "size-0.55-astronaut")
+        #expect(unknown.status != 0 && unknown.errors.contains("no frame 'size-0.55-astronaut'"), "\(unknown.errors)")
     }
 }

@@ -178,6 +178,10 @@ struct FacesSweepCommand: ParsableCommand {
     @Argument(help: "The folder to write the sweep into (created; must not hold a faces.json already).")
     var output: String
 
+    @Option(name: .customLong("only"), help: ArgumentHelp("Write only the frame of this name (e.g. size-0.50-grace_hopper); repeat for more.",
+                                                          valueName: "frame"))
+    var only: [String] = []
+
     func run() throws {
         let sweep = try FaceSweep(list: try FaceLabelList(contentsOf: sources))
         let list = (output as NSString).appendingPathComponent(FaceLabelList.fileName)
@@ -189,10 +193,15 @@ struct FacesSweepCommand: ParsableCommand {
         } catch {
             throw OcularError.writeFailed(path: output, reason: "cannot create the folder: \(error.localizedDescription)")
         }
-        let progress = ProgressDisplay(title: "sweep", total: sweep.count, unit: "frames")
+        let names = sweep.names.map(\.name)
+        if let unknown = only.first(where: { !names.contains($0) }) {
+            throw ValidationError("the sweep has no frame '\(unknown)' (its frames are named like \(names.prefix(3).joined(separator: ", ")))")
+        }
+        let chosen = only.isEmpty ? Array(0..<sweep.count) : names.indices.filter { only.contains(names[$0]) }
+        let progress = ProgressDisplay(title: "sweep", total: chosen.count, unit: "frames")
         var entries: [FaceLabelList.Entry] = []
         do {
-            for index in 0..<sweep.count {
+            for index in chosen {
                 let frame = try sweep.frame(index)
                 let file = frame.name + ".png"
                 try frame.image.write(toFile: (output as NSString).appendingPathComponent(file))
