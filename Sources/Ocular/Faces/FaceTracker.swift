@@ -127,7 +127,15 @@ public final class FaceTracker: Sendable {
             state.searchesSinceCloseUp = closeUp ? 0 : state.searchesSinceCloseUp + 1
             state.wholeSearches += 1
             state.lastWholeSearch = state.frameIndex
-            state.followed = try faces.map { (face) throws(OcularError) in try following(face, in: image, tracking: tracking) }
+            // A group's faces take their checks in turn (the n-th face a frame later than the one before),
+            // so no frame pays for every face's check at once.
+            var followed: [Followed] = []
+            for (index, face) in faces.enumerated() {
+                var next = try following(face, in: image, tracking: tracking)
+                next.sinceChecked = tracking.flow.map { index % $0.checkEvery } ?? 0
+                followed.append(next)
+            }
+            state.followed = followed
             return faces
         }
     }
