@@ -66,6 +66,24 @@ def measure(page, name, seconds):
     }
 
 
+def measure_page(playwright, camera, url, ready, name, seconds):
+    """One row of a page of its own, in a browser whose fake camera plays `camera`: once `ready` (a
+    JavaScript condition) holds and a second and a half has settled it."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
+    try:
+        page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
+        page.goto(url)
+        page.wait_for_function(ready, timeout=60000)
+        page.wait_for_timeout(1500)
+        row = measure(page, name, seconds)
+        row["stats"] = page.evaluate("window.ocularStudio.stats()")
+        return row
+    finally:
+        browser.close()
+
+
 def measure_bean_counter(playwright, url, folder, seconds):
     """The Bean Counter page with its tally on: a camera over the demo's coins and beans (640×480 at 30
     frames/s, moving a little as a hand-held phone would), every object named by the studio's list."""
@@ -74,19 +92,10 @@ def measure_bean_counter(playwright, url, folder, seconds):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-framerate", "30", "-i", str(scene),
                     "-vf", "crop=1264:712:8+4*sin(n/3):4+3*cos(n/4),scale=640:360,pad=640:480:0:60:0xD0CBC4", "-pix_fmt", "yuv420p",
                     "-frames:v", "90", str(camera)], check=True)
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
-    try:
-        page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
-        page.goto(url + "beans.html")
-        page.wait_for_function("window.ocularStudio.stats().tally && window.ocularStudio.stats().framesReceived > 30", timeout=60000)
-        page.wait_for_timeout(1500)
-        row = measure(page, "beans, tally", seconds)
-        row["tally"] = page.evaluate("window.ocularStudio.stats().tally.text")
-        return row
-    finally:
-        browser.close()
+    row = measure_page(playwright, camera, url + "beans.html",
+                       "window.ocularStudio.stats().tally && window.ocularStudio.stats().framesReceived > 30", "beans, tally", seconds)
+    row["tally"] = row.pop("stats")["tally"]["text"]
+    return row
 
 
 def measure_many_masks(playwright, ocular, url, folder, seconds):
@@ -100,19 +109,10 @@ def measure_many_masks(playwright, ocular, url, folder, seconds):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-framerate", "30", "-i", str(sweep / f"{scene}.png"),
                     "-vf", "pad=1296:736:8:8:0x808080,crop=1280:720:8+4*sin(n/3):8+3*cos(n/4)", "-pix_fmt", "yuv420p",
                     "-frames:v", "90", str(camera)], check=True)
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
-    try:
-        page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
-        page.goto(url + "masks.html")
-        page.wait_for_function("window.ocularStudio.stats().faces.length >= 8 && window.ocularStudio.stats().framesReceived > 30", timeout=60000)
-        page.wait_for_timeout(1500)
-        row = measure(page, "masks, group", seconds)
-        row["faces"] = len(page.evaluate("window.ocularStudio.stats().faces"))
-        return row
-    finally:
-        browser.close()
+    row = measure_page(playwright, camera, url + "masks.html",
+                       "window.ocularStudio.stats().faces.length >= 8 && window.ocularStudio.stats().framesReceived > 30", "masks, group", seconds)
+    row["faces"] = len(row.pop("stats")["faces"])
+    return row
 
 
 def main():
