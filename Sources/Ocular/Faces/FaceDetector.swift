@@ -210,8 +210,7 @@ public struct FaceDetector: Sendable {
             if let smallest = plan.smallestCat { cats.minimumSize = max(cats.minimumSize, smallest) }
             let catBoxes = try Self.objects(catFace, in: padded, margin: margin, tilts: [0], search: cats, shortSide: shortSide)
             let humanFaces = humanBoxes ?? humans.map(\.box)
-            found += catBoxes.filter { cat in !humanFaces.contains { $0.intersects(cat.box) } }
-                .map { Candidate(species: .cat, box: $0.box, confidence: $0.confidence) }
+            found += Self.cats(catBoxes, besides: humanFaces, at: \.box).map { Candidate(species: .cat, box: $0.box, confidence: $0.confidence) }
         }
         return found
     }
@@ -219,7 +218,12 @@ public struct FaceDetector: Sendable {
     /// The cat boxes that touch no human face: one that does is the human's (the human cascade is the
     /// more reliable).
     static func cats(_ cats: [PixelRectangle], besides humans: [PixelRectangle]) -> [PixelRectangle] {
-        cats.filter { cat in !humans.contains { $0.intersects(cat) } }
+        Self.cats(cats, besides: humans, at: \.self)
+    }
+
+    /// The same for cats that carry more than their box (a cascade's confidence): `box` reads it.
+    static func cats<Cat>(_ cats: [Cat], besides humans: [PixelRectangle], at box: KeyPath<Cat, PixelRectangle>) -> [Cat] {
+        cats.filter { cat in !humans.contains { $0.intersects(cat[keyPath: box]) } }
     }
 
     /// The objects `cascade` finds in `padded` (the search image inside a border `margin` wide), also
