@@ -267,10 +267,12 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         var profile = cascades
         profile.name = "default"
         profile.network = NetworkSearch(model: .centerFace, longestSide: 1280, threshold: 0.4, overlap: 0.3, boxScale: 1.1, boxRise: 0.05,
-                                        followSide: 64, streamLongestSide: 640)
-        // A check is one network run (about 2.2 ms at 64 × 64, 3.4 at 96, whatever the face's size), so a
-        // group of twelve checked every 5th frame spent more on checks than on everything else a frame
-        // does; the flow holds a face for 10 frames as well as for 5 (the group clip: recall 1.00 either way).
+                                        followSide: 96, streamLongestSide: 640)
+        // A check is one network run (about 3.4 ms at 96 × 96, 2.2 at 64, more its layers' cost than its
+        // pixels'), so a group of twelve checked every 5th frame spent more on checks than on everything
+        // else a frame does; the flow holds a face for 10 frames as well as for 5 (motion sweep: 676 of
+        // 676 found, 9 false boxes, either way). A 64-pixel square is not enough: a large face shrunk to
+        // 32 pixels there is boxed loosely, and the motion sweep lost 59 of 676.
         profile.tracking?.flow?.checkEvery = 10
         return profile
     }()
