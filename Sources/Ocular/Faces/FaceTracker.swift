@@ -118,7 +118,9 @@ public final class FaceTracker: Sendable {
             // With the network the search for every size comes first (a group's small faces from the first
             // frame, at one search's cost); the cascades' first searches are the cheap ones.
             let smallFacesTurn = detector.network == nil ? (tracking.largeFacesOnly?.smallFacesEvery ?? 1) - 1 : 0
+            var largeOnly = false
             if let large = tracking.largeFacesOnly, state.wholeSearches % large.smallFacesEvery != smallFacesTurn {
+                largeOnly = true
                 plan.smallestHuman = large.smallestHuman
                 plan.smallestCat = large.smallestCat
                 plan.shortSide = large.shortSide
@@ -135,8 +137,20 @@ public final class FaceTracker: Sendable {
                 next.sinceChecked = tracking.flow.map { index % $0.checkEvery } ?? 0
                 followed.append(next)
             }
+            // A search for large faces only does not look for the small faces being followed: those it did
+            // not find carry on where the flow takes them (their checks still drop them when they go),
+            // rather than vanish until the next search for every size. Not a box the frame's edge has cut
+            // (narrower than three quarters of its height): that is a face leaving, which the search ends.
+            if largeOnly, let flow = tracking.flow, let large = tracking.largeFacesOnly {
+                let smallest = large.smallestHuman * Double(min(image.width, image.height))
+                for face in state.followed where Double(face.bounds.width) < smallest
+                    && 4 * min(face.bounds.width, face.bounds.height) >= 3 * max(face.bounds.width, face.bounds.height)
+                    && !faces.contains(where: { $0.bounds.intersects(face.bounds) }) {
+                    if let moved = try glide(face, in: image, flow: flow) { followed.append(moved) }
+                }
+            }
             state.followed = followed
-            return faces
+            return followed.map(\.face)
         }
     }
 
