@@ -176,16 +176,27 @@ public struct FaceDetectionProfile: Sendable, Hashable {
             public var checkEvery: Int
             /// With fewer corners than this followed there and back, the cascade looks at once.
             public var minimumPoints: Int
+            /// A followed box whose short side is under this fraction of its long side has been cut by
+            /// the frame's edge (a face's box is about square): a face leaving, which a whole search
+            /// ends rather than the flow carrying a sliver of it on.
+            public var leastUncutAspect: Double
 
             /// Creates the flow settings.
             /// - Parameters:
             ///   - faceWidth: The width faces are scaled to for optical flow.
             ///   - checkEvery: How many frames between checks that a followed face is still a face.
             ///   - minimumPoints: The fewest points that must follow for the face to be kept.
-            public init(faceWidth: Int, checkEvery: Int, minimumPoints: Int) {
+            ///   - leastUncutAspect: The narrowest box, short side over long, not taken as cut by the frame's edge.
+            public init(faceWidth: Int, checkEvery: Int, minimumPoints: Int, leastUncutAspect: Double = 0.75) {
                 self.faceWidth = faceWidth
                 self.checkEvery = checkEvery
                 self.minimumPoints = minimumPoints
+                self.leastUncutAspect = leastUncutAspect
+            }
+
+            /// Whether `box` looks cut by the frame's edge (see ``leastUncutAspect``).
+            func isCut(_ box: PixelRectangle) -> Bool {
+                Double(min(box.width, box.height)) < leastUncutAspect * Double(max(box.width, box.height))
             }
         }
 

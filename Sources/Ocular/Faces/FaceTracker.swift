@@ -139,14 +139,13 @@ public final class FaceTracker: Sendable {
             }
             // A search for large faces only does not look for the small faces being followed: those it did
             // not find carry on where the flow takes them (their checks still drop them when they go),
-            // rather than vanish until the next search for every size. Not a box the frame's edge has cut
-            // (narrower than three quarters of its height): that is a face leaving, which the search ends.
+            // rather than vanish until the next search for every size. Not a box the frame's edge has cut:
+            // that is a face leaving, which the search ends.
             if largeOnly, let flow = tracking.flow, let large = tracking.largeFacesOnly {
-                let smallest = large.smallestHuman * Double(min(image.width, image.height))
-                for face in state.followed where Double(face.bounds.width) < smallest
-                    && 4 * min(face.bounds.width, face.bounds.height) >= 3 * max(face.bounds.width, face.bounds.height)
-                    && !faces.contains(where: { $0.bounds.intersects(face.bounds) }) {
-                    if let moved = try glide(face, in: image, flow: flow) { followed.append(moved) }
+                let shortSide = Double(min(image.width, image.height))
+                for face in state.followed where !flow.isCut(face.bounds) && !faces.contains(where: { $0.bounds.intersects(face.bounds) }) {
+                    let smallest = (face.species == .cat ? large.smallestCat : large.smallestHuman) * shortSide
+                    if Double(face.bounds.width) < smallest, let moved = try glide(face, in: image, flow: flow) { followed.append(moved) }
                 }
             }
             state.followed = followed

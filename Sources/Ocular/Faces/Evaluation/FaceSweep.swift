@@ -120,6 +120,8 @@ package struct FaceSweep: Sendable {
     // MARK: - The variations
 
     static let sizes = [0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    /// Cats from 40 pixels in a 640×480 frame to close-ups.
+    static let catSizes = [0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
     static let tilts: [Double] = [-25, -20, -15, -10, -5, 5, 10, 15, 20, 25]
     static let lights: [(String, SweepFinish)] = [
         ("dark-0.4", .exposure(0.4)), ("dark-0.6", .exposure(0.6)), ("bright-1.4", .exposure(1.4)), ("bright-1.6", .exposure(1.6)),
@@ -200,7 +202,7 @@ package struct FaceSweep: Sendable {
         }
         for (index, cat) in cats.enumerated() {
             let name = cat.name
-            for size in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8] {
+            for size in catSizes {
                 recipes.append(Recipe(name: "cat-size-\(format(size))-\(name)", axis: "cat", background: size >= 0.5 ? nil : index % faceless.count,
                                       placements: [centred(cat, size: size)]))
             }
@@ -216,6 +218,18 @@ package struct FaceSweep: Sendable {
                 var placement = centred(cat, size: 0.4)
                 placement.centre = Point(x: 640 * x, y: 240)
                 recipes.append(Recipe(name: "cat-\(corner)-\(name)", axis: "cat", background: (index + 1) % faceless.count, placements: [placement]))
+            }
+            // Cut off by an edge: the chin by the bottom, a cheek by either side. Not by the top: the source's
+            // box already starts at the photo's top edge, its ears cut (chelsea), and a further cut takes the eyes.
+            for cut in [0.1, 0.25] {
+                for (edge, dx, dy) in [("left", -1.0, 0.0), ("right", 1.0, 0.0), ("bottom", 0.0, 1.0)] {
+                    var placement = centred(cat, size: 0.35)
+                    let box = placement.size * 480
+                    let aspect = Double(cat.face.bounds.height) / Double(cat.face.bounds.width)
+                    placement.centre = Point(x: 320 + dx * (320 - box * (0.5 - cut)), y: 240 + dy * (240 - box * aspect * (0.5 - cut)))
+                    recipes.append(Recipe(name: "cat-cut-\(edge)-\(format(cut))-\(name)", axis: "cat", background: (index + 1) % faceless.count,
+                                          placements: [placement]))
+                }
             }
             for (light, finish) in [lights[1], lights[3], lights[7], qualities[0], qualities[1]] {
                 recipes.append(Recipe(name: "cat-\(light)-\(name)", axis: "cat", placements: [centred(cat, size: 0.5)], finish: finish))
