@@ -99,6 +99,24 @@ struct LinkMeterTests {
         #expect(link.meter.waitBeforeStepUp > LinkMeter.underBeforeStepUp * 4)
     }
 
+    @Test("a token bucket that lets a rung's small frames through at once (transfers under a third of the budget) while the rung above fills it: the tries back off all the same, and a link that truly clears still climbs at once")
+    func bucketBackOff() {
+        // 5 Mbit/s behind a bucket: rung 6 (~10 kB) crosses at 80 Mbit/s, a burst; rung 5 (~14 kB) at the rate.
+        var link = SimulatedLink(kilobytesPerMs: 10, latencyMs: 0.5)
+        var levels: [Int] = []
+        for _ in 0..<3000 {
+            link.kilobytesPerMs = link.meter.level >= 6 ? 10 : 0.625
+            levels += link.run(frames: 1)
+        }
+        let tries = zip(levels, levels.dropFirst()).filter { $0.0 == 6 && $0.1 == 5 }.count
+        #expect(tries >= 3 && tries <= 8, "tries: \(tries)")
+        #expect(Double(levels.suffix(2000).filter { $0 == 6 }.count) / 2000 > 0.95)
+        // The link clears (every rung's transfers shrink to a tenth): the next rung is tried within a second.
+        link.kilobytesPerMs = 100
+        let cleared = link.run(frames: 40)
+        #expect(cleared.contains { $0 < 6 }, "\(cleared)")
+    }
+
     @Test("transfers well under the budget but now and then merely within it still lead to a try of the rung above")
     func noisyRoomClimbs() {
         var meter = LinkMeter()

@@ -138,11 +138,16 @@ def studio_in(link, tmp_path, *extra, executable=None):
                   environment={"XDG_CONFIG_HOME": str(tmp_path / "config")}, namespace=link.namespace)
 
 
-# True once the link's level has not changed for `seconds`; called every 100 ms.
+# True once the link's level has not changed for `seconds`; called every 100 ms. Each change is kept
+# (seconds since the first call, the level, the link's figures then), for the message when it never holds.
 LEVEL_HELD = """(seconds) => {
-  const held = window.levelHeld || (window.levelHeld = { level: undefined, since: performance.now() });
-  const level = (window.ocularStudio.stats().link || {}).level;
-  if (level !== held.level) Object.assign(held, { level, since: performance.now() });
+  const held = window.levelHeld || (window.levelHeld = { level: undefined, since: performance.now(), start: performance.now(), trace: [] });
+  const link = window.ocularStudio.stats().link || {};
+  if (link.level !== held.level) {
+    Object.assign(held, { level: link.level, since: performance.now() });
+    held.trace.push([Math.round((performance.now() - held.start) / 100) / 10, link.level, link.answerRoundTripMs, link.uploadMs,
+                     link.processingMs, link.budgetMs]);
+  }
   return performance.now() - held.since >= seconds * 1000;
 }"""
 
@@ -157,7 +162,9 @@ def measure(page):
         page.wait_for_function(LEVEL_HELD, arg=SETTLED_SECONDS, polling=100, timeout=SETTLE_LIMIT_SECONDS * 1000)
     except PlaywrightTimeoutError:
         raise AssertionError(f"the link's level still moved {SETTLE_LIMIT_SECONDS} s after the first frames: "
-                             f"{page.evaluate('() => window.ocularStudio.stats().link')}") from None
+                             f"{page.evaluate('() => window.ocularStudio.stats().link')}; its changes "
+                             f"[s, level, answer round trip, upload, processing, budget ms]: "
+                             f"{page.evaluate('() => window.levelHeld.trace')}") from None
     settled = time.monotonic()
     page.evaluate("() => window.ocularStudio.takeDelays()")
     start = page.evaluate("() => window.ocularStudio.stats()")
@@ -177,6 +184,7 @@ def measure(page):
         "link": end["link"],
         "cameraFrames": end["cameraFrames"] - start["cameraFrames"],
         "secondsToSettle": round(settled - settling, 1),
+        "levelChanges": page.evaluate("() => window.levelHeld.trace"),
     }
 
 
@@ -228,7 +236,7 @@ def test_the_shown_rate_follows_the_link(playwright_instance, shaped_link, camer
 def test_the_level_climbs_back_once_the_link_clears(playwright_instance, shaped_link, camera_720p, tmp_path):
     """At 5 Mbit/s the page steps down; cleared to 20 Mbit/s, it climbs back, at the latest once the longest
     back-off between tries (LinkMeter.longestWaitBeforeStepUp, 900 frames: 30 s) has passed; at once where
-    the transfers shrink to a third of the budget. A busy machine's transfers may not, so the test waits for
+    the transfers shrink to a third of the budget and to half what they were when the last try failed. A busy machine's transfers may not, so the test waits for
     the climb instead of reading the level at a fixed moment: up to half a minute, so make eval runs it (the
     climb itself is LinkMeterTests' in make test) and records how long it took."""
     shaped_link.shape("5mbit")

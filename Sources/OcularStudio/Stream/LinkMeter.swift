@@ -35,7 +35,10 @@ struct LinkLevel: Equatable, Sendable {
 /// (frames within the budget but not well under it neither count nor cancel; one over it does), it
 /// tries the rung above. A try that is over budget at once steps back and doubles the wait before
 /// the next one (up to half a minute), as TCP probes for bandwidth; a rung that holds for ten seconds,
-/// or transfers that shrink to a third of the budget (the link cleared), reset the wait. Samples are smoothed (EWMA) and restarted at every change, since a new size makes
+/// or transfers that shrink to a third of the budget (the link cleared), reset the wait. Where a try
+/// failed, a third of the budget is not enough: small frames pass a token bucket at once (a third of the
+/// budget at 5 Mbit/s) while the rung above fills it, so the link has cleared there only when the
+/// transfers have also halved since the try; without that the page tried every second and never settled. Samples are smoothed (EWMA) and restarted at every change, since a new size makes
 /// the old ones meaningless.
 struct LinkMeter: Sendable {
     /// The camera rate the studio aims to keep (the page's cap).
@@ -70,6 +73,10 @@ struct LinkMeter: Sendable {
     /// Frames well under budget wanted before the next step up (doubles after each failed try).
     private(set) var waitBeforeStepUp = underBeforeStepUp
     private var lastChangeWasUp = false
+    /// The transfers measured on the rung a try left, kept while the try lasts.
+    private var transferBeforeTry: Double?
+    /// The rung a try failed above, and the transfers it must fall under there to count as roomy.
+    private var failedTry: (level: Int, roomyBelowMs: Double)?
 
     init(adapts: Bool = true) {
         self.adapts = adapts
@@ -138,14 +145,19 @@ struct LinkMeter: Sendable {
         }
         if lastChangeWasUp, sinceChange == Self.framesToHold {
             waitBeforeStepUp = Self.underBeforeStepUp  // the rung held: the link has room
+            failedTry = nil
         }
+        let roomy = transferMs < budget * Self.roomyHeadroom && failedTry.map { $0.level != level || transferMs < $0.roomyBelowMs } ?? true
         var next = level
         if over >= Self.overBeforeStepDown, sinceChange >= Self.overBeforeStepDown {
             let tried = lastChangeWasUp && sinceChange < 2 * Self.underBeforeStepUp
-            if tried { waitBeforeStepUp = min(waitBeforeStepUp * 2, Self.longestWaitBeforeStepUp) }
+            if tried {
+                waitBeforeStepUp = min(waitBeforeStepUp * 2, Self.longestWaitBeforeStepUp)
+                failedTry = transferBeforeTry.map { (level + 1, $0 / 2) }
+            }
             // Far over budget: two rungs, unless this rung was only a try (the one below held).
             next = min(level + (transferMs > 2 * budget && !tried ? 2 : 1), LinkLevel.ladder.count - 1)
-        } else if under >= (transferMs < budget * Self.roomyHeadroom ? Self.underBeforeStepUp : waitBeforeStepUp) {
+        } else if under >= (roomy ? Self.underBeforeStepUp : waitBeforeStepUp) {
             next = max(level - 1, 0)
         }
         guard next != level else {
@@ -153,6 +165,7 @@ struct LinkMeter: Sendable {
             return false
         }
         lastChangeWasUp = next < level
+        transferBeforeTry = lastChangeWasUp ? transferMs : nil
         level = next
         over = 0
         under = 0
