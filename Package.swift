@@ -61,7 +61,9 @@ let package = Package(
         // The only code that touches OpenCV: a plain C API whose every function catches C++ exceptions.
         .target(
             name: "OpenCVBridge",
-            dependencies: ["COpenCV"]
+            dependencies: ["COpenCV"],
+            // libjpeg-turbo, OpenCV's own JPEG library, for camera frames straight to BGR (JPEGDecoding.cpp).
+            linkerSettings: [.linkedLibrary("jpeg")]
         ),
         // Cascade classifiers (objdetect): kept apart from the bridge every image operation goes through,
         // like the next three; --as-needed keeps a library only where some target's code calls it.

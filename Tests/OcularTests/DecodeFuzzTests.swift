@@ -56,6 +56,61 @@ struct DecodeFuzzTests {
                          rows: [["\(checked)", "\(decoded)", "\(refused)"]])
     }
 
+    @Test("libjpeg-turbo's BGR path (camera frames) gives cv::imdecode's pixels byte for byte, on a frame and on 600 damaged JPEGs (2,200 in make eval), and declines what OpenCV must judge: EXIF, gray, cut short")
+    func jpegStraightToBGR() throws {
+        /// The fast path's pixels, or nil where it declines.
+        func fast(_ bytes: [UInt8], width: Int, height: Int) -> [UInt8]? {
+            var pixels = [UInt8](repeating: 0, count: width * height * 3)
+            let taken = pixels.withUnsafeMutableBytes { target in
+                var into = OCVImage(data: target.baseAddress, columns: Int32(width), rows: Int32(height), bytesPerRow: Int64(width * 3), type: OCV_8UC3)
+                return bytes.withUnsafeBytes { ocv_decode_jpeg_as_bgr($0.baseAddress!, $0.count, &into) }
+            }
+            return taken ? pixels : nil
+        }
+        /// cv::imdecode's colour pixels, packed, or nil where it returns none.
+        func opencv(_ bytes: [UInt8]) -> (pixels: [UInt8], width: Int, height: Int)? {
+            var reference = ReferenceImage()
+            guard reference_decode(bytes, bytes.count, Int32(OCV_READ_COLOR.rawValue), &reference) == 0 else { return nil }
+            defer { reference_image_free(&reference) }
+            let count = Int(reference.columns) * Int(reference.rows) * Int(reference.channels)
+            return (Array(UnsafeBufferPointer(start: reference.bytes, count: count)), Int(reference.columns), Int(reference.rows))
+        }
+        // A camera frame as the studio gets it: the group scene of the face sweep, 1280 × 720, at the page's quality.
+        let sweep = try SweepSources.sweep.get()
+        let index = try #require(sweep.names.firstIndex { $0.name.hasPrefix("group-1280x720") })
+        let frame = try sweep.frame(index).image.encoded(as: .jpeg(quality: 85))
+        let expected = try #require(opencv(frame))
+        #expect(fast(frame, width: 1280, height: 720) == expected.pixels, "a 1280 × 720 frame")
+        #expect(try Image(decoding: frame).bytes == expected.pixels)
+        // Declined: another size than the storage's, a gray JPEG, data cut short, a photo with EXIF.
+        #expect(fast(frame, width: 1280, height: 718) == nil)
+        let gray = try sweep.frame(index).image.converted(to: .gray8).encoded(as: .jpeg(quality: 85))
+        #expect(fast(gray, width: 1280, height: 720) == nil)
+        #expect(fast(Array(frame.prefix(frame.count / 2)), width: 1280, height: 720) == nil)
+        let exif: [UInt8] = [0xFF, 0xE1, 0x00, 0x10] + Array("Exif".utf8) + [0, 0] + [UInt8](repeating: 0, count: 8)
+        #expect(fast(Array(frame.prefix(2)) + exif + Array(frame.dropFirst(2)), width: 1280, height: 720) == nil)
+        // Damaged colour JPEGs: wherever the fast path takes one, its pixels are cv::imdecode's.
+        var generator = SeededGenerator(seed: 20261127)
+        var taken = 0, declined = 0
+        var failures: [String] = []
+        for (name, seed) in try Self.seeds() where name.hasSuffix("as colour JPEG") {
+            for round in 0..<(Self.mutationsPerSeed * 4) {
+                let (mutation, bytes) = Self.mutate(seed, round: round, using: &generator)
+                guard let reference = opencv(bytes) else {
+                    if fast(bytes, width: 48, height: 36) != nil { failures.append("\(name), \(mutation): decoded where OpenCV decodes nothing") }
+                    declined += 1
+                    continue
+                }
+                guard let pixels = fast(bytes, width: reference.width, height: reference.height) else { declined += 1; continue }
+                taken += 1
+                if pixels != reference.pixels { failures.append("\(name), \(mutation): pixels differ from cv::imdecode's") }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+        // Both outcomes, or the corpus tests nothing: most damage makes libjpeg warn, and the path declines.
+        #expect(taken >= 40 && declined >= 100, "taken \(taken), declined \(declined)")
+    }
+
     @Test("a PNG whose IHDR CRC is wrong is refused: its pixels were never written")
     func badHeaderChecksum() throws {
         var png = try Self.smallImage().encoded(as: .png())
