@@ -63,7 +63,8 @@ let package = Package(
             name: "OpenCVBridge",
             dependencies: ["COpenCV"],
             // libjpeg-turbo, OpenCV's own JPEG library, for camera frames straight to BGR (JPEGDecoding.cpp).
-            linkerSettings: [.linkedLibrary("jpeg")]
+            // On Linux, where Debian's OpenCV 4.6 needs it; elsewhere cv::imdecode decodes them all.
+            linkerSettings: [.linkedLibrary("jpeg", .when(platforms: [.linux]))]
         ),
         // Cascade classifiers (objdetect): kept apart from the bridge every image operation goes through,
         // like the next three; --as-needed keeps a library only where some target's code calls it.

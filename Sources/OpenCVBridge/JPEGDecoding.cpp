@@ -14,8 +14,14 @@
 #include <cstdio>
 #include <cstring>
 
+// Linked on Linux only (Package.swift): elsewhere the OpenCV at hand is newer, or its JPEG library
+// lives where the compiler does not look, and cv::imdecode decodes every JPEG.
+#if defined(__linux__) && __has_include(<jpeglib.h>)
 #include <jpeglib.h>
+#define OCULAR_JPEG_TO_BGR 1
+#endif
 
+#ifdef OCULAR_JPEG_TO_BGR
 namespace {
 
 /// libjpeg's error manager, with where to jump back to: libjpeg reports an error by calling
@@ -70,10 +76,11 @@ bool decodeInto(jpeg_decompress_struct &info, Escape &errors, const uint8_t *byt
 }
 
 }  // namespace
+#endif
 
 bool ocv_decode_jpeg_as_bgr(const void *bytes, size_t count, const OCVImage *pointer) {
     const OCVImage &into = *pointer;
-#ifdef JCS_EXTENSIONS
+#if defined(OCULAR_JPEG_TO_BGR) && defined(JCS_EXTENSIONS)
     if (count < 3 || static_cast<const uint8_t *>(bytes)[0] != 0xFF || static_cast<const uint8_t *>(bytes)[1] != 0xD8) return false;
     if (into.data == nullptr || into.type != OCV_8UC3 || into.columns <= 0 || into.rows <= 0 ||
         into.bytesPerRow < static_cast<int64_t>(into.columns) * 3) {

@@ -56,6 +56,7 @@ struct DecodeFuzzTests {
                          rows: [["\(checked)", "\(decoded)", "\(refused)"]])
     }
 
+    #if os(Linux)  // the path is built on Linux only (JPEGDecoding.cpp)
     @Test("libjpeg-turbo's BGR path (camera frames) gives cv::imdecode's pixels byte for byte, on a frame and on 600 damaged JPEGs (2,200 in make eval), and declines what OpenCV must judge: EXIF, gray, cut short")
     func jpegStraightToBGR() throws {
         /// The fast path's pixels, or nil where it declines.
@@ -110,6 +111,8 @@ struct DecodeFuzzTests {
         // Both outcomes, or the corpus tests nothing: most damage makes libjpeg warn, and the path declines.
         #expect(taken >= 40 && declined >= 100, "taken \(taken), declined \(declined)")
     }
+
+    #endif
 
     @Test("a PNG whose IHDR CRC is wrong is refused: its pixels were never written")
     func badHeaderChecksum() throws {
