@@ -79,6 +79,24 @@ struct LinkMeterTests {
         #expect(link.run(frames: 100).last == 4)
     }
 
+    @Test("a stream whose every 30th frame takes 200 ms (a whole-frame face search) and the rest 15 ms reads as 15 ms a frame, never slower than the camera; a recipe that turns slow reads slow within 8 frames")
+    func processingIgnoresOneOffFrames() {
+        var meter = LinkMeter()
+        var highest = 0.0
+        for frame in 0..<300 {
+            meter.processed(milliseconds: frame % 30 == 29 ? 200 : 15)
+            highest = max(highest, meter.processingMs ?? 0)
+        }
+        #expect(highest == 15, "read \(highest) ms")
+        #expect(meter.budgetMs > LinkMeter.frameIntervalMs - 16)
+        var frames = 0
+        while (meter.processingMs ?? 0) <= LinkMeter.frameIntervalMs, frames < 30 {
+            meter.processed(milliseconds: 60)
+            frames += 1
+        }
+        #expect(frames <= 8, "slow after \(frames) frames")  // past the middle of the last 15
+    }
+
     @Test("a link that holds a rung but not the one above tries it ever more rarely")
     func triesBackOff() {
         // Rung 3 of an ordinary frame takes ~26 ms both ways here; latency makes rung 2 ~40 ms.
