@@ -169,8 +169,7 @@ OCVStatus ocv_decode_image(const void *bytes, size_t count, OCVReadMode mode, co
             }
         }
         // A camera frame from a browser: libjpeg-turbo writes BGR itself, three times as fast as OpenCV 4.6.
-        if (into && mode == OCV_READ_COLOR && count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF &&
-            ocv_decode_jpeg_as_bgr(data, count, into)) {
+        if (into && mode == OCV_READ_COLOR && ocv_decode_jpeg_as_bgr(data, count, into)) {
             return OCV_STATUS_OK;
         }
         const cv::Mat encoded(1, static_cast<int>(count), CV_8UC1, const_cast<void *>(bytes));

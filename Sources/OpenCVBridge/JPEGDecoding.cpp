@@ -7,7 +7,7 @@
 // Only the plainest files take this path — 8-bit, three components, no EXIF (OpenCV turns a photo by
 // its orientation), not a byte out of place (any warning) — and only into storage of exactly their
 // size; everything else, and anything that goes wrong here, is left to cv::imdecode, so what is decoded
-// stays what OpenCV decodes, byte for byte (ImageCodecTests compares the two).
+// stays what OpenCV decodes, byte for byte (DecodeFuzzTests and `make fuzz` compare the two).
 #include "OpenCVBridge.h"
 
 #include <csetjmp>
@@ -81,7 +81,8 @@ bool decodeInto(jpeg_decompress_struct &info, Escape &errors, const uint8_t *byt
 bool ocv_decode_jpeg_as_bgr(const void *bytes, size_t count, const OCVImage *pointer) {
     const OCVImage &into = *pointer;
 #if defined(OCULAR_JPEG_TO_BGR) && defined(JCS_EXTENSIONS)
-    if (count < 3 || static_cast<const uint8_t *>(bytes)[0] != 0xFF || static_cast<const uint8_t *>(bytes)[1] != 0xD8) return false;
+    const auto *data = static_cast<const uint8_t *>(bytes);
+    if (count < 3 || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF) return false;  // not JPEG: OpenCV's
     if (into.data == nullptr || into.type != OCV_8UC3 || into.columns <= 0 || into.rows <= 0 ||
         into.bytesPerRow < static_cast<int64_t>(into.columns) * 3) {
         return false;
@@ -94,7 +95,7 @@ bool ocv_decode_jpeg_as_bgr(const void *bytes, size_t count, const OCVImage *poi
     // Creation itself may fail (no memory): it jumps back here, before anything needs destroying.
     if (setjmp(errors.back)) return false;
     jpeg_create_decompress(&info);
-    const bool decoded = decodeInto(info, errors, static_cast<const uint8_t *>(bytes), count, into);
+    const bool decoded = decodeInto(info, errors, data, count, into);
     jpeg_destroy_decompress(&info);
     return decoded;
 #else

@@ -36,6 +36,19 @@ struct LinkMeterTests {
             }
             return levels
         }
+
+        /// `frames` frames over a link whose speed depends on the rung (a bursty one), one by one.
+        mutating func run(frames: Int, kilobytesPerMs speed: (Int) -> Double) -> [Int] {
+            (0..<frames).flatMap { _ in
+                kilobytesPerMs = speed(meter.level)
+                return run(frames: 1)
+            }
+        }
+
+        /// How many times `levels` steps from `rung` to the one above it.
+        static func tries(from rung: Int, in levels: [Int]) -> Int {
+            zip(levels, levels.dropFirst()).filter { $0.0 == rung && $0.1 == rung - 1 }.count
+        }
     }
 
     @Test("a fast link stays at the top rung")
@@ -106,12 +119,8 @@ struct LinkMeterTests {
         #expect(link.meter.level == 3)
         // Make rung 3 look roomy (its transfers well under the budget) while rung 2 stays too large:
         // a faster link for small frames is what a bursty Wi-Fi link looks like.
-        var levels: [Int] = []
-        for _ in 0..<3000 {
-            link.kilobytesPerMs = link.meter.level >= 3 ? 5 : 2
-            levels += link.run(frames: 1)
-        }
-        let tries = zip(levels, levels.dropFirst()).filter { $0.0 == 3 && $0.1 == 2 }.count
+        let levels = link.run(frames: 3000) { $0 >= 3 ? 5 : 2 }
+        let tries = SimulatedLink.tries(from: 3, in: levels)
         #expect(tries >= 3 && tries <= 8, "tries: \(tries)")
         #expect(Double(levels.filter { $0 == 3 }.count) / Double(levels.count) > 0.95)
         #expect(link.meter.waitBeforeStepUp > LinkMeter.underBeforeStepUp * 4)
@@ -121,12 +130,8 @@ struct LinkMeterTests {
     func bucketBackOff() {
         // 5 Mbit/s behind a bucket: rung 6 (~10 kB) crosses at 80 Mbit/s, a burst; rung 5 (~14 kB) at the rate.
         var link = SimulatedLink(kilobytesPerMs: 10, latencyMs: 0.5)
-        var levels: [Int] = []
-        for _ in 0..<3000 {
-            link.kilobytesPerMs = link.meter.level >= 6 ? 10 : 0.625
-            levels += link.run(frames: 1)
-        }
-        let tries = zip(levels, levels.dropFirst()).filter { $0.0 == 6 && $0.1 == 5 }.count
+        let levels = link.run(frames: 3000) { $0 >= 6 ? 10 : 0.625 }
+        let tries = SimulatedLink.tries(from: 6, in: levels)
         #expect(tries >= 3 && tries <= 8, "tries: \(tries)")
         #expect(Double(levels.suffix(2000).filter { $0 == 6 }.count) / 2000 > 0.95)
         // The link clears (every rung's transfers shrink to a tenth): the next rung is tried within a second.

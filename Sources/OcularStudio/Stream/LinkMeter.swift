@@ -38,8 +38,9 @@ struct LinkLevel: Equatable, Sendable {
 /// or transfers that shrink to a third of the budget (the link cleared), reset the wait. Where a try
 /// failed, a third of the budget is not enough: small frames pass a token bucket at once (a third of the
 /// budget at 5 Mbit/s) while the rung above fills it, so the link has cleared there only when the
-/// transfers have also halved since the try; without that the page tried every second and never settled. Samples are smoothed (EWMA) and restarted at every change, since a new size makes
-/// the old ones meaningless.
+/// transfers have also halved since the try; without that the page tried every second and never settled.
+/// The transfers' samples are smoothed (EWMA) and restarted at every change, since a new size makes the
+/// old ones meaningless; processing is the median of the last frames (``processingSamples``).
 struct LinkMeter: Sendable {
     /// The camera rate the studio aims to keep (the page's cap).
     static let frameIntervalMs = 1000.0 / 30

@@ -136,6 +136,15 @@ package struct FaceSweep: Sendable {
         func centred(_ source: Source, size: Double, width: Int = 640, height: Int = 480) -> Placement {
             Placement(source: source, size: size, centre: Point(x: Double(width) / 2, y: Double(height) / 2))
         }
+        /// `source`'s face 0.35 of a 640×480 frame, moved towards the edge (dx, dy) until its box reaches
+        /// past it by `cut` of its size.
+        func cutOff(_ source: Source, dx: Double, dy: Double, by cut: Double) -> Placement {
+            var placement = centred(source, size: 0.35)
+            let box = placement.size * 480
+            let aspect = Double(source.face.bounds.height) / Double(source.face.bounds.width)
+            placement.centre = Point(x: 320 + dx * (320 - box * (0.5 - cut)), y: 240 + dy * (240 - box * aspect * (0.5 - cut)))
+            return placement
+        }
         func fits(_ placement: Placement, shortSide: Int) -> Bool {
             placement.size * Double(shortSide) / Double(placement.source.face.bounds.width) <= placement.source.largestEnlargement
         }
@@ -157,12 +166,8 @@ package struct FaceSweep: Sendable {
             // Cut off by an edge: the face's box reaches past it by a tenth or a quarter.
             for cut in [0.1, 0.25] {
                 for (edge, dx, dy) in [("left", -1.0, 0.0), ("right", 1.0, 0.0), ("top", 0.0, -1.0), ("bottom", 0.0, 1.0)] {
-                    var placement = centred(source, size: 0.35)
+                    let placement = cutOff(source, dx: dx, dy: dy, by: cut)
                     guard fits(placement, shortSide: 480) else { continue }
-                    let box = placement.size * 480
-                    let aspect = Double(source.face.bounds.height) / Double(source.face.bounds.width)
-                    let offsetX = dx * (320 - box * (0.5 - cut)), offsetY = dy * (240 - box * aspect * (0.5 - cut))
-                    placement.centre = Point(x: 320 + offsetX, y: 240 + offsetY)
                     recipes.append(Recipe(name: "cut-\(edge)-\(format(cut))-\(name)", axis: "cut-off", background: background(index), placements: [placement]))
                 }
             }
@@ -223,12 +228,8 @@ package struct FaceSweep: Sendable {
             // box already starts at the photo's top edge, its ears cut (chelsea), and a further cut takes the eyes.
             for cut in [0.1, 0.25] {
                 for (edge, dx, dy) in [("left", -1.0, 0.0), ("right", 1.0, 0.0), ("bottom", 0.0, 1.0)] {
-                    var placement = centred(cat, size: 0.35)
-                    let box = placement.size * 480
-                    let aspect = Double(cat.face.bounds.height) / Double(cat.face.bounds.width)
-                    placement.centre = Point(x: 320 + dx * (320 - box * (0.5 - cut)), y: 240 + dy * (240 - box * aspect * (0.5 - cut)))
                     recipes.append(Recipe(name: "cat-cut-\(edge)-\(format(cut))-\(name)", axis: "cat", background: (index + 1) % faceless.count,
-                                          placements: [placement]))
+                                          placements: [cutOff(cat, dx: dx, dy: dy, by: cut)]))
                 }
             }
             for (light, finish) in [lights[1], lights[3], lights[7], qualities[0], qualities[1]] {
