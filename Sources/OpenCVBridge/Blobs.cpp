@@ -674,31 +674,46 @@ OCVStatus ocv_composite_object(const OCVImage *object, const OCVImage *alpha, co
             setMessage(error, "compositing needs an 8-bit BGR object, its gray alpha and a BGR canvas");
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        const cv::Mat map(2, 3, CV_64F, const_cast<double *>(coefficients));
+        // Only the rectangle the object and its shadow reach is touched: a 5-megapixel photo with a
+        // dozen objects would otherwise be warped and blurred whole a dozen times.
+        const double *m = coefficients;
+        double minX = 1e18, minY = 1e18, maxX = -1e18, maxY = -1e18;
+        for (const cv::Point2d corner : {cv::Point2d(0, 0), cv::Point2d(picture.cols, 0), cv::Point2d(0, picture.rows),
+                                         cv::Point2d(picture.cols, picture.rows)}) {
+            const double x = m[0] * corner.x + m[1] * corner.y + m[2], y = m[3] * corner.x + m[4] * corner.y + m[5];
+            minX = std::min(minX, x); maxX = std::max(maxX, x); minY = std::min(minY, y); maxY = std::max(maxY, y);
+        }
+        const double reach = shadowStrength > 0 ? std::abs(shadowX) + std::abs(shadowY) + 4 * shadowSigma + 2 : 2;
+        const cv::Rect area = cv::Rect(cv::Point(static_cast<int>(std::floor(minX - reach)), static_cast<int>(std::floor(minY - reach))),
+                                       cv::Point(static_cast<int>(std::ceil(maxX + reach)), static_cast<int>(std::ceil(maxY + reach)))) &
+                              cv::Rect(0, 0, target.cols, target.rows);
+        if (area.empty()) return OCV_STATUS_OK;
+        cv::Mat region = target(area);
+        const cv::Mat map = (cv::Mat_<double>(2, 3) << m[0], m[1], m[2] - area.x, m[3], m[4], m[5] - area.y);
         cv::Mat placed, placedAlpha;
-        cv::warpAffine(picture, placed, map, target.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
-        cv::warpAffine(opacity, placedAlpha, map, target.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+        cv::warpAffine(picture, placed, map, area.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+        cv::warpAffine(opacity, placedAlpha, map, area.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
         // A soft shadow: the alpha moved away from the light, blurred, darkening the table.
         if (shadowStrength > 0) {
             cv::Mat shadow;
             const cv::Mat shift = (cv::Mat_<double>(2, 3) << 1, 0, shadowX, 0, 1, shadowY);
-            cv::warpAffine(placedAlpha, shadow, shift, target.size());
+            cv::warpAffine(placedAlpha, shadow, shift, area.size());
             if (shadowSigma > 0) cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), shadowSigma);
-            for (int y = 0; y < target.rows; ++y) {
-                cv::Vec3b *row = target.ptr<cv::Vec3b>(y);
+            for (int y = 0; y < region.rows; ++y) {
+                cv::Vec3b *row = region.ptr<cv::Vec3b>(y);
                 const uint8_t *dark = shadow.ptr<uint8_t>(y);
-                for (int x = 0; x < target.cols; ++x) {
+                for (int x = 0; x < region.cols; ++x) {
                     if (dark[x] == 0) continue;  // most of the table: no shadow, and ×1 changes nothing
                     const double keep = 1 - shadowStrength * dark[x] / 255.0;
                     for (int c = 0; c < 3; ++c) row[x][c] = cv::saturate_cast<uint8_t>(row[x][c] * keep);
                 }
             }
         }
-        for (int y = 0; y < target.rows; ++y) {
-            cv::Vec3b *row = target.ptr<cv::Vec3b>(y);
+        for (int y = 0; y < region.rows; ++y) {
+            cv::Vec3b *row = region.ptr<cv::Vec3b>(y);
             const cv::Vec3b *over = placed.ptr<cv::Vec3b>(y);
             const uint8_t *a = placedAlpha.ptr<uint8_t>(y);
-            for (int x = 0; x < target.cols; ++x) {
+            for (int x = 0; x < region.cols; ++x) {
                 if (a[x] == 0) continue;
                 const double weight = a[x] / 255.0;
                 for (int c = 0; c < 3; ++c) row[x][c] = cv::saturate_cast<uint8_t>(over[x][c] * weight + row[x][c] * (1 - weight));

@@ -70,6 +70,43 @@ OCVStatus ocv_multiply_channels(const OCVImage *source, const OCVImage *destinat
     });
 }
 
+OCVStatus ocv_multiply_by_gain_map(const OCVImage *image, const float *gains, int32_t gainColumns, int32_t gainRows,
+                                   const double *factors, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat target = matrix(image);
+        if (gainColumns < 1 || gainRows < 1 || target.depth() != CV_8U || target.channels() > 4) {
+            setMessage(error, "a gain map needs at least 1×1 gains and an 8-bit image of 1 to 4 channels");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        const cv::Mat grid(gainRows, gainColumns, CV_32F, const_cast<float *>(gains));
+        cv::Mat field;
+        cv::resize(grid, field, target.size(), 0, 0, cv::INTER_LINEAR);
+        std::vector<cv::Mat> planes;
+        cv::split(target, planes);
+        for (size_t channel = 0; channel < planes.size(); ++channel)
+            cv::multiply(planes[channel], field, planes[channel], factors[channel], CV_8U);
+        cv::merge(planes, target);
+        return checkWrittenInPlace(target, image, error);
+    });
+}
+
+OCVStatus ocv_add_gaussian_noise(const OCVImage *image, double sigma, uint64_t seed, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat target = matrix(image);
+        if (target.depth() != CV_8U) {
+            setMessage(error, "noise is added to 8-bit images only");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat noise(target.size(), CV_MAKETYPE(CV_16S, target.channels()));
+        cv::RNG random(seed);
+        random.fill(noise, cv::RNG::NORMAL, cv::Scalar::all(0), cv::Scalar::all(sigma));
+        cv::Mat sum;
+        cv::add(target, noise, sum, cv::noArray(), CV_16S);
+        sum.convertTo(target, target.type());
+        return checkWrittenInPlace(target, image, error);
+    });
+}
+
 OCVStatus ocv_lookup_channels(const OCVImage *source, const OCVImage *destination, const uint8_t *tables, OCVError *error) {
     return fenced(error, [&] {
         cv::Mat input = matrix(source);
@@ -248,6 +285,33 @@ OCVStatus ocv_warp_affine(const OCVImage *source, const OCVImage *destination, c
         cv::warpAffine(matrix(source), output, map, output.size(), int(interpolation),
                        replicateBorder ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT, cv::Scalar::all(0));
         return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_warp_perspective(const OCVImage *source, const OCVImage *destination, const double *coefficients,
+                               OCVInterpolation interpolation, OCVError *error) {
+    return fenced(error, [&] {
+        if (interpolation < OCV_INTER_NEAREST || interpolation > OCV_INTER_LANCZOS4) {
+            setMessage(error, "unknown interpolation %d", int(interpolation));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        cv::Mat output = matrix(destination);
+        const cv::Mat map(3, 3, CV_64F, const_cast<double *>(coefficients));
+        cv::warpPerspective(matrix(source), output, map, output.size(), int(interpolation), cv::BORDER_REPLICATE);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_perspective_transform(const double *from, const double *to, double *coefficients, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Point2f source[4], target[4];
+        for (int i = 0; i < 4; ++i) {
+            source[i] = cv::Point2f(static_cast<float>(from[2 * i]), static_cast<float>(from[2 * i + 1]));
+            target[i] = cv::Point2f(static_cast<float>(to[2 * i]), static_cast<float>(to[2 * i + 1]));
+        }
+        const cv::Mat map = cv::getPerspectiveTransform(source, target);
+        for (int i = 0; i < 9; ++i) coefficients[i] = map.at<double>(i / 3, i % 3);
+        return OCV_STATUS_OK;
     });
 }
 

@@ -34,4 +34,34 @@ struct BlobSceneTests {
         #expect(standard.labellingAccuracy == 1)
         #expect(textbook.matched <= 12 && textbook.precision < 0.5)
     }
+
+    /// A tablet stores its photo turned and says how to turn it back; a reader that ignored the EXIF
+    /// orientation would see every label in the wrong place.
+    @Test("a photographed scene's JPEG, read back, is the picture it was made from for EXIF orientations 1, 3, 6 and 8", arguments: [1, 3, 6, 8])
+    func exifOrientation(_ orientation: Int) throws {
+        // Left half dark, the top right quarter light: every turn and mirror of it differs.
+        let picture = try Image(width: 96, height: 64, format: .bgr8, filledWith: [220, 220, 220]).scalingPixels { x, y in x < 48 || y >= 32 ? 0.2 : 1 }
+        let read = try Image(decoding: try BlobScenes.jpeg(picture, quality: 95, exifOrientation: orientation), name: "scene")
+        #expect(read.width == 96 && read.height == 64)
+        let difference = zip(read.bytes, picture.bytes).map { abs(Int($0) - Int($1)) }
+        #expect(Double(difference.reduce(0, +)) / Double(difference.count) < 3, "mean difference \(Double(difference.reduce(0, +)) / Double(difference.count))")
+    }
+
+    @Test("rings and heaps hold 5–15 objects each, photographed at their name's size, some cut by the frame's edge")
+    func photographedScenes() throws {
+        let maker = try BlobScenes(list: try TrainingList(contentsOfFile: Self.trainingList))
+        for arrangement in [BlobScenes.Arrangement.ring, .heap] {
+            var cut = 0
+            for index in 0..<4 {
+                let scene = try maker.scene(index, arrangement: arrangement)
+                #expect(scene.name.hasSuffix("\(scene.image.width)x\(scene.image.height)"))
+                #expect(scene.file.map { Array($0.prefix(2)) } == [0xFF, 0xD8])
+                #expect((index == 1 ? 3 : 5)...15 ~= scene.blobs.count, "\(scene.name): \(scene.blobs.count) objects")
+                #expect(scene.blobs.allSatisfy { $0.bounds.x >= 0 && $0.bounds.y >= 0 && $0.bounds.x + $0.bounds.width <= scene.image.width
+                        && $0.bounds.y + $0.bounds.height <= scene.image.height })
+                if scene.conditions.contains("cut by the edge") { cut += 1 }
+            }
+            #expect(cut >= 1, "scene 1 of each arrangement is framed carelessly")
+        }
+    }
 }

@@ -62,10 +62,14 @@ package struct BlobScenes: Sendable {
         package var name: String
         package var image: Image
         package var blobs: [LabelledBlob]
-        /// The largest fraction of an outline laid against another object (0: none touch).
+        /// The largest fraction of an outline laid against another object (0: none touch; 1 in rings
+        /// and heaps, where every object touches another).
         package var contact: Double
         /// Whether the light falls unevenly, shadows are cast, and how the picture was degraded.
         package var conditions: String
+        /// The photograph's file as a camera wrote it (JPEG with its EXIF orientation), when the
+        /// scene is one; `image` is what reading it gives.
+        package var file: [UInt8]? = nil
     }
 
     package let objects: [Object]
@@ -205,22 +209,10 @@ package struct BlobScenes: Sendable {
         var blobs: [LabelledBlob] = []
         for placement in placements {
             let object = objects[placement.object]
-            let angle = placement.degrees * .pi / 180, c = cos(angle) * placement.scale, s = sin(angle) * placement.scale
-            let cx = Double(object.image.width) / 2, cy = Double(object.image.height) / 2
-            let map = try AffineMatrix(coefficients: [c, -s, placement.centre.x - c * cx + s * cy,
-                                                      s, c, placement.centre.y - s * cx - c * cy])
             let size = placement.radius(object.outline) * 2
             let strength = shadows ? Double.random(in: 0.2...0.4, using: &random) : 0
-            try object.image.withMatrix { (picture) throws(OcularError) in
-                try object.alpha.withMatrix { (alpha) throws(OcularError) in
-                    try canvas.withMutableMatrix { (target) throws(OcularError) in
-                        try OpenCV.call("laying an object") {
-                            ocv_composite_object(picture, alpha, map.coefficients, target, -cos(lightAngle) * 0.08 * size,
-                                                 -sin(lightAngle) * 0.08 * size, 0.08 * size, strength, $0)
-                        }
-                    }
-                }
-            }
+            try lay(object, at: placement, on: &canvas, shadowX: -cos(lightAngle) * 0.08 * size, shadowY: -sin(lightAngle) * 0.08 * size,
+                    shadowSigma: 0.08 * size, shadowStrength: strength)
             let corners = object.outline.map(placement.map)
             let minX = corners.map(\.x).min() ?? 0, maxX = corners.map(\.x).max() ?? 0
             let minY = corners.map(\.y).min() ?? 0, maxY = corners.map(\.y).max() ?? 0

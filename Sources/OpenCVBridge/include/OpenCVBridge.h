@@ -114,6 +114,16 @@ OCVStatus ocv_convert_color(const OCVImage *_Nonnull source, const OCVImage *_No
 OCVStatus ocv_multiply_channels(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                                 const double *_Nonnull factors, OCVError *_Nonnull error);
 
+/// Each pixel of `image` (8-bit, in place) multiplied by a gain map and a per-channel factor, saturating:
+/// `gains` is a `gainColumns` × `gainRows` grid of floats stretched over the image (cv::resize, bilinear),
+/// so a smooth field of light is described by a few hundred values.
+OCVStatus ocv_multiply_by_gain_map(const OCVImage *_Nonnull image, const float *_Nonnull gains, int32_t gainColumns,
+                                   int32_t gainRows, const double *_Nonnull factors, OCVError *_Nonnull error);
+
+/// Adds Gaussian noise of standard deviation `sigma` to each byte of `image` (8-bit, in place, saturating),
+/// drawn by cv::randn from a generator seeded with `seed`: the same seed, the same noise.
+OCVStatus ocv_add_gaussian_noise(const OCVImage *_Nonnull image, double sigma, uint64_t seed, OCVError *_Nonnull error);
+
 /// cv::LUT: each channel's values mapped through its own 256-entry table; `tables` holds 256
 /// entries per channel, channel after channel, in the image's channel order.
 OCVStatus ocv_lookup_channels(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
@@ -308,6 +318,16 @@ typedef enum OCVInterpolation {
 OCVStatus ocv_warp_affine(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
                           const double *_Nonnull coefficients, OCVInterpolation interpolation, bool replicateBorder,
                           OCVError *_Nonnull error);
+
+/// cv::warpPerspective into the destination's size: each destination pixel samples the source at the inverse of
+/// the 3×3 matrix `coefficients` (row by row) with `interpolation`; outside the source, the edge pixels repeat.
+OCVStatus ocv_warp_perspective(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination,
+                               const double *_Nonnull coefficients, OCVInterpolation interpolation, OCVError *_Nonnull error);
+
+/// cv::getPerspectiveTransform: the 3×3 matrix (row by row, into `coefficients`) taking the four points
+/// `from` (x0, y0, … x3, y3) to the four points `to`.
+OCVStatus ocv_perspective_transform(const double *_Nonnull from, const double *_Nonnull to, double *_Nonnull coefficients,
+                                    OCVError *_Nonnull error);
 
 /// The magnitudes |X_k| of the discrete Fourier transform of `count` real samples (cv::dft), for
 /// k = 0 … count / 2 (`magnitudes` holds count / 2 + 1 values).

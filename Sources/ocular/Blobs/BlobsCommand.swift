@@ -332,14 +332,20 @@ struct BlobsEvaluateCommand: ParsableCommand {
     }
 }
 
+extension BlobScenes.Arrangement: ExpressibleByArgument {}
+
 struct BlobsScenesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenes",
         abstract: "Write a labelled set of table scenes made from a training list's pictures.",
         discussion: """
-            Each scene lays several of the list's objects on a plain table at random turns and real relative sizes, \
-            some touching, under uneven light with soft shadows, blur, noise or JPEG; 640×480 and 1280×960 in turn. \
-            Writes scene-NNN-WxH.png and scenes.json (labels and boxes), which `ocular blobs evaluate --labelled` reads.
+            Each scene lays several of the list's objects on a plain table at random turns and real relative sizes. \
+            Scattered scenes: some touching, under uneven light with soft shadows, blur, noise or JPEG; 640×480 and \
+            1280×960 in turn; written as scene-NNN-WxH.png. Rings (a coin with objects around it, each touching it and \
+            the next) and heaps (most objects touching two or more): photographed as a tablet does (2–5 megapixels, \
+            a JPEG with its EXIF orientation, tilted up to 15°, vignetting, the white balance off) or, one in four, \
+            as a webcam's 1280×720 frame; written as ring-NNN-WxH.jpg. Also writes scenes.json (labels and boxes), \
+            which `ocular blobs evaluate --labelled` reads.
             """)
 
     @Argument(help: "The folder to write into (made when missing).")
@@ -347,6 +353,9 @@ struct BlobsScenesCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The training list whose pictures are laid.", valueName: "file"))
     var training: String
+
+    @Option(help: "How the objects lie: scattered, ring or heap.")
+    var arrangement: BlobScenes.Arrangement = .scattered
 
     @Option(help: "How many scenes.")
     var count = 48
@@ -365,9 +374,16 @@ struct BlobsScenesCommand: ParsableCommand {
         let progress = ProgressDisplay(title: "drawing", total: count, unit: "scenes")
         var entries: [BlobSceneList.Entry] = []
         for index in first..<(first + count) {
-            let scene = try scenes.scene(index)
-            try scene.image.write(toFile: (output as NSString).appendingPathComponent(scene.name + ".png"))
-            entries.append(BlobSceneList.Entry(image: scene.name + ".png", blobs: scene.blobs, conditions: scene.conditions))
+            let scene = try scenes.scene(index, arrangement: arrangement)
+            let file: String
+            if let photo = scene.file {
+                file = scene.name + ".jpg"
+                try FileAccess.write(photo, to: (output as NSString).appendingPathComponent(file))
+            } else {
+                file = scene.name + ".png"
+                try scene.image.write(toFile: (output as NSString).appendingPathComponent(file))
+            }
+            entries.append(BlobSceneList.Entry(image: file, blobs: scene.blobs, conditions: scene.conditions))
             progress.advance()
         }
         progress.finish()
