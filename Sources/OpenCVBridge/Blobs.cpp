@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <queue>
+#include <tuple>
 #include <memory>
 #include <vector>
 
@@ -37,11 +39,12 @@ struct BackgroundSurface {
     // The surface of the table: fitted from the brighter half of the pixels and from the darker
     // half, the one that more of the picture lies close to (within 10 % of its brightness). Most
     // tables are lighter than what lies on them, but coins on black velvet are not.
-    static BackgroundSurface fit(const cv::Mat &small, double floor) {
+    static BackgroundSurface fit(const cv::Mat &small, double floor, bool &lighterThanObjects) {
         int brighterInliers = 0, darkerInliers = 0;
         const BackgroundSurface brighter = fit(small, floor, true, brighterInliers);
         const BackgroundSurface darker = fit(small, floor, false, darkerInliers);
-        return darkerInliers > brighterInliers ? darker : brighter;
+        lighterThanObjects = darkerInliers <= brighterInliers;
+        return lighterThanObjects ? brighter : darker;
     }
 
     // Fits the surface to a small copy of the frame, dropping pixels that stand out from the
@@ -117,6 +120,9 @@ struct OCVBlobSeparation {
     cv::Mat objects;      // 255 where an object is, at the working size
     cv::Mat distance;     // distance of each object pixel to the background
     cv::Mat labels;       // 1… per separated object, 0 for background
+    cv::Mat brightness;   // each working pixel's brightness as a fraction of the table's under it
+    cv::Mat lean;         // how far its colour leans from the table's
+    cv::Mat ratio;        // its colour divided by the table's, per channel
     BackgroundSurface background;
     double scale = 1;     // working size / frame size
     std::vector<int> rectangleLabels;
@@ -235,7 +241,7 @@ std::vector<std::vector<int>> pixelsByLevel(const cv::Mat &distance) {
     return levels;
 }
 
-std::vector<int> distancePeaks(const cv::Mat &distance, double persistence) {
+std::vector<int> distancePeaks(const cv::Mat &distance, double persistence, double floor = 1.5) {
     const int columns = distance.cols, count = distance.rows * distance.cols;
     std::vector<int> order;
     order.reserve(count);
@@ -263,7 +269,7 @@ std::vector<int> distancePeaks(const cv::Mat &distance, double persistence) {
                 if (d[peak[a]] > d[peak[b]] || (d[peak[a]] == d[peak[b]] && peak[a] < peak[b])) std::swap(a, b);
                 // a holds the lower peak.
                 const double height = d[peak[a]], level = d[index];
-                if (height - level >= std::max(1.5, persistence * height)) seeds.push_back(peak[a]);
+                if (height - level >= std::max(floor, persistence * height)) seeds.push_back(peak[a]);
                 parent[a] = b;
             }
         }
@@ -414,6 +420,298 @@ void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, int ro
     }
 }
 
+// MARK: Splitting by colour and shape, joining into ellipses
+//
+// The distance map parts objects that meet at a pinch. A ring of beans round a coin has none: beans
+// lying along a coin's edge, the gaps between them filled, make one round region. But each object is
+// nearly an ellipse (a coin seen at a slant, a bean), and neighbours differ in colour or meet along a
+// dark seam. So each region is split, by colour or by its own shape, when its parts are more nearly
+// ellipses than the whole or the colour changes sharply across the cut; and afterwards neighbours
+// are joined when together they make an ellipse at least as well as either alone (a toonie's gold
+// centre and its silver ring; a bean cut along its highlight).
+
+/// How nearly a region (8-bit, nonzero inside) is an ellipse: its intersection over union with the
+/// ellipse of the same second moments; 0 for a region too small to say.
+double ellipseScore(const cv::Mat &region) {
+    const cv::Moments m = cv::moments(region, true);
+    if (m.m00 < 5) return 0;
+    const double a = m.mu20 / m.m00, b = m.mu11 / m.m00, c = m.mu02 / m.m00;
+    const double common = std::sqrt(std::max(0.0, (a - c) * (a - c) / 4 + b * b));
+    const double major = (a + c) / 2 + common, minor = (a + c) / 2 - common;
+    if (minor <= 0) return 0;
+    cv::Mat ellipse = cv::Mat::zeros(region.size(), CV_8U);
+    const double degrees = 0.5 * std::atan2(2 * b, a - c) * 180 / CV_PI;
+    cv::ellipse(ellipse, cv::RotatedRect(cv::Point2f(static_cast<float>(m.m10 / m.m00), static_cast<float>(m.m01 / m.m00)),
+                                         cv::Size2f(static_cast<float>(4 * std::sqrt(major)), static_cast<float>(4 * std::sqrt(minor))),
+                                         static_cast<float>(degrees)),
+                cv::Scalar(255), cv::FILLED);
+    cv::Mat inside = region != 0;
+    const double both = cv::countNonZero(ellipse & inside), either = cv::countNonZero(ellipse | inside);
+    return either > 0 ? both / either : 0;
+}
+
+/// Grows the labelled seeds of `labels` (int32, 0 unlabelled) over the nonzero pixels of `mask`,
+/// lowest `elevation` first (a watershed by flooding, ties in order of arrival).
+void floodByElevation(cv::Mat &labels, const cv::Mat &elevationView, const cv::Mat &maskView) {
+    // Pixels are addressed as y × columns + x: views into a larger frame are copied first.
+    const cv::Mat elevation = elevationView.isContinuous() ? elevationView : elevationView.clone();
+    const cv::Mat mask = maskView.isContinuous() ? maskView : maskView.clone();
+    CV_Assert(labels.isContinuous());
+    using Entry = std::tuple<float, uint64_t, int>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+    uint64_t order = 0;
+    const int columns = labels.cols, rows = labels.rows;
+    int32_t *label = labels.ptr<int32_t>(0);
+    const float *height = elevation.ptr<float>(0);
+    const uint8_t *inside = mask.ptr<uint8_t>(0);
+    for (int index = 0; index < rows * columns; ++index)
+        if (label[index] > 0) queue.emplace(height[index], order++, index);
+    const int offsets[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    while (!queue.empty()) {
+        const int index = std::get<2>(queue.top());
+        queue.pop();
+        const int x = index % columns, y = index / columns;
+        for (const auto &offset : offsets) {
+            const int nx = x + offset[0], ny = y + offset[1];
+            if (nx < 0 || ny < 0 || nx >= columns || ny >= rows) continue;
+            const int neighbour = ny * columns + nx;
+            if (label[neighbour] != 0 || !inside[neighbour]) continue;
+            label[neighbour] = label[index];
+            queue.emplace(std::max(height[neighbour], height[index]), order++, neighbour);
+        }
+    }
+}
+
+/// The distance transform of a part, the frame's edge not counted as background.
+cv::Mat distanceInside(const cv::Mat &part) {
+    cv::Mat padded, distance;
+    cv::copyMakeBorder(part, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    cv::distanceTransform(padded, distance, cv::DIST_L2, cv::DIST_MASK_5);
+    return distance(cv::Rect(1, 1, part.cols, part.rows)).clone();
+}
+
+/// Parts of `region` by colour: the chromaticities (`colours`, 3 floats a pixel) in two clusters,
+/// a seed at each persistent core of each cluster, flooded over the colour gradient. False when
+/// fewer than two seeds stand.
+bool colourParts(const cv::Mat &region, const cv::Mat &colours, const cv::Mat &gradient, const OCVBlobSeparationSettings &settings,
+                 double smallestCore, cv::Mat &parts) {
+    std::vector<cv::Vec3f> samples;
+    for (int y = 0; y < region.rows; ++y)
+        for (int x = 0; x < region.cols; ++x)
+            if (region.at<uint8_t>(y, x)) samples.push_back(colours.at<cv::Vec3f>(y, x));
+    if (samples.size() < 20) return false;
+    cv::Mat clusters;
+    {
+        // k-means starts from the thread's random generator: seeded, the same frame splits the same way.
+        cv::RNG &random = cv::theRNG();
+        const uint64 saved = random.state;
+        random.state = 0x0B1EC7;
+        cv::kmeans(cv::Mat(samples).reshape(1, static_cast<int>(samples.size())), 2, clusters,
+                   cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 1e-3), 2, cv::KMEANS_PP_CENTERS);
+        random.state = saved;
+    }
+    cv::Mat cluster(region.size(), CV_8U, cv::Scalar(0));
+    for (int y = 0, k = 0; y < region.rows; ++y)
+        for (int x = 0; x < region.cols; ++x)
+            if (region.at<uint8_t>(y, x)) cluster.at<uint8_t>(y, x) = static_cast<uint8_t>(clusters.at<int>(k++) + 1);
+    parts = cv::Mat::zeros(region.size(), CV_32S);
+    const cv::Mat square = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+    int seeds = 0;
+    for (int which = 1; which <= 2; ++which) {
+        cv::Mat members = cluster == which;
+        cv::morphologyEx(members, members, cv::MORPH_OPEN, square);
+        const cv::Mat distance = distanceInside(members);
+        for (int peak : distancePeaks(distance, settings.persistence)) {
+            const int x = peak % distance.cols, y = peak / distance.cols;
+            const float depth = distance.at<float>(y, x);
+            if (depth < smallestCore) continue;
+            cv::circle(parts, cv::Point(x, y), std::max(1, static_cast<int>(depth / 2)), cv::Scalar(++seeds), cv::FILLED);
+        }
+    }
+    if (seeds < 2) return false;
+    parts.setTo(0, region == 0);
+    floodByElevation(parts, gradient, region);
+    return true;
+}
+
+/// Parts of `region` by its own shape: its distance map's peaks at a lower persistence than the
+/// frame's, flooded from the highest distance down.
+bool shapeParts(const cv::Mat &region, const OCVBlobSeparationSettings &settings, double smallestCore, cv::Mat &parts) {
+    const cv::Mat distance = distanceInside(region);
+    parts = cv::Mat::zeros(region.size(), CV_32S);
+    int seeds = 0;
+    for (int peak : distancePeaks(distance, settings.splitPersistence, 1.0)) {
+        if (distance.at<float>(peak / distance.cols, peak % distance.cols) < 0.7 * smallestCore) continue;
+        parts.at<int32_t>(peak / distance.cols, peak % distance.cols) = ++seeds;
+    }
+    if (seeds < 2) return false;
+    cv::Mat depth = -distance;
+    floodByElevation(parts, depth, region);
+    return true;
+}
+
+/// The bounding box of each label of `labels` (index = label; empty for none).
+std::vector<cv::Rect> labelBoxes(const cv::Mat &labels) {
+    std::vector<cv::Rect> boxes;
+    for (int y = 0; y < labels.rows; ++y) {
+        const int32_t *row = labels.ptr<int32_t>(y);
+        for (int x = 0; x < labels.cols; ++x) {
+            if (row[x] <= 0) continue;
+            if (static_cast<size_t>(row[x]) >= boxes.size()) boxes.resize(row[x] + 1);
+            cv::Rect &box = boxes[row[x]];
+            box = box.empty() ? cv::Rect(x, y, 1, 1) : box | cv::Rect(x, y, 1, 1);
+        }
+    }
+    return boxes;
+}
+
+/// Splits each region of `labels` by colour or shape where that makes it more nearly ellipses (or
+/// the colour changes sharply across the cut), again on each part, `splitDepth` times at most.
+void splitRegions(cv::Mat &labels, const cv::Mat &colours, const cv::Mat &gradient, const OCVBlobSeparationSettings &settings,
+                  double smallestCore) {
+    std::vector<cv::Rect> boxes = labelBoxes(labels);
+    int next = static_cast<int>(boxes.size());
+    std::vector<std::pair<int, int>> pending;  // label, depth
+    for (int label = 1; label < static_cast<int>(boxes.size()); ++label) if (!boxes[label].empty()) pending.push_back({label, 0});
+    const cv::Rect whole(0, 0, labels.cols, labels.rows);
+    const double smallestArea = 4 * CV_PI * smallestCore * smallestCore;
+    while (!pending.empty()) {
+        const auto [label, depth] = pending.back();
+        pending.pop_back();
+        if (depth >= settings.splitDepth) continue;
+        const cv::Rect box = (cv::Rect(boxes[label].x - 2, boxes[label].y - 2, boxes[label].width + 4, boxes[label].height + 4)) & whole;
+        cv::Mat inBox = labels(box);
+        const cv::Mat region = inBox == label;
+        const int area = cv::countNonZero(region);
+        if (area < smallestArea) continue;
+        const double before = ellipseScore(region);
+        double best = -1;
+        cv::Mat chosen;
+        cv::Mat candidates[2];
+        const bool made[2] = {colourParts(region, colours(box), gradient(box), settings, smallestCore, candidates[0]),
+                              shapeParts(region, settings, smallestCore, candidates[1])};
+        for (int which = 0; which < 2; ++which) {
+            if (!made[which]) continue;
+            const cv::Mat &parts = candidates[which];
+            double maximum = 0;
+            cv::minMaxLoc(parts, nullptr, &maximum);
+            double weighted = 0, seam = 0;
+            int present = 0, seamPixels = 0;
+            for (int part = 1; part <= static_cast<int>(maximum); ++part) {
+                const cv::Mat mine = parts == part;
+                const int size = cv::countNonZero(mine);
+                if (size == 0) continue;
+                ++present;
+                weighted += size * ellipseScore(mine);
+            }
+            if (present < 2) continue;
+            weighted /= area;
+            // The cut: pixels with a differently labelled neighbour to the right or below.
+            for (int y = 0; y < parts.rows; ++y) {
+                for (int x = 0; x < parts.cols; ++x) {
+                    const int32_t here = parts.at<int32_t>(y, x);
+                    if (here <= 0) continue;
+                    const bool right = x + 1 < parts.cols && parts.at<int32_t>(y, x + 1) > 0 && parts.at<int32_t>(y, x + 1) != here;
+                    const bool below = y + 1 < parts.rows && parts.at<int32_t>(y + 1, x) > 0 && parts.at<int32_t>(y + 1, x) != here;
+                    if (right || below) {
+                        seam += gradient(box).at<float>(y, x);
+                        ++seamPixels;
+                    }
+                }
+            }
+            const double contrast = seamPixels > 0 ? seam / seamPixels : 0;
+            const bool kept = weighted >= before + settings.splitMargin || contrast >= settings.strongBoundary;
+            if (kept && weighted > best) {
+                best = weighted;
+                chosen = parts;
+            }
+        }
+        if (chosen.empty()) continue;
+        // The first part keeps the label; the others get new ones; each is looked at again.
+        double maximum = 0;
+        cv::minMaxLoc(chosen, nullptr, &maximum);
+        std::vector<int> relabel(static_cast<size_t>(maximum) + 1, 0);
+        bool first = true;
+        for (int part = 1; part <= static_cast<int>(maximum); ++part) {
+            if (cv::countNonZero(chosen == part) == 0) continue;
+            relabel[part] = first ? label : next++;
+            first = false;
+        }
+        boxes.resize(next);
+        for (int y = 0; y < inBox.rows; ++y) {
+            int32_t *row = inBox.ptr<int32_t>(y);
+            const int32_t *part = chosen.ptr<int32_t>(y);
+            for (int x = 0; x < inBox.cols; ++x) {
+                if (row[x] != label || part[x] <= 0) continue;
+                row[x] = relabel[part[x]];
+                if (row[x] == label) continue;  // the kept label's box still holds it
+                const cv::Rect pixel(box.x + x, box.y + y, 1, 1);
+                cv::Rect &target = boxes[row[x]];
+                target = target.empty() ? pixel : (target | pixel);
+            }
+        }
+        for (int part = 1; part <= static_cast<int>(maximum); ++part) if (relabel[part] > 0) pending.push_back({relabel[part], depth + 1});
+    }
+}
+
+/// Joins neighbouring regions that together make an ellipse (IoU ≥ `mergeEllipse`) at least as well
+/// as the better of the two alone, best first; a part too small to be an object (under twice the area
+/// of a disc as wide as the smallest blob) joins the neighbour with which it makes the best ellipse.
+void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings, double smallestSide) {
+    const double smallArea = CV_PI * smallestSide * smallestSide / 2;
+    std::map<std::pair<int, int>, double> unionScores;
+    std::map<int, double> scores;
+    const cv::Rect whole(0, 0, labels.cols, labels.rows);
+    while (true) {
+        const std::vector<cv::Rect> boxes = labelBoxes(labels);
+        std::vector<int> areas(boxes.size(), 0);
+        std::map<std::pair<int, int>, int> touching;
+        for (int y = 0; y < labels.rows; ++y) {
+            const int32_t *row = labels.ptr<int32_t>(y);
+            const int32_t *below = y + 1 < labels.rows ? labels.ptr<int32_t>(y + 1) : nullptr;
+            for (int x = 0; x < labels.cols; ++x) {
+                if (row[x] <= 0) continue;
+                ++areas[row[x]];
+                if (x + 1 < labels.cols && row[x + 1] > 0 && row[x + 1] != row[x])
+                    ++touching[{std::min(row[x], row[x + 1]), std::max(row[x], row[x + 1])}];
+                if (below && below[x] > 0 && below[x] != row[x]) ++touching[{std::min(row[x], below[x]), std::max(row[x], below[x])}];
+            }
+        }
+        const auto scoreOf = [&](int a, int b) {
+            const cv::Rect box = (b > 0 ? boxes[a] | boxes[b] : boxes[a]) & whole;
+            cv::Mat inBox = labels(box), region = inBox == a;
+            if (b > 0) region |= inBox == b;
+            cv::Mat padded;
+            cv::copyMakeBorder(region, padded, 2, 2, 2, 2, cv::BORDER_CONSTANT, cv::Scalar(0));
+            return ellipseScore(padded);
+        };
+        double best = -1;
+        std::pair<int, int> join{0, 0};
+        for (const auto &[pair, length] : touching) {
+            if (length < 3) continue;
+            auto found = unionScores.find(pair);
+            const double together = found != unionScores.end() ? found->second : (unionScores[pair] = scoreOf(pair.first, pair.second));
+            for (int label : {pair.first, pair.second})
+                if (!scores.count(label)) scores[label] = scoreOf(label, 0);
+            const bool small = std::min(areas[pair.first], areas[pair.second]) < smallArea;
+            const bool ellipse = together >= settings.mergeEllipse && together >= std::max(scores[pair.first], scores[pair.second]);
+            if ((small || ellipse) && together > best) {
+                best = together;
+                join = pair;
+            }
+        }
+        if (best < 0) return;
+        labels.setTo(join.first, labels == join.second);
+        for (auto entry = unionScores.begin(); entry != unionScores.end();) {
+            const bool stale = entry->first.first == join.first || entry->first.second == join.first ||
+                               entry->first.first == join.second || entry->first.second == join.second;
+            entry = stale ? unionScores.erase(entry) : std::next(entry);
+        }
+        scores.erase(join.first);
+        scores.erase(join.second);
+    }
+}
+
 } // namespace
 
 OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image, const OCVBlobSeparationSettings *settings,
@@ -452,14 +750,20 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         const double fitScale = std::min(1.0, 48.0 / std::min(working.cols, working.rows));
         cv::resize(working, s.small, cv::Size(std::max(2, cvRound(working.cols * fitScale)), std::max(2, cvRound(working.rows * fitScale))),
                    0, 0, cv::INTER_AREA);
-        s.background = BackgroundSurface::fit(s.small, settings->tint / 2);
+        bool lightTable = true;
+        s.background = BackgroundSurface::fit(s.small, settings->tint / 2, lightTable);
         // Each pixel against the background under it: its brightness as a fraction of the
         // background's (light divided out), and how far its colour leans from the background's
         // once brightness is set aside. A shadow is darker by a fraction but keeps the table's colour.
         s.objects.create(working.size(), CV_8U);
+        s.brightness.create(working.size(), CV_32F);
+        s.lean.create(working.size(), CV_32F);
+        s.ratio.create(working.size(), CV_32FC3);
         for (int y = 0; y < working.rows; ++y) {
             const cv::Vec3b *row = working.ptr<cv::Vec3b>(y);
             uint8_t *out = s.objects.ptr<uint8_t>(y);
+            float *bright = s.brightness.ptr<float>(y), *leaning = s.lean.ptr<float>(y);
+            cv::Vec3f *ratios = s.ratio.ptr<cv::Vec3f>(y);
             const double fy = 2.0 * (y + 0.5) / working.rows - 1;
             for (int x = 0; x < working.cols; ++x) {
                 const double fx = 2.0 * (x + 0.5) / working.cols - 1;
@@ -472,8 +776,12 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 for (int c = 0; c < 3; ++c) lean = std::max(lean, std::abs(ratio[c] / brightness - 1));
                 const bool object = brightness < settings->darker || brightness > settings->brighter || lean > settings->tint;
                 out[x] = object ? 255 : 0;
+                bright[x] = static_cast<float>(brightness);
+                leaning[x] = static_cast<float>(lean);
+                ratios[x] = cv::Vec3f(static_cast<float>(ratio[0]), static_cast<float>(ratio[1]), static_cast<float>(ratio[2]));
             }
         }
+        const cv::Mat marked = s.objects.clone();
         // Specks go, holes (a coin's shine) fill, and what is smaller than the smallest blob goes.
         const cv::Mat square = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
         cv::morphologyEx(s.objects, s.objects, cv::MORPH_OPEN, square);
@@ -487,8 +795,60 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
             if (bounds.width < smallestSide && bounds.height < smallestSide) continue;
             cv::drawContours(s.objects, finder->contours, static_cast<int>(index), cv::Scalar(255), cv::FILLED);
         }
+        // A hole that looks like table is table: the paper showing between a ring of beans and its coin.
+        // Only on a table lighter than what lies on it: on dark cloth a coin's dark relief looks like cloth.
+        if (lightTable) {
+            cv::Mat holes = s.objects & (marked == 0), pockets;
+            const int count = cv::connectedComponents(holes, pockets, 4, CV_32S);
+            std::vector<double> brightness(count, 0), lean(count, 0);
+            std::vector<int> size(count, 0);
+            for (int y = 0; y < pockets.rows; ++y) {
+                const int32_t *pocket = pockets.ptr<int32_t>(y);
+                const float *bright = s.brightness.ptr<float>(y), *leaning = s.lean.ptr<float>(y);
+                for (int x = 0; x < pockets.cols; ++x) {
+                    if (pocket[x] <= 0) continue;
+                    brightness[pocket[x]] += bright[x];
+                    lean[pocket[x]] += leaning[x];
+                    ++size[pocket[x]];
+                }
+            }
+            std::vector<uint8_t> table(count, 0);
+            for (int pocket = 1; pocket < count; ++pocket)
+                table[pocket] = std::abs(brightness[pocket] / size[pocket] - 1) < settings->pocketBrightness && lean[pocket] / size[pocket] < settings->pocketLean;
+            for (int y = 0; y < pockets.rows; ++y) {
+                const int32_t *pocket = pockets.ptr<int32_t>(y);
+                uint8_t *object = s.objects.ptr<uint8_t>(y);
+                for (int x = 0; x < pockets.cols; ++x) if (pocket[x] > 0 && table[pocket[x]]) object[x] = 0;
+            }
+        }
         cv::distanceTransform(s.objects, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
         flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
+        if (settings->splitDepth > 0) {
+            // The colours compared: chromaticities and log brightness of the smoothed ratio to the table.
+            cv::Mat smooth;
+            cv::GaussianBlur(s.ratio, smooth, cv::Size(0, 0), settings->colourSigma);
+            cv::Mat colours(working.size(), CV_32FC3), features(working.size(), CV_32FC4);
+            for (int y = 0; y < smooth.rows; ++y) {
+                const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
+                cv::Vec3f *chroma = colours.ptr<cv::Vec3f>(y);
+                cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
+                for (int x = 0; x < smooth.cols; ++x) {
+                    const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
+                    for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
+                    feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
+                                           static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+                }
+            }
+            cv::Mat dx, dy, gradient;
+            cv::Sobel(features, dx, CV_32F, 1, 0, 3);
+            cv::Sobel(features, dy, CV_32F, 0, 1, 3);
+            cv::Mat squares = dx.mul(dx) + dy.mul(dy);
+            cv::transform(squares, gradient, cv::Matx14f(1, 1, 1, 1));
+            cv::sqrt(gradient, gradient);
+            const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
+            splitRegions(s.labels, colours, gradient, *settings, smallestCore);
+            joinIntoEllipses(s.labels, *settings, smallestSide);
+        }
         if (settings->notchDepth > 0) cutAtNotches(s.labels, settings->notchDepth, settings->notchSolidity, 3);
         // Each object's rectangle, back at the frame's size.
         std::vector<cv::Rect> found;

@@ -107,6 +107,32 @@ OCVStatus ocv_add_gaussian_noise(const OCVImage *image, double sigma, uint64_t s
     });
 }
 
+OCVStatus ocv_mask_outline(const OCVImage *mask, double tolerance, double *points, int32_t capacity, int32_t *count,
+                           OCVError *error) {
+    *count = 0;
+    return fenced(error, [&] {
+        const cv::Mat region = matrix(mask);
+        if (region.type() != CV_8UC1) {
+            setMessage(error, "an outline is traced on an 8-bit gray mask, got type %d", region.type());
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        std::vector<std::vector<cv::Point>> contours;
+        cv::findContours(region, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+        if (contours.empty()) return OCV_STATUS_OK;
+        const auto largest = std::max_element(contours.begin(), contours.end(), [](const auto &a, const auto &b) {
+            return cv::contourArea(a) < cv::contourArea(b);
+        });
+        std::vector<cv::Point> simplified;
+        cv::approxPolyDP(*largest, simplified, tolerance, true);
+        *count = static_cast<int32_t>(simplified.size());
+        for (size_t index = 0; index < simplified.size() && index < static_cast<size_t>(std::max(capacity, 0)); ++index) {
+            points[2 * index] = simplified[index].x;
+            points[2 * index + 1] = simplified[index].y;
+        }
+        return OCV_STATUS_OK;
+    });
+}
+
 OCVStatus ocv_lookup_channels(const OCVImage *source, const OCVImage *destination, const uint8_t *tables, OCVError *error) {
     return fenced(error, [&] {
         cv::Mat input = matrix(source);

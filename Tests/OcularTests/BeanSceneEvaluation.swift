@@ -78,6 +78,13 @@ struct BeanSceneEvaluation {
             if set.heldApart, let textbook = results["textbook"] {
                 #expect(textbook.recall < 0.7 && textbook.exactTallies < 0.2)
             }
+            if set.arrangement != .scattered, set.heldApart, let standard = results["default"] {
+                // Not yet the bars (95 % found and precise, 80 % exact tallies): floors under
+                // today's figures (held apart 48–59: rings 62 % found, 81.5 % precise; heaps 72 %, 81 %),
+                // so that a return towards the 14 % found before regions were split by colour and shape fails.
+                #expect(standard.recall >= 0.55 && standard.precision >= 0.75, "recall \(standard.recall), precision \(standard.precision)")
+                #expect(standard.labellingAccuracy >= 0.9, "named \(standard.labellingAccuracy)")
+            }
             guard set.heldToBars else { return }
             let standard = try #require(results["default"])
             #expect(standard.objects > 4 * drawn.count, "\(standard.objects) objects in \(drawn.count) scenes")

@@ -92,3 +92,22 @@ extension PixelRectangle {
         other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
     }
 }
+
+extension Blob {
+    /// The object's outline in frame pixels, traced round its mask and simplified to within a hundredth
+    /// of its box's diagonal (the mask comes from a smaller working copy, so it steps); empty when the
+    /// blob has no mask (the textbook's detection).
+    /// - Throws: ``OcularError`` when OpenCV cannot trace it.
+    public func outline() throws(OcularError) -> [Point] {
+        guard let mask else { return [] }
+        let tolerance = max(1, 0.01 * Double(bounds.width * bounds.width + bounds.height * bounds.height).squareRoot())
+        var points = [Double](repeating: 0, count: 2 * 512)
+        var count: Int32 = 0
+        try mask.withMatrix { (matrix) throws(OcularError) in
+            try OpenCV.call("outline of a blob") { error in
+                points.withUnsafeMutableBufferPointer { ocv_mask_outline(matrix, tolerance, $0.baseAddress!, 512, &count, error) }
+            }
+        }
+        return (0..<min(Int(count), 512)).map { Point(x: Double(bounds.x) + points[2 * $0], y: Double(bounds.y) + points[2 * $0 + 1]) }
+    }
+}

@@ -80,8 +80,9 @@ public struct BlobsStage: Stage {
         return palette[(classification.label - 1) % palette.count]
     }
 
-    /// `image` with a rectangle round each blob, and for each blob named its label's short name on a
-    /// tag above its box, in the label's colour. Gray and YUV frames become BGR so colours show.
+    /// `image` with a rectangle round each blob and its outline inside it (where a cut between two
+    /// touching objects fell), and for each blob named its label's short name on a tag above its box,
+    /// in the label's colour. Gray and YUV frames become BGR so colours show.
     /// - Parameters:
     ///   - blobs: The blobs.
     ///   - image: The frame.
@@ -93,6 +94,8 @@ public struct BlobsStage: Stage {
         let tagHeight = max(8, Double(min(canvas.width, canvas.height)) / 45)
         for blob in blobs {
             try canvas.drawRectangle(blob.bounds, colour: colour(of: blob), thickness: thickness)
+            let outline = try blob.outline()
+            if outline.count >= 3 { try canvas.drawPolyline(outline + [outline[0]], colour: colour(of: blob), thickness: thickness) }
         }
         // Tags after every box, so no box is drawn over a tag.
         let named = blobs.compactMap { blob in blob.classification.map { (blob, BlobTally.name($0.description, count: 1)) } }

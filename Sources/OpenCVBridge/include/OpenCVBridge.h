@@ -357,6 +357,12 @@ OCVStatus ocv_equalize_clahe(const OCVImage *_Nonnull source, const OCVImage *_N
 OCVStatus ocv_pad_constant(const OCVImage *_Nonnull source, const OCVImage *_Nonnull destination, int32_t left,
                            int32_t top, uint8_t value, OCVError *_Nonnull error);
 
+/// The outline of the largest region of `mask` (8-bit, nonzero inside): cv::findContours (outer outlines)
+/// simplified by cv::approxPolyDP to within `tolerance` pixels. Up to `capacity` points go into `points`
+/// as x, y pairs; `count` gets how many the outline has (0 for an empty mask).
+OCVStatus ocv_mask_outline(const OCVImage *_Nonnull mask, double tolerance, double *_Nonnull points, int32_t capacity,
+                           int32_t *_Nonnull count, OCVError *_Nonnull error);
+
 /// Draws a rectangle outline in place (8-connected, no anti-aliasing: the colours stay exact). `colour` holds 4 values in the image's channel order.
 OCVStatus ocv_draw_rectangle(const OCVImage *_Nonnull image, int32_t x, int32_t y, int32_t width, int32_t height,
                              const double *_Nonnull colour, int32_t thickness, OCVError *_Nonnull error);
@@ -430,11 +436,23 @@ typedef struct OCVBlobSeparationSettings {
     double minimumFraction;     ///< blobs narrower and shorter than this fraction of the frame's short side are dropped
     double notchDepth;          ///< a region is cut between two notches of its outline at least this fraction of its radius deep; 0: never
     double notchSolidity;       ///< … when its area is below this fraction of its convex hull's
+    double pocketBrightness;    ///< a hole in an object stays table when its brightness is within this of the table's …
+    double pocketLean;          ///< … and its colour leans from the table's by less than this
+    double smallestCore;        ///< a seed of a split stands at least this fraction of the working short side inside its part
+    double colourSigma;         ///< the colours compared at a split are smoothed by a Gaussian of this many working pixels
+    double brightnessWeight;    ///< the weight of log brightness beside the three chromaticities in those colours
+    double splitPersistence;    ///< a region's own distance peaks seed a split when they stand this fraction above their join
+    double splitMargin;         ///< a split is kept when its parts are ellipses by this much more than the whole …
+    double strongBoundary;      ///< … or when the colour changes across the cut by at least this much per pixel
+    double mergeEllipse;        ///< neighbours join when together they are an ellipse this well (IoU), as well as either alone
+    int32_t splitDepth;         ///< a region is split at most this many times over
 } OCVBlobSeparationSettings;
 
 /// Fits the background as a smooth surface per channel, marks what differs from it by brightness or
-/// colour (a shadow only darkens), fills holes, and splits touching objects by a watershed on the
-/// distance transform from one seed per persistent peak. `image` must be 8-bit BGR. Read the
+/// colour (a shadow only darkens), fills holes that do not look like table, and splits touching objects
+/// by a watershed on the distance transform from one seed per persistent peak; then splits each region
+/// by colour or by its own shape where the parts are more nearly ellipses than the whole (or the colour
+/// changes sharply across the cut), and joins neighbours that together make an ellipse. `image` must be 8-bit BGR. Read the
 /// rectangles with ocv_blob_finder_rectangles and the mask with ocv_blob_finder_mask.
 OCVStatus ocv_blob_finder_separate(OCVBlobFinder *_Nonnull finder, const OCVImage *_Nonnull image,
                                    const OCVBlobSeparationSettings *_Nonnull settings, int32_t *_Nonnull count,
