@@ -712,6 +712,151 @@ void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings
     }
 }
 
+/// Keeps the outer outlines of `mask` whose rectangle reaches `smallestSide` on some side, filled
+/// (holes close); the rest goes. `contours` is scratch kept from frame to frame.
+void keepLarge(cv::Mat &mask, double smallestSide, std::vector<std::vector<cv::Point>> &contours) {
+    contours.clear();
+    cv::findContours(mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    mask.setTo(0);
+    for (size_t index = 0; index < contours.size(); ++index) {
+        const cv::Rect bounds = cv::boundingRect(contours[index]);
+        if (bounds.width < smallestSide && bounds.height < smallestSide) continue;
+        cv::drawContours(mask, contours, static_cast<int>(index), cv::Scalar(255), cv::FILLED);
+    }
+}
+
+/// Adds each coin to `labels` as an object of its own: the object's pixels within its carved disc,
+/// and the regions beside it that lie wholly within reach of its centre, its rim or shadow left where
+/// the circle fell a little inside the coin or the coin is seen at a slant.
+void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::vector<cv::Vec3f> &coins,
+                          const OCVBlobSeparationSettings &settings) {
+    double highest = 0;
+    cv::minMaxLoc(labels, nullptr, &highest);
+    int next = static_cast<int>(highest);
+    cv::Mat disc(labels.size(), CV_8U);
+    for (const cv::Vec3f &coin : coins) {
+        const int own = ++next;
+        const cv::Point centre(cvRound(coin[0]), cvRound(coin[1]));
+        const int carved = cvRound(coin[2] * settings.coinCarve) + 1;
+        // The regions met just outside the carved disc.
+        std::vector<int> beside;
+        const int steps = std::max(16, static_cast<int>(8 * coin[2]));
+        for (int step = 0; step < steps; ++step) {
+            const double angle = 2 * CV_PI * step / steps;
+            const int x = cvRound(centre.x + (carved + 2) * std::cos(angle)), y = cvRound(centre.y + (carved + 2) * std::sin(angle));
+            if (x < 0 || y < 0 || x >= labels.cols || y >= labels.rows) continue;
+            const int label = labels.at<int32_t>(y, x);
+            if (label > 0 && label <= highest && std::find(beside.begin(), beside.end(), label) == beside.end())
+                beside.push_back(label);
+        }
+        // A region beside it that lies wholly within reach of its centre is its rim or shadow.
+        const double reach = settings.coinCrescentReach * coin[2];
+        std::vector<int> rims;
+        for (int label : beside) {
+            bool near = true;
+            for (int y = 0; y < labels.rows && near; ++y) {
+                const int32_t *row = labels.ptr<int32_t>(y);
+                for (int x = 0; x < labels.cols; ++x)
+                    if (row[x] == label && std::hypot(x - coin[0], y - coin[1]) > reach) { near = false; break; }
+            }
+            if (near) rims.push_back(label);
+        }
+        disc.setTo(0);
+        cv::circle(disc, centre, carved, cv::Scalar(255), cv::FILLED);
+        labels.setTo(own, disc & objects & (labels == 0));
+        for (int label : rims) labels.setTo(own, labels == label);
+    }
+}
+
+/// How much of a circle's outline the object it lies in goes on across, sampled at 72 angles just
+/// outside the outline ((1 + rim) × radius) where there is object: `sameColour`, the share where the
+/// smoothed colour there is much the colour just inside ((1 − rim) × radius); `edgeless`, the share
+/// where no edge crosses the outline (the colour gradient stays below `coinEdgeContrast` between
+/// (1 ∓ rim / 1.5) × radius). A coin ends at its outline, and what touches it meets it at an edge
+/// along a short arc; a circle fitted to a bean's end has the rest of the bean beyond it, shaded on
+/// without an edge, across about half its outline.
+struct Continuation { double sameColour = 0, edgeless = 0; };
+
+Continuation continuation(const cv::Mat &smooth, const cv::Mat &edges, const cv::Mat &objects, const cv::Vec3f &circle,
+                          const OCVBlobSeparationSettings &settings) {
+    constexpr int angles = 72, radii = 7;
+    int same = 0, edgeless = 0;
+    const auto at = [&](double angle, double radius) {
+        const int x = std::clamp(cvRound(circle[0] + radius * std::cos(angle)), 0, smooth.cols - 1);
+        const int y = std::clamp(cvRound(circle[1] + radius * std::sin(angle)), 0, smooth.rows - 1);
+        return cv::Point(x, y);
+    };
+    for (int step = 0; step < angles; ++step) {
+        const double angle = 2 * CV_PI * step / angles;
+        const cv::Point inner = at(angle, (1 - settings.coinRim) * circle[2]), outer = at(angle, (1 + settings.coinRim) * circle[2]);
+        if (objects.at<uint8_t>(outer) == 0) continue;
+        const cv::Vec3f a = smooth.at<cv::Vec3f>(inner), b = smooth.at<cv::Vec3f>(outer);
+        const float sumA = a[0] + a[1] + a[2], sumB = b[0] + b[1] + b[2];
+        float chroma = 0;
+        for (int c = 0; c < 3; ++c) chroma = std::max(chroma, std::abs(a[c] / sumA - b[c] / sumB));
+        if (chroma < settings.coinSameChroma && std::abs(std::log(sumA / sumB)) < settings.coinSameBrightness) ++same;
+        float strongest = 0;
+        for (int k = 0; k < radii; ++k) {
+            const double fraction = 1 - settings.coinRim / 1.5 + 2 * settings.coinRim / 1.5 * k / (radii - 1);
+            strongest = std::max(strongest, edges.at<float>(at(angle, fraction * circle[2])));
+        }
+        if (strongest < settings.coinEdgeContrast) ++edgeless;
+    }
+    return {static_cast<double>(same) / angles, static_cast<double>(edgeless) / angles};
+}
+
+/// The coins of the working frame: circles (HOUGH_GRADIENT_ALT on the smoothed gray) whose disc is
+/// object, that do not overlap a bigger coin, and where the object stops at the outline. Biggest first.
+std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects, const OCVBlobSeparationSettings &settings) {
+    cv::Mat gray, smooth;
+    cv::cvtColor(working, gray, cv::COLOR_BGR2GRAY);
+    cv::GaussianBlur(gray, gray, cv::Size(0, 0), 1.0);
+    const int shortSide = std::min(working.cols, working.rows);
+    std::vector<cv::Vec3f> circles;
+    // dp 1.5 and a minimum distance of 10 working pixels are OpenCV's own example's for ALT; a coin's
+    // radius is at most a third of the frame.
+    cv::HoughCircles(gray, circles, cv::HOUGH_GRADIENT_ALT, 1.5, 10, settings.coinEdge, settings.coinRoundness,
+                     std::max(4, static_cast<int>(settings.coinSmallest * shortSide)), shortSide / 3);
+    std::sort(circles.begin(), circles.end(), [](const cv::Vec3f &a, const cv::Vec3f &b) {
+        return std::tie(b[2], a[1], a[0]) < std::tie(a[2], b[1], b[0]);
+    });
+    std::vector<cv::Vec3f> coins;
+    if (circles.empty()) return coins;
+    working.convertTo(smooth, CV_32FC3, 1, 1);
+    // The colour gradient's magnitude, the strongest channel's, after a Gaussian of one pixel.
+    cv::Mat blurred, dx, dy, edges;
+    cv::GaussianBlur(smooth, blurred, cv::Size(0, 0), 1.0);
+    cv::Sobel(blurred, dx, CV_32F, 1, 0, 3);
+    cv::Sobel(blurred, dy, CV_32F, 0, 1, 3);
+    cv::magnitude(dx.reshape(1), dy.reshape(1), edges);
+    edges = edges.reshape(3);
+    {
+        std::vector<cv::Mat> channels;
+        cv::split(edges, channels);
+        edges = cv::max(cv::max(channels[0], channels[1]), channels[2]);
+    }
+    cv::GaussianBlur(smooth, smooth, cv::Size(0, 0), 2.0);
+    cv::Mat disc(objects.size(), CV_8U);
+    for (const cv::Vec3f &circle : circles) {
+        const cv::Point centre(cvRound(circle[0]), cvRound(circle[1]));
+        const int radius = static_cast<int>(circle[2]);
+        const cv::Rect box = cv::Rect(centre.x - radius, centre.y - radius, 2 * radius + 1, 2 * radius + 1) & cv::Rect(0, 0, objects.cols, objects.rows);
+        if (box.empty()) continue;
+        disc(box).setTo(0);
+        cv::circle(disc, centre, radius, cv::Scalar(255), cv::FILLED);
+        const double inside = cv::countNonZero(disc(box));
+        if (inside == 0 || cv::countNonZero(disc(box) & objects(box)) < settings.coinCoverage * inside) continue;
+        const bool overlaps = std::any_of(coins.begin(), coins.end(), [&](const cv::Vec3f &coin) {
+            return std::hypot(circle[0] - coin[0], circle[1] - coin[1]) < coin[2] + circle[2] - settings.coinOverlap * std::min(coin[2], circle[2]);
+        });
+        if (overlaps) continue;
+        const Continuation across = continuation(smooth, edges, objects, circle, settings);
+        if (across.sameColour >= settings.coinContinuation || across.edgeless >= settings.coinEdgeless) continue;
+        coins.push_back(circle);
+    }
+    return coins;
+}
+
 } // namespace
 
 OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image, const OCVBlobSeparationSettings *settings,
@@ -786,15 +931,8 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         const cv::Mat square = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
         cv::morphologyEx(s.objects, s.objects, cv::MORPH_OPEN, square);
         cv::morphologyEx(s.objects, s.objects, cv::MORPH_CLOSE, square);
-        finder->contours.clear();
-        cv::findContours(s.objects, finder->contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
-        s.objects.setTo(0);
         const double smallestSide = shortSide * settings->minimumFraction * s.scale;
-        for (size_t index = 0; index < finder->contours.size(); ++index) {
-            const cv::Rect bounds = cv::boundingRect(finder->contours[index]);
-            if (bounds.width < smallestSide && bounds.height < smallestSide) continue;
-            cv::drawContours(s.objects, finder->contours, static_cast<int>(index), cv::Scalar(255), cv::FILLED);
-        }
+        keepLarge(s.objects, smallestSide, finder->contours);
         // A hole that looks like table is table: the paper showing between a ring of beans and its coin.
         // Only on a table lighter than what lies on it: on dark cloth a coin's dark relief looks like cloth.
         if (lightTable) {
@@ -821,7 +959,36 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 for (int x = 0; x < pockets.cols; ++x) if (pocket[x] > 0 && table[pocket[x]]) object[x] = 0;
             }
         }
-        cv::distanceTransform(s.objects, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
+        // Coins first: a round object is told from what touches it by its outline, which no split of
+        // the mask finds as surely. The rest is separated with the coins carved out, then the coins are
+        // given back their pixels as objects of their own.
+        const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
+        const std::vector<cv::Vec3f> coins = settings->coinRoundness > 0 ? findCoins(working, s.objects, *settings)
+                                                                         : std::vector<cv::Vec3f>();
+        cv::Mat rest = s.objects;
+        if (!coins.empty()) {
+            rest = s.objects.clone();
+            for (const cv::Vec3f &coin : coins)
+                cv::circle(rest, cv::Point(cvRound(coin[0]), cvRound(coin[1])), cvRound(coin[2] * settings->coinCarve) + 1, cv::Scalar(0), cv::FILLED);
+            if (settings->carveOpening > 0) {
+                // Opened only round the coins: elsewhere a bean's tip or a thin shadow keeps its shape.
+                const int side = 2 * settings->carveOpening + 1;
+                cv::Mat opened, band(rest.size(), CV_8U, cv::Scalar(0));
+                cv::morphologyEx(rest, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(side, side)));
+                for (const cv::Vec3f &coin : coins)
+                    cv::circle(band, cv::Point(cvRound(coin[0]), cvRound(coin[1])), cvRound(coin[2] * (settings->coinCarve + settings->coinRim)) + side,
+                               cv::Scalar(255), cv::FILLED);
+                opened.copyTo(rest, band);
+            }
+            // Without filling: a ring of beans closes round the hole its coin left.
+            cv::Mat parts, stats, centres;
+            const int count = cv::connectedComponentsWithStats(rest, parts, stats, centres, 8, CV_32S);
+            for (int part = 1; part < count; ++part) {
+                if (stats.at<int>(part, cv::CC_STAT_WIDTH) >= smallestSide || stats.at<int>(part, cv::CC_STAT_HEIGHT) >= smallestSide) continue;
+                rest.setTo(0, parts == part);
+            }
+        }
+        cv::distanceTransform(rest, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
         flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
         if (settings->splitDepth > 0) {
             // The colours compared: chromaticities and log brightness of the smoothed ratio to the table.
@@ -845,11 +1012,11 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
             cv::Mat squares = dx.mul(dx) + dy.mul(dy);
             cv::transform(squares, gradient, cv::Matx14f(1, 1, 1, 1));
             cv::sqrt(gradient, gradient);
-            const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
             splitRegions(s.labels, colours, gradient, *settings, smallestCore);
             joinIntoEllipses(s.labels, *settings, smallestSide);
         }
         if (settings->notchDepth > 0) cutAtNotches(s.labels, settings->notchDepth, settings->notchSolidity, 3);
+        if (!coins.empty()) giveCoinsTheirPixels(s.labels, s.objects, coins, *settings);
         // Each object's rectangle, back at the frame's size.
         std::vector<cv::Rect> found;
         std::vector<int> bounds;  // per label: minX, minY, maxX, maxY

@@ -13,8 +13,10 @@ struct BlobSceneTests {
     /// A real photo nobody tuned on: 24 Greek coins on dark cloth (the shared images/coins.png),
     /// lit unevenly, with a light strip down the right edge. Its boxes are in
     /// Tests/Fixtures/blobs/coins-scene.json. The table is darker than the coins, which the
-    /// default's table fit once took for the coins (10 boxes, most of the cloth among them).
-    @Test("on a real photo of 24 coins on dark cloth the default profile finds 22 and calls them all unidentified")
+    /// default's table fit once took for the coins (10 boxes, most of the cloth among them). The
+    /// light strip stays object (a smooth table fit cannot follow its sharp edge); carving the coins
+    /// out of it finds every coin (22 before) but leaves the strip in more pieces: 33 boxes, 27 before.
+    @Test("on a real photo of 24 coins on dark cloth the default profile finds them all and calls them all unidentified")
     func realCoins() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/blobs/coins-scene.json").path
@@ -28,8 +30,8 @@ struct BlobSceneTests {
         }
         let standard = try #require(results["default"]), textbook = try #require(results["textbook"])
         #expect(standard.problems.isEmpty && standard.objects == 24)
-        #expect(standard.matched >= 22, "found \(standard.matched) of 24")
-        #expect(standard.precision >= 0.8)
+        #expect(standard.matched == 24, "found \(standard.matched) of 24")
+        #expect(standard.precision >= 0.7)
         // None of them is a Canadian coin or a bean.
         #expect(standard.labellingAccuracy == 1)
         #expect(textbook.matched <= 12 && textbook.precision < 0.5)

@@ -446,10 +446,25 @@ typedef struct OCVBlobSeparationSettings {
     double strongBoundary;      ///< … or when the colour changes across the cut by at least this much per pixel
     double mergeEllipse;        ///< neighbours join when together they are an ellipse this well (IoU), as well as either alone
     int32_t splitDepth;         ///< a region is split at most this many times over
+    double coinRoundness;       ///< coins first: HoughCircles' HOUGH_GRADIENT_ALT param2 (how perfect a circle); 0: no coin search
+    double coinEdge;            ///< … its param1, Canny's upper threshold on the working frame's smoothed gray
+    double coinSmallest;        ///< … the smallest radius looked for, as a fraction of the working frame's short side
+    double coinCoverage;        ///< a circle is a coin only when at least this fraction of its disc is object …
+    double coinOverlap;         ///< … when it overlaps a bigger coin by less than this fraction of its radius …
+    double coinRim;             ///< … and the object does not go on across its outline: colours compared at (1 ∓ this) × radius …
+    double coinSameChroma;      ///< … as the same object when their chromaticities differ by less than this in every channel …
+    double coinSameBrightness;  ///< … and their log brightnesses by less than this …
+    double coinContinuation;    ///< … over less than this fraction of the outline …
+    double coinEdgeContrast;    ///< … and an edge crosses the outline where the colour gradient (Sobel, 8-bit scale) reaches this …
+    double coinEdgeless;        ///< … everywhere but less than this fraction of the outline where the object goes on
+    double coinCarve;           ///< a coin takes the object's pixels within this multiple of its radius (its rim's antialiasing and shadow)
+    double coinCrescentReach;   ///< a region beside a coin lying wholly within this multiple of its radius from its centre is its rim or shadow
+    int32_t carveOpening;       ///< what is left beside a carved coin is opened by a disc of this radius in working pixels (its slivers go)
 } OCVBlobSeparationSettings;
 
 /// Fits the background as a smooth surface per channel, marks what differs from it by brightness or
-/// colour (a shadow only darkens), fills holes that do not look like table, and splits touching objects
+/// colour (a shadow only darkens), fills holes that do not look like table, finds the coins (circles
+/// whose disc is object and whose object ends at their outline) and carves them out, and splits touching objects
 /// by a watershed on the distance transform from one seed per persistent peak; then splits each region
 /// by colour or by its own shape where the parts are more nearly ellipses than the whole (or the colour
 /// changes sharply across the cut), and joins neighbours that together make an ellipse. `image` must be 8-bit BGR. Read the
