@@ -76,15 +76,23 @@ struct BackgroundSurface {
             int count = 0;
             for (int row = 0; row < n; ++row) count += inlier[row];
             if (count < 12) break;
-            cv::Mat a(count, 6, CV_64F), b(count, 3, CV_64F);
-            for (int row = 0, k = 0; row < n; ++row) {
+            // Least squares by the normal equations: six unknowns whose terms lie in [-1, 1] are well
+            // conditioned, and a 6×6 solve is a hundredth of an SVD of the thousands of inliers.
+            cv::Matx<double, 6, 6> normal = cv::Matx<double, 6, 6>::zeros();
+            cv::Matx<double, 6, 3> moments = cv::Matx<double, 6, 3>::zeros();
+            for (int row = 0; row < n; ++row) {
                 if (!inlier[row]) continue;
-                design.row(row).copyTo(a.row(k));
-                values.row(row).copyTo(b.row(k));
-                ++k;
+                const double *t = design.ptr<double>(row), *v = values.ptr<double>(row);
+                for (int i = 0; i < 6; ++i) {
+                    for (int j = i; j < 6; ++j) normal(i, j) += t[i] * t[j];
+                    for (int c = 0; c < 3; ++c) moments(i, c) += t[i] * v[c];
+                }
             }
+            for (int i = 0; i < 6; ++i)
+                for (int j = 0; j < i; ++j) normal(i, j) = normal(j, i);
             cv::Mat solution;
-            cv::solve(a, b, solution, cv::DECOMP_SVD);
+            if (!cv::solve(cv::Mat(normal), cv::Mat(moments), solution, cv::DECOMP_CHOLESKY))
+                cv::solve(cv::Mat(normal), cv::Mat(moments), solution, cv::DECOMP_SVD);
             for (int c = 0; c < 3; ++c)
                 for (int i = 0; i < 6; ++i) surface.coefficients[c][i] = solution.at<double>(i, c);
             // Residuals relative to the background's brightness; a pixel stays in when it is within
@@ -730,9 +738,9 @@ void keepLarge(cv::Mat &mask, double smallestSide, std::vector<std::vector<cv::P
 /// the circle fell a little inside the coin or the coin is seen at a slant.
 void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::vector<cv::Vec3f> &coins,
                           const OCVBlobSeparationSettings &settings) {
-    double highest = 0;
-    cv::minMaxLoc(labels, nullptr, &highest);
-    int next = static_cast<int>(highest);
+    const std::vector<cv::Rect> boxes = labelBoxes(labels);
+    const int highest = static_cast<int>(boxes.size()) - 1;
+    int next = std::max(highest, 0);
     cv::Mat disc(labels.size(), CV_8U);
     for (const cv::Vec3f &coin : coins) {
         const int own = ++next;
@@ -753,10 +761,11 @@ void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::ve
         const double reach = settings.coinCrescentReach * coin[2];
         std::vector<int> rims;
         for (int label : beside) {
+            const cv::Rect &box = boxes[label];
             bool near = true;
-            for (int y = 0; y < labels.rows && near; ++y) {
+            for (int y = box.y; y < box.y + box.height && near; ++y) {
                 const int32_t *row = labels.ptr<int32_t>(y);
-                for (int x = 0; x < labels.cols; ++x)
+                for (int x = box.x; x < box.x + box.width; ++x)
                     if (row[x] == label && std::hypot(x - coin[0], y - coin[1]) > reach) { near = false; break; }
             }
             if (near) rims.push_back(label);
@@ -764,7 +773,10 @@ void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::ve
         disc.setTo(0);
         cv::circle(disc, centre, carved, cv::Scalar(255), cv::FILLED);
         labels.setTo(own, disc & objects & (labels == 0));
-        for (int label : rims) labels.setTo(own, labels == label);
+        for (int label : rims) {
+            cv::Mat region = labels(boxes[label]);
+            region.setTo(own, region == label);
+        }
     }
 }
 
@@ -777,7 +789,22 @@ void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::ve
 /// without an edge, across about half its outline.
 struct Continuation { double sameColour = 0, edgeless = 0; };
 
-Continuation continuation(const cv::Mat &smooth, const cv::Mat &edges, const cv::Mat &objects, const cv::Vec3f &circle,
+/// The colour gradient's magnitude at one pixel of an 8-bit BGR picture: the strongest channel's,
+/// by Sobel's 3×3 kernels (as cv::Sobel would give there), the picture's edge repeated outward.
+float colourGradient(const cv::Mat &picture, cv::Point at) {
+    const auto pixel = [&](int dx, int dy) {
+        return picture.at<cv::Vec3b>(std::clamp(at.y + dy, 0, picture.rows - 1), std::clamp(at.x + dx, 0, picture.cols - 1));
+    };
+    float strongest = 0;
+    for (int c = 0; c < 3; ++c) {
+        const int gx = pixel(1, -1)[c] + 2 * pixel(1, 0)[c] + pixel(1, 1)[c] - pixel(-1, -1)[c] - 2 * pixel(-1, 0)[c] - pixel(-1, 1)[c];
+        const int gy = pixel(-1, 1)[c] + 2 * pixel(0, 1)[c] + pixel(1, 1)[c] - pixel(-1, -1)[c] - 2 * pixel(0, -1)[c] - pixel(1, -1)[c];
+        strongest = std::max(strongest, std::sqrt(static_cast<float>(gx * gx + gy * gy)));
+    }
+    return strongest;
+}
+
+Continuation continuation(const cv::Mat &smooth, const cv::Mat &blurred, const cv::Mat &objects, const cv::Vec3f &circle,
                           const OCVBlobSeparationSettings &settings) {
     constexpr int angles = 72, radii = 7;
     int same = 0, edgeless = 0;
@@ -790,7 +817,7 @@ Continuation continuation(const cv::Mat &smooth, const cv::Mat &edges, const cv:
         const double angle = 2 * CV_PI * step / angles;
         const cv::Point inner = at(angle, (1 - settings.coinRim) * circle[2]), outer = at(angle, (1 + settings.coinRim) * circle[2]);
         if (objects.at<uint8_t>(outer) == 0) continue;
-        const cv::Vec3f a = smooth.at<cv::Vec3f>(inner), b = smooth.at<cv::Vec3f>(outer);
+        const cv::Vec3f a = cv::Vec3f(smooth.at<cv::Vec3b>(inner)) + cv::Vec3f::all(1), b = cv::Vec3f(smooth.at<cv::Vec3b>(outer)) + cv::Vec3f::all(1);
         const float sumA = a[0] + a[1] + a[2], sumB = b[0] + b[1] + b[2];
         float chroma = 0;
         for (int c = 0; c < 3; ++c) chroma = std::max(chroma, std::abs(a[c] / sumA - b[c] / sumB));
@@ -798,7 +825,7 @@ Continuation continuation(const cv::Mat &smooth, const cv::Mat &edges, const cv:
         float strongest = 0;
         for (int k = 0; k < radii; ++k) {
             const double fraction = 1 - settings.coinRim / 1.5 + 2 * settings.coinRim / 1.5 * k / (radii - 1);
-            strongest = std::max(strongest, edges.at<float>(at(angle, fraction * circle[2])));
+            strongest = std::max(strongest, colourGradient(blurred, at(angle, fraction * circle[2])));
         }
         if (strongest < settings.coinEdgeContrast) ++edgeless;
     }
@@ -822,20 +849,11 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
     });
     std::vector<cv::Vec3f> coins;
     if (circles.empty()) return coins;
-    working.convertTo(smooth, CV_32FC3, 1, 1);
-    // The colour gradient's magnitude, the strongest channel's, after a Gaussian of one pixel.
-    cv::Mat blurred, dx, dy, edges;
-    cv::GaussianBlur(smooth, blurred, cv::Size(0, 0), 1.0);
-    cv::Sobel(blurred, dx, CV_32F, 1, 0, 3);
-    cv::Sobel(blurred, dy, CV_32F, 0, 1, 3);
-    cv::magnitude(dx.reshape(1), dy.reshape(1), edges);
-    edges = edges.reshape(3);
-    {
-        std::vector<cv::Mat> channels;
-        cv::split(edges, channels);
-        edges = cv::max(cv::max(channels[0], channels[1]), channels[2]);
-    }
-    cv::GaussianBlur(smooth, smooth, cv::Size(0, 0), 2.0);
+    // Colours compared after a Gaussian of 2 pixels, edges found after one of 1 (both in 8 bits, as
+    // the scenes' constants were chosen), only at the points sampled.
+    cv::Mat blurred;
+    cv::GaussianBlur(working, smooth, cv::Size(0, 0), 2.0);
+    cv::GaussianBlur(working, blurred, cv::Size(0, 0), 1.0);
     cv::Mat disc(objects.size(), CV_8U);
     for (const cv::Vec3f &circle : circles) {
         const cv::Point centre(cvRound(circle[0]), cvRound(circle[1]));
@@ -850,7 +868,7 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
             return std::hypot(circle[0] - coin[0], circle[1] - coin[1]) < coin[2] + circle[2] - settings.coinOverlap * std::min(coin[2], circle[2]);
         });
         if (overlaps) continue;
-        const Continuation across = continuation(smooth, edges, objects, circle, settings);
+        const Continuation across = continuation(smooth, blurred, objects, circle, settings);
         if (across.sameColour >= settings.coinContinuation || across.edgeless >= settings.coinEdgeless) continue;
         coins.push_back(circle);
     }
@@ -910,11 +928,19 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
             float *bright = s.brightness.ptr<float>(y), *leaning = s.lean.ptr<float>(y);
             cv::Vec3f *ratios = s.ratio.ptr<cv::Vec3f>(y);
             const double fy = 2.0 * (y + 0.5) / working.rows - 1;
+            // Along a row the surface is a quadratic in x alone: a + x (b + c x).
+            double a[3], b[3], c2[3];
+            for (int c = 0; c < 3; ++c) {
+                const cv::Vec<double, 6> &k = s.background.coefficients[c];
+                a[c] = k[0] + k[2] * fy + k[5] * fy * fy;
+                b[c] = k[1] + k[4] * fy;
+                c2[c] = k[3];
+            }
             for (int x = 0; x < working.cols; ++x) {
                 const double fx = 2.0 * (x + 0.5) / working.cols - 1;
                 double ratio[3], brightness = 0;
                 for (int c = 0; c < 3; ++c) {
-                    ratio[c] = (row[x][c] + 1.0) / (std::max(s.background.value(c, fx, fy), 0.0) + 1.0);
+                    ratio[c] = (row[x][c] + 1.0) / (std::max(a[c] + fx * (b[c] + c2[c] * fx), 0.0) + 1.0);
                     brightness += ratio[c] / 3;
                 }
                 double lean = 0;
@@ -962,7 +988,6 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         // Coins first: a round object is told from what touches it by its outline, which no split of
         // the mask finds as surely. The rest is separated with the coins carved out, then the coins are
         // given back their pixels as objects of their own.
-        const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
         const std::vector<cv::Vec3f> coins = settings->coinRoundness > 0 ? findCoins(working, s.objects, *settings)
                                                                          : std::vector<cv::Vec3f>();
         cv::Mat rest = s.objects;
@@ -1012,6 +1037,7 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
             cv::Mat squares = dx.mul(dx) + dy.mul(dy);
             cv::transform(squares, gradient, cv::Matx14f(1, 1, 1, 1));
             cv::sqrt(gradient, gradient);
+            const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
             splitRegions(s.labels, colours, gradient, *settings, smallestCore);
             joinIntoEllipses(s.labels, *settings, smallestSide);
         }
