@@ -71,6 +71,24 @@ struct BlobTests {
         }
     }
 
+    @Test("a finder's constant out of its range is refused by name; the profiles' own values are all in range")
+    func constantsOutOfRange() throws {
+        for profile in BlobProfile.all {
+            #expect(throws: Never.self) { try BlobDetector(profile: profile) }
+        }
+        var separation = BlobDetector.Separation()
+        separation.darker = 1.5
+        #expect { try BlobDetector(method: .separating(separation)) } throws: { error in
+            "\(error)".contains("darker is 1.5") && "\(error)".contains("0.0…1.0")
+        }
+        separation = BlobDetector.Separation()
+        separation.coinRim = .nan
+        #expect { try BlobDetector(method: .separating(separation)) } throws: { "\($0)".contains("coinRim is nan") }
+        var settings = BlobDetector.Settings()
+        settings.cannyLow = 300
+        #expect { try BlobDetector(settings: settings) } throws: { "\($0)".contains("cannyLow is 300.0; it must lie in 0.0…255.0") }
+    }
+
     @Test("one detector gives the same blobs for a frame whatever frames it saw before (its buffers are its own)")
     func reuse() throws {
         let detector = try BlobDetector()

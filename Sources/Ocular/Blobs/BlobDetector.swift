@@ -183,13 +183,16 @@ public final class BlobDetector: Sendable {
     /// - Parameter profile: The profile.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when a constant is out of its range.
     public convenience init(profile: BlobProfile = .standard) throws(OcularError) {
-        try self.init(method: profile.separates ? .separating(Separation()) : .textbook(Settings()))
+        try self.init(method: profile.detection)
     }
 
     /// Creates a detector.
     /// - Parameter method: The textbook's detection or Ocular's separating one, with its constants.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when a constant is out of its range.
     public init(method: Method) throws(OcularError) {
+        for constant in method.constants where !constant.range.contains(constant.value) {
+            throw .invalidArgument("the blob finder's \(constant.name) is \(constant.value); it must lie in \(constant.range.lowerBound)…\(constant.range.upperBound)")
+        }
         var made: OpaquePointer?
         try OpenCV.call("blob finder") { ocv_blob_finder_create(&made, $0) }
         guard let made else { throw .openCV(operation: "blob finder", message: "not created") }
@@ -299,4 +302,42 @@ public final class BlobDetector: Sendable {
         }
         return kept
     }
+}
+
+extension BlobDetector.Method {
+    /// Every constant with the range in which it means what its documentation says, so that a wrong
+    /// value is refused by name instead of showing up as odd blobs (a tint of 2 finds nothing, a
+    /// `darker` above 1 takes the whole table in, NaN compares false everywhere).
+    var constants: [(name: String, value: Double, range: ClosedRange<Double>)] {
+        switch self {
+        case .textbook(let settings):
+            [("scale", settings.scale, 0.01...1), ("deviations", settings.deviations, 0...100),
+             ("erosionFraction", settings.erosionFraction, 0...0.5), ("erosionIterations", Double(settings.erosionIterations), 0...100),
+             ("cannyLow", settings.cannyLow, 0...settings.cannyHigh.clampedForRange), ("cannyHigh", settings.cannyHigh, 0...10_000),
+             ("minimumFraction", settings.minimumFraction, 0...1)]
+        case .separating(let separation):
+            [("workingShortSide", Double(separation.workingShortSide), 32...8192),
+             ("darker", separation.darker, 0...1), ("brighter", separation.brighter, 1...100), ("tint", separation.tint, 0...1),
+             ("persistence", separation.persistence, 0...1), ("minimumFraction", separation.minimumFraction, 0...1),
+             ("notchDepth", separation.notchDepth, 0...1), ("notchSolidity", separation.notchSolidity, 0...1),
+             ("pocketBrightness", separation.pocketBrightness, 0...1), ("pocketLean", separation.pocketLean, 0...1),
+             ("smallestCore", separation.smallestCore, 0...0.5), ("colourSigma", separation.colourSigma, 0...50),
+             ("brightnessWeight", separation.brightnessWeight, 0...100), ("splitPersistence", separation.splitPersistence, 0...1),
+             ("splitMargin", separation.splitMargin, -1...1), ("strongBoundary", separation.strongBoundary, 0...1000),
+             ("mergeEllipse", separation.mergeEllipse, 0...1), ("splitDepth", Double(separation.splitDepth), 0...16),
+             ("coinRoundness", separation.coinRoundness, 0...1), ("coinEdge", separation.coinEdge, 1...10_000),
+             // The largest circle looked for has a third of the short side as its radius.
+             ("coinSmallest", separation.coinSmallest, 0.001...(1.0 / 3)), ("coinCoverage", separation.coinCoverage, 0...1),
+             ("coinOverlap", separation.coinOverlap, 0...2), ("coinRim", separation.coinRim, 0...0.5),
+             ("coinSameChroma", separation.coinSameChroma, 0...1), ("coinSameBrightness", separation.coinSameBrightness, 0...100),
+             ("coinContinuation", separation.coinContinuation, 0...1), ("coinEdgeContrast", separation.coinEdgeContrast, 0...10_000),
+             ("coinEdgeless", separation.coinEdgeless, 0...1), ("coinCarve", separation.coinCarve, 1...2),
+             ("coinCrescentReach", separation.coinCrescentReach, 1...4), ("carveOpening", Double(separation.carveOpening), 0...32)]
+        }
+    }
+}
+
+private extension Double {
+    /// An upper bound a range can be built on: a NaN or negative `cannyHigh` is refused on its own line.
+    var clampedForRange: Double { isNaN || self < 0 ? 0 : self }
 }

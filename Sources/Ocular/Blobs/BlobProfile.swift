@@ -32,9 +32,13 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     public let distance: Distance
     /// ORB's keypoint budget.
     public let keypoints: Int
-    /// Whether blobs are found by ``BlobDetector/Method/separating(_:)`` (a lit table, touching
-    /// objects split) rather than SPEC §5's mean-and-deviation mask.
-    public let separates: Bool
+    /// How blobs are found, with every constant of the finding: ``BlobDetector/Method/separating(_:)``
+    /// (a lit table, touching objects split) or the textbook's mean-and-deviation mask.
+    public let detection: BlobDetector.Method
+    /// Whether blobs are found by ``BlobDetector/Method/separating(_:)`` rather than the textbook's mask.
+    public var separates: Bool {
+        if case .separating = detection { true } else { false }
+    }
     /// Blobs are resized so their long side is this many pixels before they are described (ORB
     /// finds next to nothing in a 60-pixel coin, and training pictures are 400–700 pixels); nil: as
     /// they are. Chosen on the table scenes: 96 px names 69 % of the objects, 128–192 px 98–99 %,
@@ -54,11 +58,13 @@ public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
 
     /// The textbook's profile: a 32-bin colour histogram compared by its own distance.
     public static let textbook = BlobProfile(name: "textbook", colourBins: 32, hueSaturation: false, distance: .textbook,
-                                             keypoints: 500, separates: false, describedSide: nil, defaultThreshold: nil)
+                                             keypoints: 500, detection: .textbook(BlobDetector.Settings()), describedSide: nil,
+                                             defaultThreshold: nil)
     /// Ocular's default. The threshold sits between the farthest correct answer on the held-apart
     /// crops (0.31) and the nearest picture of something else (0.35 for a coffee cup).
     public static let standard = BlobProfile(name: "default", colourBins: 32, hueSaturation: true, distance: .normalised,
-                                             keypoints: 500, separates: true, describedSide: 160, defaultThreshold: 0.33)
+                                             keypoints: 500, detection: .separating(BlobDetector.Separation()), describedSide: 160,
+                                             defaultThreshold: 0.33)
 
     /// The named profiles, as `--profile` and the stage's choice list them.
     public enum Name: String, ParameterChoice {
