@@ -190,6 +190,29 @@ struct BlobTests {
         #expect(BlobDescriptor.chiSquare([0.5, 0.5, 0], [0, 0.5, 0.5]) == 2 * (0.25 / 0.5 + 0.25 / 0.5))
     }
 
+    @Test("each keypoint's nearest Hamming distance is the fewest differing bits to any of the reference's, counted bit by bit")
+    func nearestHamming() throws {
+        // Known pairs first: equal descriptors 0 apart; one all zeros and one all ones 256 apart; one bit flipped, 1.
+        let zeros = [UInt8](repeating: 0, count: 32), ones = [UInt8](repeating: 255, count: 32)
+        var oneBit = zeros
+        oneBit[17] = 0b0001_0000
+        let reference = BlobDescriptor(colour: [], hueSaturation: [], keypoints: ones + oneBit)
+        let query = BlobDescriptor(colour: [], hueSaturation: [], keypoints: zeros + ones + oneBit)
+        #expect(try BlobDescriber.nearestHammingDistances(from: query, to: reference) == [1, 0, 0])
+        #expect(try BlobDescriber.nearestHammingDistances(from: BlobDescriptor(colour: [], hueSaturation: [], keypoints: zeros),
+                                                         to: BlobDescriptor(colour: [], hueSaturation: [], keypoints: ones)) == [256])
+        // Then random descriptors against a count made bit by bit here.
+        var generator = SeededGenerator(seed: 58)
+        let queries = (0..<37 * 32).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let trains = (0..<301 * 32).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let expected = (0..<37).map { q in
+            (0..<301).map { t in (0..<32).reduce(0) { $0 + (queries[q * 32 + $1] ^ trains[t * 32 + $1]).nonzeroBitCount } }.min()!
+        }
+        let found = try BlobDescriber.nearestHammingDistances(from: BlobDescriptor(colour: [], hueSaturation: [], keypoints: queries),
+                                                              to: BlobDescriptor(colour: [], hueSaturation: [], keypoints: trains))
+        #expect(found == expected.map(Double.init))
+    }
+
     // MARK: - Training lists and the stored model
 
     @Test("the JSON list and the textbook's property list read the same")

@@ -36,7 +36,7 @@ int32_t ocv_orb_descriptor_size(void);
 void ocv_orb_descriptors(const OCVOrb *_Nonnull orb, uint8_t *_Nonnull descriptors, int32_t capacity);
 
 /// Brute-force Hamming matching: for each query descriptor, the distance to its nearest train
-/// descriptor (cv::BFMatcher::match), written to `distances` (queryCount floats).
+/// descriptor (what cv::BFMatcher::match finds), written to `distances` (queryCount floats).
 OCVStatus ocv_hamming_nearest(const uint8_t *_Nonnull query, int32_t queryCount, const uint8_t *_Nonnull train,
                               int32_t trainCount, float *_Nonnull distances, OCVError *_Nonnull error);
 
