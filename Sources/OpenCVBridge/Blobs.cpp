@@ -1016,27 +1016,40 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         cv::distanceTransform(rest, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
         flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
         if (settings->splitDepth > 0) {
-            // The colours compared: chromaticities and log brightness of the smoothed ratio to the table.
-            cv::Mat smooth;
-            cv::GaussianBlur(s.ratio, smooth, cv::Size(0, 0), settings->colourSigma);
-            cv::Mat colours(working.size(), CV_32FC3), features(working.size(), CV_32FC4);
-            for (int y = 0; y < smooth.rows; ++y) {
-                const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
-                cv::Vec3f *chroma = colours.ptr<cv::Vec3f>(y);
-                cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
-                for (int x = 0; x < smooth.cols; ++x) {
-                    const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
-                    for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
-                    feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
-                                           static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+            // The colours compared: chromaticities and log brightness of the smoothed ratio to the table,
+            // and their gradient. Worked out only in the box round the objects (the splits look no
+            // further than 2 pixels outside a region): a ring or a heap fills a third of the frame or
+            // less, and this was the separation's dearest step (9 of 40 ms at 720p). The blur reads the
+            // ratio beyond the box, as OpenCV's filters do round a submatrix, so the values are those
+            // of the whole frame; the margin keeps the Sobel's own border out of the regions.
+            const int margin = static_cast<int>(std::ceil(4 * settings->colourSigma)) + 4;
+            const cv::Rect objectsBox = cv::boundingRect(rest);
+            const cv::Rect busy = cv::Rect(objectsBox.x - margin, objectsBox.y - margin, objectsBox.width + 2 * margin,
+                                           objectsBox.height + 2 * margin) & cv::Rect(0, 0, working.cols, working.rows);
+            cv::Mat colours(working.size(), CV_32FC3, cv::Scalar::all(0)), gradient(working.size(), CV_32F, cv::Scalar(0));
+            if (!busy.empty()) {
+                cv::Mat smooth;
+                cv::GaussianBlur(s.ratio(busy), smooth, cv::Size(0, 0), settings->colourSigma);
+                cv::Mat busyColours = colours(busy), features(busy.size(), CV_32FC4);
+                for (int y = 0; y < smooth.rows; ++y) {
+                    const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
+                    cv::Vec3f *chroma = busyColours.ptr<cv::Vec3f>(y);
+                    cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
+                    for (int x = 0; x < smooth.cols; ++x) {
+                        const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
+                        for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
+                        feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
+                                               static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+                    }
                 }
+                cv::Mat dx, dy, magnitude;
+                cv::Sobel(features, dx, CV_32F, 1, 0, 3);
+                cv::Sobel(features, dy, CV_32F, 0, 1, 3);
+                cv::Mat squares = dx.mul(dx) + dy.mul(dy);
+                cv::transform(squares, magnitude, cv::Matx14f(1, 1, 1, 1));
+                cv::Mat busyGradient = gradient(busy);
+                cv::sqrt(magnitude, busyGradient);
             }
-            cv::Mat dx, dy, gradient;
-            cv::Sobel(features, dx, CV_32F, 1, 0, 3);
-            cv::Sobel(features, dy, CV_32F, 0, 1, 3);
-            cv::Mat squares = dx.mul(dx) + dy.mul(dy);
-            cv::transform(squares, gradient, cv::Matx14f(1, 1, 1, 1));
-            cv::sqrt(gradient, gradient);
             const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
             splitRegions(s.labels, colours, gradient, *settings, smallestCore);
             joinIntoEllipses(s.labels, *settings, smallestSide);
