@@ -37,6 +37,21 @@ struct BlobSceneTests {
         #expect(textbook.matched <= 12 && textbook.precision < 0.5)
     }
 
+    @Test("a frame's blobs named side by side get exactly the answers they get named one at a time, in their order")
+    func namedSideBySide() throws {
+        let list = try TrainingList(contentsOfFile: Self.trainingList)
+        let classifier = try BlobClassifier.train(list, profile: .standard).classifier
+        let scene = try BlobScenes(list: list).scene(50, arrangement: .ring)
+        let blobs = try BlobDetector().detect(in: scene.image).blobs
+        #expect(blobs.count >= 5)
+        let alone = try blobs.map { try classifier.classify($0) }
+        let together = try classifier.classifications(of: blobs)
+        #expect(together.map(\.label) == alone.map(\.label))
+        #expect(together.map(\.distance) == alone.map(\.distance))
+        #expect(try classifier.classified(blobs).map(\.bounds) == blobs.map(\.bounds))
+        #expect(try classifier.classifications(of: []).isEmpty)
+    }
+
     /// A tablet stores its photo turned and says how to turn it back; a reader that ignored the EXIF
     /// orientation would see every label in the wrong place.
     @Test("a photographed scene's JPEG, read back, is the picture it was made from for EXIF orientations 1, 3, 6 and 8", arguments: [1, 3, 6, 8])

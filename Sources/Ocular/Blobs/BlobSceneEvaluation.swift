@@ -150,7 +150,7 @@ package struct BlobSceneList: Sendable, Codable {
                 continue
             }
             var blobs = try detector.detect(in: image).blobs
-            if let classifier { blobs = try blobs.map { (blob) throws(OcularError) in try classifier.classified(blob) } }
+            if let classifier { blobs = try classifier.classified(blobs) }
             evaluation.score(scene: entry.image, objects: entry.blobs, found: blobs)
         }
         progress(scenes.count, scenes.count, "")

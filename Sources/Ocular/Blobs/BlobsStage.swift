@@ -152,27 +152,29 @@ private final class StreamMemory: Sendable {
     /// Reused names are checked afresh, the oldest first, once this many frames old.
     static let recheckAge = 3
 
-    /// The blobs named: by the last frame's name where a named blob lay, else described now.
+    /// The blobs named: by the last frame's name where a named blob lay, else described now (those
+    /// together, side by side: a new scene's first frame names all its objects).
     func named(_ blobs: [Blob], by classifier: BlobClassifier) throws(OcularError) -> [Blob] {
         let previous = last.withLock { $0 }
-        var named: [Blob] = []
-        var memory: [Named] = []
+        var named = blobs
+        var reused: [Int?] = []
         var taken = Set<Int>()
         for blob in blobs {
             let match = previous.indices.filter { !taken.contains($0) }
                 .map { ($0, previous[$0].bounds.intersectionOverUnion(blob.bounds)) }
                 .filter { $0.1 >= 0.6 }.max { $0.1 < $1.1 }
-            var blob = blob
-            if let (index, _) = match {
-                taken.insert(index)
-                blob.classification = previous[index].classification
-                memory.append(Named(bounds: blob.bounds, classification: previous[index].classification, age: previous[index].age + 1))
-            } else {
-                let answer = try classifier.classify(blob)
-                blob.classification = answer
-                memory.append(Named(bounds: blob.bounds, classification: answer, age: 0))
-            }
-            named.append(blob)
+            if let (index, _) = match { taken.insert(index) }
+            reused.append(match?.0)
+        }
+        let fresh = reused.indices.filter { reused[$0] == nil }
+        var answers = try classifier.classifications(of: fresh.map { blobs[$0] }).makeIterator()
+        var memory: [Named] = []
+        for (index, match) in reused.enumerated() {
+            let reusedName = match.map { previous[$0] }
+            // `fresh` lists exactly the blobs without a match, in order, so each takes the next answer.
+            guard let answer = reusedName?.classification ?? answers.next() else { continue }
+            named[index].classification = answer
+            memory.append(Named(bounds: named[index].bounds, classification: answer, age: reusedName.map { $0.age + 1 } ?? 0))
         }
         // One reused name a frame is checked afresh, the oldest, so a coin swapped in place is renamed.
         if let oldest = memory.indices.max(by: { memory[$0].age < memory[$1].age }), memory[oldest].age >= Self.recheckAge {

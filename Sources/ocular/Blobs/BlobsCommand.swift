@@ -138,7 +138,7 @@ struct BlobsClassifyCommand: ParsableCommand {
         let found = try BlobDetector(profile: classifier.profile).detect(in: image).blobs
         let chosen = all ? found : Blob.biggest(of: found).map { [$0] } ?? []
         guard all || !chosen.isEmpty else { throw BlobError.noBlob(in: "'\(input)'") }
-        let blobs = try chosen.map { try classifier.classified($0) }
+        let blobs = try classifier.classified(chosen)
         if json {
             print(try BlobsCommand.json(["blobs": blobs]))
             return
@@ -179,7 +179,7 @@ struct BlobsCountCommand: ParsableCommand {
     func run() throws {
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let (classifier, _) = try classifierOptions.classifier()
-        let blobs = try BlobDetector(profile: classifier.profile).detect(in: image).blobs.map { try classifier.classified($0) }
+        let blobs = try classifier.classified(try BlobDetector(profile: classifier.profile).detect(in: image).blobs)
         let tally = BlobTally(blobs: blobs, classifier: classifier)
         if let draw { try BlobsStage.drawn(blobs, on: image).write(toFile: draw) }
         if json {
