@@ -922,36 +922,39 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         s.brightness.create(working.size(), CV_32F);
         s.lean.create(working.size(), CV_32F);
         s.ratio.create(working.size(), CV_32FC3);
-        for (int y = 0; y < working.rows; ++y) {
-            const cv::Vec3b *row = working.ptr<cv::Vec3b>(y);
-            uint8_t *out = s.objects.ptr<uint8_t>(y);
-            float *bright = s.brightness.ptr<float>(y), *leaning = s.lean.ptr<float>(y);
-            cv::Vec3f *ratios = s.ratio.ptr<cv::Vec3f>(y);
-            const double fy = 2.0 * (y + 0.5) / working.rows - 1;
-            // Along a row the surface is a quadratic in x alone: a + x (b + c x).
-            double a[3], b[3], c2[3];
-            for (int c = 0; c < 3; ++c) {
-                const cv::Vec<double, 6> &k = s.background.coefficients[c];
-                a[c] = k[0] + k[2] * fy + k[5] * fy * fy;
-                b[c] = k[1] + k[4] * fy;
-                c2[c] = k[3];
-            }
-            for (int x = 0; x < working.cols; ++x) {
-                const double fx = 2.0 * (x + 0.5) / working.cols - 1;
-                double ratio[3], brightness = 0;
+        // Rows are independent: bands of them on every core (OpenCV's own thread pool).
+        cv::parallel_for_(cv::Range(0, working.rows), [&](const cv::Range &rows) {
+            for (int y = rows.start; y < rows.end; ++y) {
+                const cv::Vec3b *row = working.ptr<cv::Vec3b>(y);
+                uint8_t *out = s.objects.ptr<uint8_t>(y);
+                float *bright = s.brightness.ptr<float>(y), *leaning = s.lean.ptr<float>(y);
+                cv::Vec3f *ratios = s.ratio.ptr<cv::Vec3f>(y);
+                const double fy = 2.0 * (y + 0.5) / working.rows - 1;
+                // Along a row the surface is a quadratic in x alone: a + x (b + c x).
+                double a[3], b[3], c2[3];
                 for (int c = 0; c < 3; ++c) {
-                    ratio[c] = (row[x][c] + 1.0) / (std::max(a[c] + fx * (b[c] + c2[c] * fx), 0.0) + 1.0);
-                    brightness += ratio[c] / 3;
+                    const cv::Vec<double, 6> &k = s.background.coefficients[c];
+                    a[c] = k[0] + k[2] * fy + k[5] * fy * fy;
+                    b[c] = k[1] + k[4] * fy;
+                    c2[c] = k[3];
                 }
-                double lean = 0;
-                for (int c = 0; c < 3; ++c) lean = std::max(lean, std::abs(ratio[c] / brightness - 1));
-                const bool object = brightness < settings->darker || brightness > settings->brighter || lean > settings->tint;
-                out[x] = object ? 255 : 0;
-                bright[x] = static_cast<float>(brightness);
-                leaning[x] = static_cast<float>(lean);
-                ratios[x] = cv::Vec3f(static_cast<float>(ratio[0]), static_cast<float>(ratio[1]), static_cast<float>(ratio[2]));
+                for (int x = 0; x < working.cols; ++x) {
+                    const double fx = 2.0 * (x + 0.5) / working.cols - 1;
+                    double ratio[3], brightness = 0;
+                    for (int c = 0; c < 3; ++c) {
+                        ratio[c] = (row[x][c] + 1.0) / (std::max(a[c] + fx * (b[c] + c2[c] * fx), 0.0) + 1.0);
+                        brightness += ratio[c] / 3;
+                    }
+                    double lean = 0;
+                    for (int c = 0; c < 3; ++c) lean = std::max(lean, std::abs(ratio[c] / brightness - 1));
+                    const bool object = brightness < settings->darker || brightness > settings->brighter || lean > settings->tint;
+                    out[x] = object ? 255 : 0;
+                    bright[x] = static_cast<float>(brightness);
+                    leaning[x] = static_cast<float>(lean);
+                    ratios[x] = cv::Vec3f(static_cast<float>(ratio[0]), static_cast<float>(ratio[1]), static_cast<float>(ratio[2]));
+                }
             }
-        }
+        });
         const cv::Mat marked = s.objects.clone();
         // Specks go, holes (a coin's shine) fill, and what is smaller than the smallest blob goes.
         const cv::Mat square = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
@@ -1031,17 +1034,19 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 cv::Mat smooth;
                 cv::GaussianBlur(s.ratio(busy), smooth, cv::Size(0, 0), settings->colourSigma);
                 cv::Mat busyColours = colours(busy), features(busy.size(), CV_32FC4);
-                for (int y = 0; y < smooth.rows; ++y) {
-                    const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
-                    cv::Vec3f *chroma = busyColours.ptr<cv::Vec3f>(y);
-                    cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
-                    for (int x = 0; x < smooth.cols; ++x) {
-                        const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
-                        for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
-                        feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
-                                               static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+                cv::parallel_for_(cv::Range(0, smooth.rows), [&](const cv::Range &rows) {
+                    for (int y = rows.start; y < rows.end; ++y) {
+                        const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
+                        cv::Vec3f *chroma = busyColours.ptr<cv::Vec3f>(y);
+                        cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
+                        for (int x = 0; x < smooth.cols; ++x) {
+                            const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
+                            for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
+                            feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
+                                                   static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+                        }
                     }
-                }
+                });
                 cv::Mat dx, dy, magnitude;
                 cv::Sobel(features, dx, CV_32F, 1, 0, 3);
                 cv::Sobel(features, dy, CV_32F, 0, 1, 3);
