@@ -37,14 +37,31 @@ struct BackgroundSurface {
     }
 
     // The surface of the table: fitted from the brighter half of the pixels and from the darker
-    // half, the one that more of the picture lies close to (within 10 % of its brightness). Most
-    // tables are lighter than what lies on them, but coins on black velvet are not.
+    // half, the one that more of the picture lies close to (within 10 % of its brightness). The
+    // table is lighter than what lies on it when most of what stands out from it (by more than 10 %)
+    // is darker: most tables are, but coins on black velvet are not. (Which start won said nothing
+    // of it: on a table the objects fill less than half of, both starts end on the table.)
     static BackgroundSurface fit(const cv::Mat &small, double floor, bool &lighterThanObjects) {
         int brighterInliers = 0, darkerInliers = 0;
         const BackgroundSurface brighter = fit(small, floor, true, brighterInliers);
         const BackgroundSurface darker = fit(small, floor, false, darkerInliers);
-        lighterThanObjects = darkerInliers <= brighterInliers;
-        return lighterThanObjects ? brighter : darker;
+        const BackgroundSurface &table = darkerInliers <= brighterInliers ? brighter : darker;
+        int darkerObjects = 0, lighterObjects = 0;
+        for (int y = 0; y < small.rows; ++y) {
+            for (int x = 0; x < small.cols; ++x) {
+                const double fx = 2.0 * (x + 0.5) / small.cols - 1, fy = 2.0 * (y + 0.5) / small.rows - 1;
+                const cv::Vec3b pixel = small.at<cv::Vec3b>(y, x);
+                double model = 0, sum = 0;
+                for (int c = 0; c < 3; ++c) {
+                    model += table.value(c, fx, fy);
+                    sum += pixel[c];
+                }
+                if (sum < 0.9 * model) ++darkerObjects;
+                else if (sum > 1.1 * model) ++lighterObjects;
+            }
+        }
+        lighterThanObjects = darkerObjects >= lighterObjects;
+        return table;
     }
 
     // Fits the surface to a small copy of the frame, dropping pixels that stand out from the
@@ -126,7 +143,8 @@ struct OCVBlobSeparation {
     cv::Mat working;      // the frame shrunk to the working size (never a view of the frame)
     cv::Mat small;        // shrunk further, for fitting the background
     cv::Mat objects;      // 255 where an object is, at the working size
-    cv::Mat distance;     // distance of each object pixel to the background
+    cv::Mat carved;       // the objects with their seams taken out
+    cv::Mat distance;     // distance of each object pixel to the background (or a seam)
     cv::Mat labels;       // 1… per separated object, 0 for background
     cv::Mat brightness;   // each working pixel's brightness as a fraction of the table's under it
     cv::Mat lean;         // how far its colour leans from the table's
@@ -720,6 +738,108 @@ void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings
     }
 }
 
+// MARK: Seams and filled gaps
+
+/// The distance a seam pixel is given: above 0, so it is flooded, and in the lowest level, so last.
+constexpr float seamDistance = 0.01f;
+
+/// `objects` with its seams taken out: the pixels whose colour gradient reaches `threshold`, when the
+/// seam they lie on reaches the table. A seam enclosed by one object (a pinto bean's speckle, a coin's
+/// relief) stays in it: objects that touch meet along seams that run out to the table. All of
+/// `objects` when `threshold` is 0.
+void cutAtSeams(const cv::Mat &objects, const cv::Mat &gradient, double threshold, cv::Mat &carved) {
+    objects.copyTo(carved);
+    if (threshold <= 0) return;
+    carved.setTo(0, gradient >= threshold);
+    cv::Mat pieces;
+    const int count = cv::connectedComponents(carved == 0, pieces, 8, CV_32S);
+    std::vector<uint8_t> reachesTable(count, 0);
+    for (int y = 0; y < pieces.rows; ++y) {
+        const int32_t *piece = pieces.ptr<int32_t>(y);
+        const uint8_t *object = objects.ptr<uint8_t>(y);
+        for (int x = 0; x < pieces.cols; ++x) if (!object[x]) reachesTable[piece[x]] = 1;
+    }
+    for (int y = 0; y < pieces.rows; ++y) {
+        const int32_t *piece = pieces.ptr<int32_t>(y);
+        const uint8_t *object = objects.ptr<uint8_t>(y);
+        uint8_t *kept = carved.ptr<uint8_t>(y);
+        for (int x = 0; x < pieces.cols; ++x) if (object[x] && !reachesTable[piece[x]]) kept[x] = 255;
+    }
+}
+
+/// Unlabels each region of `labels` more than `share` of whose pixels were not marked as object
+/// themselves (`marked` 0) but filled in as a hole.
+void dropFilled(cv::Mat &labels, const cv::Mat &marked, double share) {
+    std::vector<int> filled, all;
+    for (int y = 0; y < labels.rows; ++y) {
+        const int32_t *row = labels.ptr<int32_t>(y);
+        const uint8_t *mark = marked.ptr<uint8_t>(y);
+        for (int x = 0; x < labels.cols; ++x) {
+            if (row[x] <= 0) continue;
+            if (static_cast<size_t>(row[x]) >= all.size()) {
+                all.resize(row[x] + 1, 0);
+                filled.resize(row[x] + 1, 0);
+            }
+            ++all[row[x]];
+            if (!mark[x]) ++filled[row[x]];
+        }
+    }
+    for (int y = 0; y < labels.rows; ++y) {
+        int32_t *row = labels.ptr<int32_t>(y);
+        for (int x = 0; x < labels.cols; ++x) if (row[x] > 0 && filled[row[x]] > share * all[row[x]]) row[x] = 0;
+    }
+}
+
+/// Joins each region of `labels` whose mean colour leans from the table's by less than `lean` and
+/// whose mean brightness is at least `brightness` of the table's (a shadow: the table's colour,
+/// darkened) to the neighbour it shares the longest border with; a region with no neighbour stays.
+void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean, double shadowLean, double shadowBrightness) {
+    std::vector<double> bright, leaning;
+    std::vector<int> area;
+    std::map<std::pair<int, int>, int> touching;
+    for (int y = 0; y < labels.rows; ++y) {
+        const int32_t *row = labels.ptr<int32_t>(y);
+        const int32_t *below = y + 1 < labels.rows ? labels.ptr<int32_t>(y + 1) : nullptr;
+        const float *b = brightness.ptr<float>(y), *l = lean.ptr<float>(y);
+        for (int x = 0; x < labels.cols; ++x) {
+            const int here = row[x];
+            if (here <= 0) continue;
+            if (static_cast<size_t>(here) >= area.size()) {
+                area.resize(here + 1, 0);
+                bright.resize(here + 1, 0);
+                leaning.resize(here + 1, 0);
+            }
+            ++area[here];
+            bright[here] += b[x];
+            leaning[here] += l[x];
+            const int right = x + 1 < labels.cols ? row[x + 1] : 0, down = below ? below[x] : 0;
+            for (int other : {right, down}) {
+                if (other <= 0 || other == here) continue;
+                ++touching[{here, other}];
+                ++touching[{other, here}];
+            }
+        }
+    }
+    std::vector<int> target(area.size(), 0);
+    for (size_t label = 1; label < area.size(); ++label) {
+        if (area[label] == 0 || leaning[label] / area[label] >= shadowLean || bright[label] / area[label] < shadowBrightness) continue;
+        int best = 0, longest = 0;
+        for (auto entry = touching.lower_bound({static_cast<int>(label), 0}); entry != touching.end() && entry->first.first == static_cast<int>(label); ++entry) {
+            const int other = entry->first.second;
+            const bool otherShadow = leaning[other] / area[other] < shadowLean && bright[other] / area[other] >= shadowBrightness;
+            if (!otherShadow && entry->second > longest) {
+                longest = entry->second;
+                best = other;
+            }
+        }
+        target[label] = best;
+    }
+    for (int y = 0; y < labels.rows; ++y) {
+        int32_t *row = labels.ptr<int32_t>(y);
+        for (int x = 0; x < labels.cols; ++x) if (row[x] > 0 && target[row[x]] > 0) row[x] = target[row[x]];
+    }
+}
+
 /// Keeps the outer outlines of `mask` whose rectangle reaches `smallestSide` on some side, filled
 /// (holes close); the rest goes. `contours` is scratch kept from frame to frame.
 void keepLarge(cv::Mat &mask, double smallestSide, std::vector<std::vector<cv::Point>> &contours) {
@@ -877,6 +997,7 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
 
 } // namespace
 
+
 OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image, const OCVBlobSeparationSettings *settings,
                                    int32_t *count, OCVError *error) {
     *count = 0;
@@ -1016,50 +1137,61 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 rest.setTo(0, parts == part);
             }
         }
-        cv::distanceTransform(rest, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
+        // The colours compared: chromaticities and log brightness of the smoothed ratio to the table,
+        // and their gradient. Worked out only in the box round the objects (the splits look no
+        // further than 2 pixels outside a region): a ring or a heap fills a third of the frame or
+        // less, and this was the separation's dearest step (9 of 40 ms at 720p). The blur reads the
+        // ratio beyond the box, as OpenCV's filters do round a submatrix, so the values are those
+        // of the whole frame; the margin keeps the Sobel's own border out of the regions.
+        const int margin = static_cast<int>(std::ceil(4 * settings->colourSigma)) + 4;
+        const cv::Rect objectsBox = cv::boundingRect(rest);
+        const cv::Rect busy = cv::Rect(objectsBox.x - margin, objectsBox.y - margin, objectsBox.width + 2 * margin,
+                                       objectsBox.height + 2 * margin) & cv::Rect(0, 0, working.cols, working.rows);
+        cv::Mat colours(working.size(), CV_32FC3, cv::Scalar::all(0)), gradient(working.size(), CV_32F, cv::Scalar(0));
+        if (!busy.empty()) {
+            cv::Mat smooth;
+            cv::GaussianBlur(s.ratio(busy), smooth, cv::Size(0, 0), settings->colourSigma);
+            cv::Mat busyColours = colours(busy), features(busy.size(), CV_32FC4);
+            cv::parallel_for_(cv::Range(0, smooth.rows), [&](const cv::Range &rows) {
+                for (int y = rows.start; y < rows.end; ++y) {
+                    const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
+                    cv::Vec3f *chroma = busyColours.ptr<cv::Vec3f>(y);
+                    cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
+                    for (int x = 0; x < smooth.cols; ++x) {
+                        const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
+                        for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
+                        feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
+                                               static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+                    }
+                }
+            });
+            cv::Mat dx, dy, magnitude;
+            cv::Sobel(features, dx, CV_32F, 1, 0, 3);
+            cv::Sobel(features, dy, CV_32F, 0, 1, 3);
+            cv::Mat squares = dx.mul(dx) + dy.mul(dy);
+            cv::transform(squares, magnitude, cv::Matx14f(1, 1, 1, 1));
+            cv::Mat busyGradient = gradient(busy);
+            cv::sqrt(magnitude, busyGradient);
+        }
+        // The distance map is taken with the seams out, so objects part where their colours change even
+        // where their outlines do not pinch (beans side by side in a heap); a seam pixel is flooded last,
+        // by whichever neighbour reaches it first.
+        cutAtSeams(rest, gradient, settings->seamGradient, s.carved);
+        cv::distanceTransform(s.carved, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
+        s.distance.setTo(seamDistance, rest & (s.carved == 0));
         flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
         if (settings->splitDepth > 0) {
-            // The colours compared: chromaticities and log brightness of the smoothed ratio to the table,
-            // and their gradient. Worked out only in the box round the objects (the splits look no
-            // further than 2 pixels outside a region): a ring or a heap fills a third of the frame or
-            // less, and this was the separation's dearest step (9 of 40 ms at 720p). The blur reads the
-            // ratio beyond the box, as OpenCV's filters do round a submatrix, so the values are those
-            // of the whole frame; the margin keeps the Sobel's own border out of the regions.
-            const int margin = static_cast<int>(std::ceil(4 * settings->colourSigma)) + 4;
-            const cv::Rect objectsBox = cv::boundingRect(rest);
-            const cv::Rect busy = cv::Rect(objectsBox.x - margin, objectsBox.y - margin, objectsBox.width + 2 * margin,
-                                           objectsBox.height + 2 * margin) & cv::Rect(0, 0, working.cols, working.rows);
-            cv::Mat colours(working.size(), CV_32FC3, cv::Scalar::all(0)), gradient(working.size(), CV_32F, cv::Scalar(0));
-            if (!busy.empty()) {
-                cv::Mat smooth;
-                cv::GaussianBlur(s.ratio(busy), smooth, cv::Size(0, 0), settings->colourSigma);
-                cv::Mat busyColours = colours(busy), features(busy.size(), CV_32FC4);
-                cv::parallel_for_(cv::Range(0, smooth.rows), [&](const cv::Range &rows) {
-                    for (int y = rows.start; y < rows.end; ++y) {
-                        const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
-                        cv::Vec3f *chroma = busyColours.ptr<cv::Vec3f>(y);
-                        cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
-                        for (int x = 0; x < smooth.cols; ++x) {
-                            const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
-                            for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
-                            feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
-                                                   static_cast<float>(settings->brightnessWeight * std::log(brightness)));
-                        }
-                    }
-                });
-                cv::Mat dx, dy, magnitude;
-                cv::Sobel(features, dx, CV_32F, 1, 0, 3);
-                cv::Sobel(features, dy, CV_32F, 0, 1, 3);
-                cv::Mat squares = dx.mul(dx) + dy.mul(dy);
-                cv::transform(squares, magnitude, cv::Matx14f(1, 1, 1, 1));
-                cv::Mat busyGradient = gradient(busy);
-                cv::sqrt(magnitude, busyGradient);
-            }
             const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
             splitRegions(s.labels, colours, gradient, *settings, smallestCore);
             joinIntoEllipses(s.labels, *settings, smallestSide);
         }
         if (settings->notchDepth > 0) cutAtNotches(s.labels, settings->notchDepth, settings->notchSolidity, 3);
+        // What was mostly a filled hole is the table's shade in a gap between objects, not an object (on
+        // a light table only, as the holes' test above: on dark cloth a coin's relief is filled in).
+        if (lightTable && settings->filledShare < 1) dropFilled(s.labels, marked, settings->filledShare);
+        // A seam also runs between an object and its own deep shadow, which is no object: it goes back
+        // to the object it lies against.
+        if (settings->shadowLean > 0) joinShadows(s.labels, s.brightness, s.lean, settings->shadowLean, settings->shadowBrightness);
         if (!coins.empty()) giveCoinsTheirPixels(s.labels, s.objects, coins, *settings);
         // Each object's rectangle, back at the frame's size.
         std::vector<cv::Rect> found;
