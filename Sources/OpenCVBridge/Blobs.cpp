@@ -790,10 +790,11 @@ void dropFilled(cv::Mat &labels, const cv::Mat &marked, double share) {
     }
 }
 
-/// Joins each region of `labels` whose mean colour leans from the table's by less than `lean` and
-/// whose mean brightness is at least `brightness` of the table's (a shadow: the table's colour,
-/// darkened) to the neighbour it shares the longest border with; a region with no neighbour stays.
-void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean, double shadowLean, double shadowBrightness) {
+/// Joins each region of `labels` whose mean colour leans from the table's by less than `shadowLean`
+/// and whose mean brightness against the table's lies between `darkest` and `lightest` (a shadow: the
+/// table's colour, darkened) to the neighbour it shares the longest border with; a region with no
+/// neighbour stays.
+void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean, double shadowLean, double darkest, double lightest) {
     std::vector<double> bright, leaning;
     std::vector<int> area;
     std::map<std::pair<int, int>, int> touching;
@@ -820,14 +821,17 @@ void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean
             }
         }
     }
+    const auto shadow = [&](size_t label) {
+        const double meanBrightness = bright[label] / area[label];
+        return leaning[label] / area[label] < shadowLean && meanBrightness >= darkest && meanBrightness <= lightest;
+    };
     std::vector<int> target(area.size(), 0);
     for (size_t label = 1; label < area.size(); ++label) {
-        if (area[label] == 0 || leaning[label] / area[label] >= shadowLean || bright[label] / area[label] < shadowBrightness) continue;
+        if (area[label] == 0 || !shadow(label)) continue;
         int best = 0, longest = 0;
         for (auto entry = touching.lower_bound({static_cast<int>(label), 0}); entry != touching.end() && entry->first.first == static_cast<int>(label); ++entry) {
             const int other = entry->first.second;
-            const bool otherShadow = leaning[other] / area[other] < shadowLean && bright[other] / area[other] >= shadowBrightness;
-            if (!otherShadow && entry->second > longest) {
+            if (!shadow(other) && entry->second > longest) {
                 longest = entry->second;
                 best = other;
             }
@@ -1191,7 +1195,7 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         if (lightTable && settings->filledShare < 1) dropFilled(s.labels, marked, settings->filledShare);
         // A seam also runs between an object and its own deep shadow, which is no object: it goes back
         // to the object it lies against.
-        if (settings->shadowLean > 0) joinShadows(s.labels, s.brightness, s.lean, settings->shadowLean, settings->shadowBrightness);
+        if (settings->shadowLean > 0) joinShadows(s.labels, s.brightness, s.lean, settings->shadowLean, settings->shadowDarkest, settings->shadowLightest);
         if (!coins.empty()) giveCoinsTheirPixels(s.labels, s.objects, coins, *settings);
         // Each object's rectangle, back at the frame's size.
         std::vector<cv::Rect> found;

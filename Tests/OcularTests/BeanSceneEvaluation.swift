@@ -41,8 +41,7 @@ struct BeanSceneEvaluation {
         : [heldApart]) + photographed
 
     /// The default must meet the bars on scenes 48–95; the textbook's figures on held-apart
-    /// scenes are bounded so that a change shows. The other sets are reported: 200–295 sits just
-    /// under the exact-tally bar (79.2 %, touching objects: the next bean counter issue's work).
+    /// scenes are bounded so that a change shows. The other sets are reported.
     @Test("the default profile finds, names and counts the objects of held-apart table scenes 48–95; the textbook's does not", arguments: sets)
     func scenes(_ set: SceneSet) async throws {
         try await HeavyWork.run {
@@ -79,13 +78,16 @@ struct BeanSceneEvaluation {
                 #expect(textbook.recall < 0.7 && textbook.exactTallies < 0.2)
             }
             if set.arrangement != .scattered, set.heldApart, let standard = results["default"] {
-                // Not yet the bars (95 % found and precise, 80 % exact tallies): floors under
-                // today's figures on the sample and on all of 48–95 (rings 92.6 % found and precise on
-                // 48–59, 91.9 % and 93.1 % on 48–95; heaps 90 % and 85.3 %, 78.4 % and 82.8 %), so that a
-                // return towards the 60 % of rings found before coins were carved out first, or the 14 %
-                // before regions were split by colour and shape, fails.
-                let floor = set.arrangement == .ring ? (recall: 0.88, precision: 0.88) : (recall: 0.75, precision: 0.8)
+                // The bars are 95 % found and precise and 80 % exact tallies. Met in finding on
+                // rings (98.1 % found, 98.4 % precise on 48–95; 100 % and 98.4 % on the sample 48–59)
+                // and in recall on heaps (98.5 %, 94.7 % precise; the sample 97.3 % and 94.7 %); exact
+                // tallies are not yet (rings 64.6 %, the sample 75 %; heaps 56.3 %, the sample 58.3 %).
+                // Floors just under today's figures, so that a return to the heaps found before seams
+                // parted touching objects (78.4 %, 16.7 % exact) or to the rings found before (91.9 %,
+                // 39.6 % exact) fails.
+                let floor = set.arrangement == .ring ? (recall: 0.95, precision: 0.95, exact: 0.6) : (recall: 0.95, precision: 0.92, exact: 0.5)
                 #expect(standard.recall >= floor.recall && standard.precision >= floor.precision, "recall \(standard.recall), precision \(standard.precision)")
+                #expect(standard.exactTallies >= floor.exact, "exact tallies \(standard.exactTallies)")
                 #expect(standard.labellingAccuracy >= 0.9, "named \(standard.labellingAccuracy)")
             }
             guard set.heldToBars else { return }

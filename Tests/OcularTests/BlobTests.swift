@@ -89,6 +89,61 @@ struct BlobTests {
         #expect { try BlobDetector(settings: settings) } throws: { "\($0)".contains("cannyLow is 300.0; it must lie in 0.0…255.0") }
     }
 
+    /// Three squares side by side, brown, beige and brown, make one 240 × 80 rectangle: its outline has
+    /// no pinch for the distance map to part, only the seams where the colour changes.
+    static func sideBySide() throws -> (image: Image, squares: [PixelRectangle]) {
+        let width = 400, height = 300
+        let squares = (0..<3).map { PixelRectangle(x: 80 + 80 * $0, y: 110, width: 80, height: 80) }
+        let colours: [[UInt8]] = [[40, 70, 140], [120, 170, 200], [40, 70, 140]]
+        var bytes = [UInt8](repeating: 200, count: width * height * 3)
+        for (square, colour) in zip(squares, colours) {
+            for y in square.y..<(square.y + square.height) {
+                for x in square.x..<(square.x + square.width) {
+                    for channel in 0..<3 { bytes[(y * width + x) * 3 + channel] = colour[channel] }
+                }
+            }
+        }
+        return (try Image(width: width, height: height, format: .bgr8, bytes: bytes), squares)
+    }
+
+    @Test("objects side by side whose outline together has no pinch are parted at their colour seams, and only there")
+    func seams() throws {
+        let (image, squares) = try Self.sideBySide()
+        let found = try BlobDetector().detect(in: image).blobs.map(\.bounds).sorted { $0.x < $1.x }
+        #expect(found.count == 3, "\(found)")
+        for (bounds, square) in zip(found, squares) {
+            #expect(abs(bounds.x - square.x) <= 3 && abs(bounds.width - square.width) <= 6, "\(bounds) against \(square)")
+            #expect(abs(bounds.y - square.y) <= 2 && abs(bounds.height - square.height) <= 4, "\(bounds) against \(square)")
+        }
+        // Without seams the three are one rectangle.
+        var separation = BlobDetector.Separation()
+        separation.seamGradient = 0
+        #expect(try BlobDetector(method: .separating(separation)).detect(in: image).blobs.map(\.bounds)
+                == [PixelRectangle(x: 80, y: 110, width: 240, height: 80)])
+    }
+
+    @Test("a seam between an object and its own deep shadow (the table's grey, darker) parts nothing: one blob round both")
+    func shadowStaysWithItsObject() throws {
+        let width = 400, height = 300
+        var bytes = [UInt8](repeating: 200, count: width * height * 3)
+        // A brown square and, against its right side, a shadow at 0.4 of the table's brightness.
+        for y in 110..<190 {
+            for x in 100..<220 {
+                let colour: [UInt8] = x < 180 ? [40, 70, 140] : [80, 80, 80]
+                for channel in 0..<3 { bytes[(y * width + x) * 3 + channel] = colour[channel] }
+            }
+        }
+        let image = try Image(width: width, height: height, format: .bgr8, bytes: bytes)
+        let found = try BlobDetector().detect(in: image).blobs.map(\.bounds)
+        #expect(found.count == 1, "\(found)")
+        let bounds = try #require(found.first)
+        #expect(abs(bounds.x - 100) <= 2 && abs(bounds.width - 120) <= 4 && abs(bounds.height - 80) <= 4, "\(bounds)")
+        // Taken for no shadow, the grey is an object of its own.
+        var separation = BlobDetector.Separation()
+        separation.shadowLean = 0
+        #expect(try BlobDetector(method: .separating(separation)).detect(in: image).blobs.count == 2)
+    }
+
     @Test("one detector gives the same blobs for a frame whatever frames it saw before (its buffers are its own)")
     func reuse() throws {
         let detector = try BlobDetector()

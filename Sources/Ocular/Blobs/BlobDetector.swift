@@ -171,17 +171,22 @@ public final class BlobDetector: Sendable {
         /// 0.3 and 0.5 did the same on rings (96 % precise); 0.3 was a little better on heaps (94.6
         /// against 93.8 %); 1 keeps every region.
         public var filledShare = 0.3
-        /// A region whose colour leans from the table's by less than this on average, and which is at
-        /// least ``shadowBrightness`` of the table's brightness, is a shadow and goes back to the
-        /// neighbour (not itself a shadow) it shares the longest border with: the seams part a bean from
-        /// its own deep shadow too. In the demo photo the shadows measure 0.19–0.21 lean and 0.49 bright,
-        /// and a sliver between the romano bean and its shadow 0.285 and 0.37 (at JPEG quality 90); pinto
-        /// beans lean 0.37–0.39, romano beans 0.68–0.71, and a dime no circle was found for 0.18 but
-        /// only 0.28 bright.
+        /// A region whose colour leans from the table's by less than this on average, and whose
+        /// brightness against the table's lies between ``shadowDarkest`` and ``shadowLightest``, is a
+        /// shadow and goes back to the neighbour (not itself a shadow) it shares the longest border
+        /// with: the seams part a bean from its own deep shadow too. In the demo photo the shadows
+        /// measure 0.19–0.21 lean and 0.49 bright, and a sliver between the romano bean and its shadow
+        /// 0.285 and 0.37 (at JPEG quality 90); pinto beans lean 0.37–0.39, romano beans 0.68–0.71.
+        /// A grey object as dark as a shadow (a silver coin no circle was found for, lying against a
+        /// bean) looks like one: the coins are looked for first for that reason too.
         public var shadowLean = 0.3
-        /// See ``shadowLean``. At 0.33 scattered scenes lost 5 objects held apart (dark coins joined to
-        /// the bean beside them); at 0.36 one, and the demo photo is 7 blobs at JPEG quality 90 too.
-        public var shadowBrightness = 0.36
+        /// See ``shadowLean``. A dime no circle was found for measured 0.28. At 0.33 scattered scenes
+        /// lost 5 objects held apart (dark coins joined to the bean beside them); at 0.36 one, and the
+        /// demo photo is 7 blobs at JPEG quality 90 too.
+        public var shadowDarkest = 0.36
+        /// See ``shadowLean``: a shadow is darker than the table; a pale object beside a dark one (a
+        /// beige square at 0.82) is not one.
+        public var shadowLightest = 0.7
 
         /// The values chosen on the scene sweep.
         public init() {}
@@ -289,7 +294,8 @@ public final class BlobDetector: Sendable {
             coinSameBrightness: separation.coinSameBrightness, coinContinuation: separation.coinContinuation,
             coinEdgeContrast: separation.coinEdgeContrast, coinEdgeless: separation.coinEdgeless,
             coinCarve: separation.coinCarve, coinCrescentReach: separation.coinCrescentReach, carveOpening: Int32(clamping: separation.carveOpening),
-            seamGradient: separation.seamGradient, shadowLean: separation.shadowLean, shadowBrightness: separation.shadowBrightness,
+            seamGradient: separation.seamGradient, shadowLean: separation.shadowLean, shadowDarkest: separation.shadowDarkest,
+            shadowLightest: separation.shadowLightest,
             filledShare: separation.filledShare)
         return try finder.withLock { (finder) throws(OcularError) -> Detection in
             var count: Int32 = 0
@@ -363,7 +369,8 @@ extension BlobDetector.Method {
              ("coinEdgeless", separation.coinEdgeless, 0...1), ("coinCarve", separation.coinCarve, 1...2),
              ("coinCrescentReach", separation.coinCrescentReach, 1...4), ("carveOpening", Double(separation.carveOpening), 0...32),
              ("seamGradient", separation.seamGradient, 0...1000), ("filledShare", separation.filledShare, 0...1),
-             ("shadowLean", separation.shadowLean, 0...1), ("shadowBrightness", separation.shadowBrightness, 0...2)]
+             ("shadowLean", separation.shadowLean, 0...1), ("shadowDarkest", separation.shadowDarkest, 0...1),
+             ("shadowLightest", separation.shadowLightest, 0...1)]
         }
     }
 }

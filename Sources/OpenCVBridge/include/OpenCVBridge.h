@@ -462,7 +462,8 @@ typedef struct OCVBlobSeparationSettings {
     int32_t carveOpening;       ///< what is left beside a carved coin is opened by a disc of this radius in working pixels (its slivers go)
     double seamGradient;        ///< inside the objects, a colour gradient at least this is a seam the distance map is taken without; 0: none
     double shadowLean;          ///< a region leaning from the table's colour by less than this (mean) …
-    double shadowBrightness;    ///< … and at least this bright against it is a shadow, joined to its longest-touching neighbour; lean 0: none
+    double shadowDarkest;       ///< … and from this …
+    double shadowLightest;      ///< … to this bright against it is a shadow, joined to its longest-touching neighbour; lean 0: none
     double filledShare;         ///< a region more than this share of which was a filled hole is dropped (shade between objects); 1: none kept out
 } OCVBlobSeparationSettings;
 
