@@ -688,29 +688,32 @@ void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings
     std::map<std::pair<int, int>, double> unionScores;
     std::map<int, double> scores;
     const cv::Rect whole(0, 0, labels.cols, labels.rows);
-    while (true) {
-        const std::vector<cv::Rect> boxes = labelBoxes(labels);
-        std::vector<int> areas(boxes.size(), 0);
-        std::map<std::pair<int, int>, int> touching;
-        for (int y = 0; y < labels.rows; ++y) {
-            const int32_t *row = labels.ptr<int32_t>(y);
-            const int32_t *below = y + 1 < labels.rows ? labels.ptr<int32_t>(y + 1) : nullptr;
-            for (int x = 0; x < labels.cols; ++x) {
-                if (row[x] <= 0) continue;
-                ++areas[row[x]];
-                if (x + 1 < labels.cols && row[x + 1] > 0 && row[x + 1] != row[x])
-                    ++touching[{std::min(row[x], row[x + 1]), std::max(row[x], row[x + 1])}];
-                if (below && below[x] > 0 && below[x] != row[x]) ++touching[{std::min(row[x], below[x]), std::max(row[x], below[x])}];
-            }
+    // Boxes, areas and the border each pair shares are counted once and then kept up to date as
+    // regions join (a join adds areas and borders and unites boxes): counting them afresh over the
+    // whole frame after every join took 130–175 ms on a cluttered 640 × 480 picture with no table.
+    std::vector<cv::Rect> boxes = labelBoxes(labels);
+    std::vector<int> areas(boxes.size(), 0);
+    std::map<std::pair<int, int>, int> touching;
+    for (int y = 0; y < labels.rows; ++y) {
+        const int32_t *row = labels.ptr<int32_t>(y);
+        const int32_t *below = y + 1 < labels.rows ? labels.ptr<int32_t>(y + 1) : nullptr;
+        for (int x = 0; x < labels.cols; ++x) {
+            if (row[x] <= 0) continue;
+            ++areas[row[x]];
+            if (x + 1 < labels.cols && row[x + 1] > 0 && row[x + 1] != row[x])
+                ++touching[{std::min(row[x], row[x + 1]), std::max(row[x], row[x + 1])}];
+            if (below && below[x] > 0 && below[x] != row[x]) ++touching[{std::min(row[x], below[x]), std::max(row[x], below[x])}];
         }
-        const auto scoreOf = [&](int a, int b) {
-            const cv::Rect box = (b > 0 ? boxes[a] | boxes[b] : boxes[a]) & whole;
-            cv::Mat inBox = labels(box), region = inBox == a;
-            if (b > 0) region |= inBox == b;
-            cv::Mat padded;
-            cv::copyMakeBorder(region, padded, 2, 2, 2, 2, cv::BORDER_CONSTANT, cv::Scalar(0));
-            return ellipseScore(padded);
-        };
+    }
+    const auto scoreOf = [&](int a, int b) {
+        const cv::Rect box = (b > 0 ? boxes[a] | boxes[b] : boxes[a]) & whole;
+        cv::Mat inBox = labels(box), region = inBox == a;
+        if (b > 0) region |= inBox == b;
+        cv::Mat padded;
+        cv::copyMakeBorder(region, padded, 2, 2, 2, 2, cv::BORDER_CONSTANT, cv::Scalar(0));
+        return ellipseScore(padded);
+    };
+    while (true) {
         double best = -1;
         std::pair<int, int> join{0, 0};
         for (const auto &[pair, length] : touching) {
@@ -727,14 +730,33 @@ void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings
             }
         }
         if (best < 0) return;
-        labels.setTo(join.first, labels == join.second);
+        const auto [kept, gone] = join;
+        cv::Mat inBox = labels(boxes[gone]);
+        inBox.setTo(kept, inBox == gone);
+        areas[kept] += areas[gone];
+        areas[gone] = 0;
+        boxes[kept] |= boxes[gone];
+        boxes[gone] = cv::Rect();
+        // The borders `gone` shared become `kept`'s; the one between them is inside now.
+        std::vector<std::pair<int, int>> moved;
+        for (auto entry = touching.begin(); entry != touching.end();) {
+            const auto [first, second] = entry->first;
+            if (first != gone && second != gone) {
+                ++entry;
+                continue;
+            }
+            const int other = first == gone ? second : first;
+            if (other != kept) moved.push_back({other, entry->second});
+            entry = touching.erase(entry);
+        }
+        for (const auto &[other, length] : moved) touching[{std::min(kept, other), std::max(kept, other)}] += length;
         for (auto entry = unionScores.begin(); entry != unionScores.end();) {
-            const bool stale = entry->first.first == join.first || entry->first.second == join.first ||
-                               entry->first.first == join.second || entry->first.second == join.second;
+            const bool stale = entry->first.first == kept || entry->first.second == kept ||
+                               entry->first.first == gone || entry->first.second == gone;
             entry = stale ? unionScores.erase(entry) : std::next(entry);
         }
-        scores.erase(join.first);
-        scores.erase(join.second);
+        scores.erase(kept);
+        scores.erase(gone);
     }
 }
 
