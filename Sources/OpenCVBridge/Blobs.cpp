@@ -144,6 +144,7 @@ struct OCVBlobSeparation {
     cv::Mat small;        // shrunk further, for fitting the background
     cv::Mat objects;      // 255 where an object is, at the working size
     cv::Mat carved;       // the objects with their seams taken out
+    cv::Mat whole;        // 255 over regions parted by their outline alone that are ellipses: never cut at seams
     cv::Mat distance;     // distance of each object pixel to the background (or a seam)
     cv::Mat labels;       // 1… per separated object, 0 for background
     cv::Mat brightness;   // each working pixel's brightness as a fraction of the table's under it
@@ -765,14 +766,28 @@ void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings
 /// The distance a seam pixel is given: above 0, so it is flooded, and in the lowest level, so last.
 constexpr float seamDistance = 0.01f;
 
-/// `objects` with its seams taken out: the pixels whose colour gradient reaches `threshold`, when the
-/// seam they lie on reaches the table. A seam enclosed by one object (a pinto bean's speckle, a coin's
-/// relief) stays in it: objects that touch meet along seams that run out to the table. All of
+/// Sets `marked` (8-bit, zero) to 255 over each region of `labels` that is an ellipse at least
+/// `threshold` well (``ellipseScore``).
+void markEllipses(const cv::Mat &labels, double threshold, cv::Mat &marked) {
+    const std::vector<cv::Rect> boxes = labelBoxes(labels);
+    const cv::Rect whole(0, 0, labels.cols, labels.rows);
+    for (size_t label = 1; label < boxes.size(); ++label) {
+        if (boxes[label].empty()) continue;
+        // A margin of 2 so the ellipse drawn round the region is not clipped by its box.
+        const cv::Rect box = cv::Rect(boxes[label].x - 2, boxes[label].y - 2, boxes[label].width + 4, boxes[label].height + 4) & whole;
+        const cv::Mat region = labels(box) == static_cast<int>(label);
+        if (ellipseScore(region) >= threshold) marked(box).setTo(255, region);
+    }
+}
+
+/// `objects` with its seams taken out: the pixels whose colour gradient reaches `threshold`, outside
+/// `uncut`, when the seam they lie on reaches the table. A seam enclosed by one object (a pinto bean's
+/// speckle) stays in it: objects that touch meet along seams that run out to the table. All of
 /// `objects` when `threshold` is 0.
-void cutAtSeams(const cv::Mat &objects, const cv::Mat &gradient, double threshold, cv::Mat &carved) {
+void cutAtSeams(const cv::Mat &objects, const cv::Mat &gradient, double threshold, const cv::Mat &uncut, cv::Mat &carved) {
     objects.copyTo(carved);
     if (threshold <= 0) return;
-    carved.setTo(0, gradient >= threshold);
+    carved.setTo(0, (gradient >= threshold) & (uncut == 0));
     cv::Mat pieces;
     const int count = cv::connectedComponents(carved == 0, pieces, 8, CV_32S);
     std::vector<uint8_t> reachesTable(count, 0);
@@ -1201,8 +1216,16 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         }
         // The distance map is taken with the seams out, so objects part where their colours change even
         // where their outlines do not pinch (beans side by side in a heap); a seam pixel is flooded last,
-        // by whichever neighbour reaches it first.
-        cutAtSeams(rest, gradient, settings->seamGradient, s.carved);
+        // by whichever neighbour reaches it first. A region the outline alone parts that is an ellipse
+        // already is one object, and keeps its seams: a coin's relief, a bean's stripe.
+        s.whole.create(rest.size(), CV_8U);
+        s.whole.setTo(0);
+        if (settings->seamGradient > 0 && settings->wholeEllipse < 1) {
+            cv::distanceTransform(rest, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
+            flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
+            markEllipses(s.labels, settings->wholeEllipse, s.whole);
+        }
+        cutAtSeams(rest, gradient, settings->seamGradient, s.whole, s.carved);
         cv::distanceTransform(s.carved, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
         s.distance.setTo(seamDistance, rest & (s.carved == 0));
         flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);

@@ -461,6 +461,7 @@ typedef struct OCVBlobSeparationSettings {
     double coinCrescentReach;   ///< a region beside a coin lying wholly within this multiple of its radius from its centre is its rim or shadow
     int32_t carveOpening;       ///< what is left beside a carved coin is opened by a disc of this radius in working pixels (its slivers go)
     double seamGradient;        ///< inside the objects, a colour gradient at least this is a seam the distance map is taken without; 0: none
+    double wholeEllipse;        ///< a region the distance map alone parts that is an ellipse this well (IoU) is never cut at seams; 1: always cut
     double shadowLean;          ///< a region leaning from the table's colour by less than this (mean) …
     double shadowDarkest;       ///< … and from this …
     double shadowLightest;      ///< … to this bright against it is a shadow, joined to its longest-touching neighbour; lean 0: none
