@@ -681,6 +681,23 @@ void splitRegions(cv::Mat &labels, const cv::Mat &colours, const cv::Mat &gradie
     }
 }
 
+/// How many pixel pairs (right and below neighbours) each pair of labels of `labels` shares, keyed
+/// by the smaller label first.
+std::map<std::pair<int, int>, int> sharedBorders(const cv::Mat &labels) {
+    std::map<std::pair<int, int>, int> touching;
+    for (int y = 0; y < labels.rows; ++y) {
+        const int32_t *row = labels.ptr<int32_t>(y);
+        const int32_t *below = y + 1 < labels.rows ? labels.ptr<int32_t>(y + 1) : nullptr;
+        for (int x = 0; x < labels.cols; ++x) {
+            if (row[x] <= 0) continue;
+            if (x + 1 < labels.cols && row[x + 1] > 0 && row[x + 1] != row[x])
+                ++touching[{std::min(row[x], row[x + 1]), std::max(row[x], row[x + 1])}];
+            if (below && below[x] > 0 && below[x] != row[x]) ++touching[{std::min(row[x], below[x]), std::max(row[x], below[x])}];
+        }
+    }
+    return touching;
+}
+
 /// Joins neighbouring regions that together make an ellipse (IoU ≥ `mergeEllipse`) at least as well
 /// as the better of the two alone, best first; a part too small to be an object (under twice the area
 /// of a disc as wide as the smallest blob) joins the neighbour with which it makes the best ellipse.
@@ -694,18 +711,11 @@ void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings
     // whole frame after every join took 130–175 ms on a cluttered 640 × 480 picture with no table.
     std::vector<cv::Rect> boxes = labelBoxes(labels);
     std::vector<int> areas(boxes.size(), 0);
-    std::map<std::pair<int, int>, int> touching;
     for (int y = 0; y < labels.rows; ++y) {
         const int32_t *row = labels.ptr<int32_t>(y);
-        const int32_t *below = y + 1 < labels.rows ? labels.ptr<int32_t>(y + 1) : nullptr;
-        for (int x = 0; x < labels.cols; ++x) {
-            if (row[x] <= 0) continue;
-            ++areas[row[x]];
-            if (x + 1 < labels.cols && row[x + 1] > 0 && row[x + 1] != row[x])
-                ++touching[{std::min(row[x], row[x + 1]), std::max(row[x], row[x + 1])}];
-            if (below && below[x] > 0 && below[x] != row[x]) ++touching[{std::min(row[x], below[x]), std::max(row[x], below[x])}];
-        }
+        for (int x = 0; x < labels.cols; ++x) if (row[x] > 0) ++areas[row[x]];
     }
+    std::map<std::pair<int, int>, int> touching = sharedBorders(labels);
     const auto scoreOf = [&](int a, int b) {
         const cv::Rect box = (b > 0 ? boxes[a] | boxes[b] : boxes[a]) & whole;
         cv::Mat inBox = labels(box), region = inBox == a;
@@ -834,10 +844,8 @@ void dropFilled(cv::Mat &labels, const cv::Mat &marked, double share) {
 void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean, double shadowLean, double darkest, double lightest) {
     std::vector<double> bright, leaning;
     std::vector<int> area;
-    std::map<std::pair<int, int>, int> touching;
     for (int y = 0; y < labels.rows; ++y) {
         const int32_t *row = labels.ptr<int32_t>(y);
-        const int32_t *below = y + 1 < labels.rows ? labels.ptr<int32_t>(y + 1) : nullptr;
         const float *b = brightness.ptr<float>(y), *l = lean.ptr<float>(y);
         for (int x = 0; x < labels.cols; ++x) {
             const int here = row[x];
@@ -850,13 +858,13 @@ void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean
             ++area[here];
             bright[here] += b[x];
             leaning[here] += l[x];
-            const int right = x + 1 < labels.cols ? row[x + 1] : 0, down = below ? below[x] : 0;
-            for (int other : {right, down}) {
-                if (other <= 0 || other == here) continue;
-                ++touching[{here, other}];
-                ++touching[{other, here}];
-            }
         }
+    }
+    // Each border under both its labels, so a label's neighbours are one range of the map.
+    std::map<std::pair<int, int>, int> touching;
+    for (const auto &[pair, length] : sharedBorders(labels)) {
+        touching[pair] = length;
+        touching[{pair.second, pair.first}] = length;
     }
     const auto shadow = [&](size_t label) {
         const double meanBrightness = bright[label] / area[label];
@@ -1038,7 +1046,6 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
 
 } // namespace
 
-
 OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image, const OCVBlobSeparationSettings *settings,
                                    int32_t *count, OCVError *error) {
     *count = 0;
@@ -1189,7 +1196,7 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         const cv::Rect busy = cv::Rect(objectsBox.x - margin, objectsBox.y - margin, objectsBox.width + 2 * margin,
                                        objectsBox.height + 2 * margin) & cv::Rect(0, 0, working.cols, working.rows);
         cv::Mat colours(working.size(), CV_32FC3, cv::Scalar::all(0)), gradient(working.size(), CV_32F, cv::Scalar(0));
-        if (!busy.empty()) {
+        if (!busy.empty() && (settings->seamGradient > 0 || settings->splitDepth > 0)) {
             cv::Mat smooth;
             cv::GaussianBlur(s.ratio(busy), smooth, cv::Size(0, 0), settings->colourSigma);
             cv::Mat busyColours = colours(busy), features(busy.size(), CV_32FC4);
