@@ -699,10 +699,11 @@ std::map<std::pair<int, int>, int> sharedBorders(const cv::Mat &labels) {
 }
 
 /// Joins neighbouring regions that together make an ellipse (IoU ≥ `mergeEllipse`) at least as well
-/// as the better of the two alone, best first; a part too small to be an object (under twice the area
-/// of a disc as wide as the smallest blob) joins the neighbour with which it makes the best ellipse.
+/// as the better of the two alone, best first; a part too small to be an object (under `smallPart`
+/// times the area of a disc as wide as the smallest blob) joins the neighbour with which it makes the
+/// best ellipse.
 void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings, double smallestSide) {
-    const double smallArea = CV_PI * smallestSide * smallestSide / 2;
+    const double smallArea = settings.smallPart * CV_PI * smallestSide * smallestSide / 4;
     std::map<std::pair<int, int>, double> unionScores;
     std::map<int, double> scores;
     const cv::Rect whole(0, 0, labels.cols, labels.rows);

@@ -10,6 +10,20 @@ public struct BlobDescriptor: Sendable, Hashable, Codable {
     public var hueSaturation: [Float]
     /// ORB descriptors, ``keypointBytes`` each, one after the other.
     public var keypoints: [UInt8]
+    /// The same picture's ``Colours`` with its white balance off by each of the profile's
+    /// ``BlobProfile/whiteBalances``, in that order: a training picture's; empty for a blob.
+    public var otherWhiteBalances: [Colours] = []
+
+    /// A picture's colour histograms: BGR and hue-saturation.
+    public struct Colours: Sendable, Hashable, Codable {
+        /// The BGR histogram, bins³ values summing to 1.
+        public var colour: [Float]
+        /// The hue-saturation histogram (empty when the profile has none), summing to 1.
+        public var hueSaturation: [Float]
+    }
+
+    /// Its own colour histograms, then those under other white balances.
+    var allColours: [Colours] { [Colours(colour: colour, hueSaturation: hueSaturation)] + otherWhiteBalances }
 
     /// The size of one ORB descriptor.
     public static let keypointBytes = 32
@@ -18,7 +32,9 @@ public struct BlobDescriptor: Sendable, Hashable, Codable {
     public var keypointCount: Int { keypoints.count / Self.keypointBytes }
 
     /// Bytes held, for reporting a model's memory.
-    public var byteCount: Int { (colour.count + hueSaturation.count) * MemoryLayout<Float>.size + keypoints.count }
+    public var byteCount: Int {
+        allColours.reduce(0) { $0 + ($1.colour.count + $1.hueSaturation.count) * MemoryLayout<Float>.size } + keypoints.count
+    }
 
     /// OpenCV's alternative chi-square, 2 Σ (a−b)² / (a+b) over the bins where a + b is not zero:
     /// 0 for equal histograms, 4 for histograms with nothing in common.
@@ -79,12 +95,21 @@ public final class BlobDescriber: Sendable {
 
     /// The description of a whole picture of one object (a training picture): for a profile that
     /// separates, of the object's own pixels (``Blob/alone(in:)``) with the backdrop's light divided
-    /// out, as the blobs of a live frame are described; otherwise of all of it.
+    /// out, as the blobs of a live frame are described; otherwise of all of it. Its colours are also
+    /// described under the profile's ``BlobProfile/whiteBalances``.
     /// - Parameter picture: The training picture.
     /// - Returns: The descriptor.
     /// - Throws: ``OcularError`` naming what failed and why.
     public func describe(picture: Image) throws(OcularError) -> BlobDescriptor {
-        try describe(profile.separates ? Blob.alone(in: picture) : Blob(image: picture, bounds: PixelRectangle(x: 0, y: 0, width: picture.width, height: picture.height)))
+        let blob = profile.separates ? try Blob.alone(in: picture)
+            : Blob(image: picture, bounds: PixelRectangle(x: 0, y: 0, width: picture.width, height: picture.height))
+        let (image, mask) = try prepared(blob)
+        var descriptor = try describe(image, mask: mask)
+        for kelvin in profile.whiteBalances {
+            let rebalanced = try image.multiplyingChannels(by: Image.whiteBalanceFactors(kelvinOff: kelvin))
+            descriptor.otherWhiteBalances.append(try colours(of: rebalanced, mask: mask))
+        }
+        return descriptor
     }
 
     /// The table brightness blobs are brought to before they are described: about that of the
@@ -97,6 +122,12 @@ public final class BlobDescriber: Sendable {
     /// - Returns: The descriptor.
     /// - Throws: ``OcularError`` naming what failed and why.
     public func describe(_ blob: Blob) throws(OcularError) -> BlobDescriptor {
+        let (image, mask) = try prepared(blob)
+        return try describe(image, mask: mask)
+    }
+
+    /// The blob's picture (BGR) with its light divided out and at the profile's size, and its mask.
+    private func prepared(_ blob: Blob) throws(OcularError) -> (image: Image, mask: Image?) {
         var image = blob.image.format == .bgr8 ? blob.image : try blob.image.converted(to: .bgr8)
         var mask = blob.mask
         if let brightness = blob.tableBrightness, brightness >= 1 {
@@ -109,7 +140,7 @@ public final class BlobDescriber: Sendable {
             image = try image.resized(width: width, height: height, averaging: factor < 1)
             mask = try mask?.resized(width: width, height: height)
         }
-        return try describe(image, mask: mask)
+        return (image, mask)
     }
 
     /// The description of a blob's pixels (any format); with a mask, of the pixels where it is not 0.
@@ -119,8 +150,25 @@ public final class BlobDescriber: Sendable {
     /// - Returns: The descriptor.
     /// - Throws: ``OcularError`` naming what failed and why.
     public func describe(_ image: Image, mask: Image? = nil) throws(OcularError) -> BlobDescriptor {
-        let bgr = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
+        let colours = try colours(of: image, mask: mask)
         let gray = try image.converted(to: .gray8)
+        let keypoints = try orb.withLock { (orb) throws(OcularError) -> [UInt8] in
+            var count: Int32 = 0
+            try gray.withMatrix { (view) throws(OcularError) in
+                try Self.withOptionalMatrix(mask) { (within) throws(OcularError) in
+                    try OpenCV.call("ORB(\(gray))") { ocv_orb_describe(orb, view, within, &count, $0) }
+                }
+            }
+            var bytes = [UInt8](repeating: 0, count: Int(count) * BlobDescriptor.keypointBytes)
+            bytes.withUnsafeMutableBufferPointer { ocv_orb_descriptors(orb, $0.baseAddress!, count) }
+            return bytes
+        }
+        return BlobDescriptor(colour: colours.colour, hueSaturation: colours.hueSaturation, keypoints: keypoints)
+    }
+
+    /// The colour histograms of a picture's pixels (any format); with a mask, of the pixels where it is not 0.
+    private func colours(of image: Image, mask: Image?) throws(OcularError) -> BlobDescriptor.Colours {
+        let bgr = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
         if let mask, mask.format != .gray8 || mask.width != image.width || mask.height != image.height {
             throw .invalidArgument("a blob's mask must be gray and of its picture's size, got \(mask) for \(image)")
         }
@@ -147,18 +195,7 @@ public final class BlobDescriber: Sendable {
                 }
             }
         }
-        let keypoints = try orb.withLock { (orb) throws(OcularError) -> [UInt8] in
-            var count: Int32 = 0
-            try gray.withMatrix { (view) throws(OcularError) in
-                try Self.withOptionalMatrix(mask) { (within) throws(OcularError) in
-                    try OpenCV.call("ORB(\(gray))") { ocv_orb_describe(orb, view, within, &count, $0) }
-                }
-            }
-            var bytes = [UInt8](repeating: 0, count: Int(count) * BlobDescriptor.keypointBytes)
-            bytes.withUnsafeMutableBufferPointer { ocv_orb_descriptors(orb, $0.baseAddress!, count) }
-            return bytes
-        }
-        return BlobDescriptor(colour: colour, hueSaturation: hueSaturation, keypoints: keypoints)
+        return BlobDescriptor.Colours(colour: colour, hueSaturation: hueSaturation)
     }
 
     /// The mask's matrix view, or nil for none.
@@ -177,12 +214,13 @@ public final class BlobDescriber: Sendable {
         let nearest = try Self.nearestHammingDistances(from: blob, to: reference)
         switch profile.distance {
         case .textbook:
-            return 0.98 * BlobDescriptor.chiSquare(blob.colour, reference.colour) + 0.02 * nearest.reduce(0, +)
+            let colour = reference.allColours.map { BlobDescriptor.chiSquare(blob.colour, $0.colour) }.min() ?? 4
+            return 0.98 * colour + 0.02 * nearest.reduce(0, +)
         case .normalised:
-            var colour = BlobDescriptor.chiSquare(blob.colour, reference.colour) / 4
-            if profile.hueSaturation {
-                colour = (colour + BlobDescriptor.chiSquare(blob.hueSaturation, reference.hueSaturation) / 4) / 2
-            }
+            let colour = reference.allColours.map { (colours) -> Double in
+                let bgr = BlobDescriptor.chiSquare(blob.colour, colours.colour) / 4
+                return profile.hueSaturation ? (bgr + BlobDescriptor.chiSquare(blob.hueSaturation, colours.hueSaturation) / 4) / 2 : bgr
+            }.min() ?? 1
             // Two blobs without texture look alike in it; one with and one without do not.
             let texture = nearest.isEmpty ? (blob.keypointCount == reference.keypointCount ? 0 : 1)
                 : nearest.reduce(0, +) / Double(nearest.count) / Double(BlobDescriptor.keypointBytes * 8)

@@ -193,6 +193,12 @@ public final class BlobDetector: Sendable {
         /// See ``shadowLean``: a shadow is darker than the table; a pale object beside a dark one (a
         /// beige square at 0.82) is not one.
         public var shadowLightest = 0.7
+        /// A part of a split smaller than this many discs as wide as the smallest blob
+        /// (``minimumFraction``) is no object and joins the neighbour it makes the best ellipse with: a
+        /// bean's end cut along its highlight. At 2, pinto beans in 1280 × 720 webcam frames (1.7
+        /// discs) joined the coin they lay against (rings chosen on 97.4 % found); at 1.5, 99.6 %, and
+        /// heaps 98 → 99.8 %; at 1, bean fragments stood as objects (scattered 95.6 → 92.6 % precise).
+        public var smallPart = 1.5
 
         /// The values chosen on the scene sweep.
         public init() {}
@@ -302,7 +308,7 @@ public final class BlobDetector: Sendable {
             coinCarve: separation.coinCarve, coinCrescentReach: separation.coinCrescentReach, carveOpening: Int32(clamping: separation.carveOpening),
             seamGradient: separation.seamGradient, wholeEllipse: separation.wholeEllipse, shadowLean: separation.shadowLean, shadowDarkest: separation.shadowDarkest,
             shadowLightest: separation.shadowLightest,
-            filledShare: separation.filledShare)
+            filledShare: separation.filledShare, smallPart: separation.smallPart)
         return try finder.withLock { (finder) throws(OcularError) -> Detection in
             var count: Int32 = 0
             try frame.withMatrix { (view) throws(OcularError) in
@@ -375,6 +381,7 @@ extension BlobDetector.Method {
              ("coinEdgeless", separation.coinEdgeless, 0...1), ("coinCarve", separation.coinCarve, 1...2),
              ("coinCrescentReach", separation.coinCrescentReach, 1...4), ("carveOpening", Double(separation.carveOpening), 0...32),
              ("seamGradient", separation.seamGradient, 0...1000), ("wholeEllipse", separation.wholeEllipse, 0...1), ("filledShare", separation.filledShare, 0...1),
+             ("smallPart", separation.smallPart, 0...100),
              ("shadowLean", separation.shadowLean, 0...1), ("shadowDarkest", separation.shadowDarkest, 0...1),
              ("shadowLightest", separation.shadowLightest, 0...1)]
         }

@@ -21,7 +21,7 @@ public enum BlobModel {
     }
 
     /// The version of the file's layout; a different one is retrained.
-    static let formatVersion = 5
+    static let formatVersion = 6
 
     /// The classifier of a training list: loaded from its model file when that matches the list and
     /// pictures as they are now, trained (and the file written) otherwise.
@@ -111,6 +111,9 @@ struct StoredModel: Codable {
         var colour: Data
         var hueSaturation: Data
         var keypoints: Data
+        /// The colour and hue-saturation histograms under the profile's other white balances, in order.
+        var otherColours: [Data]
+        var otherHueSaturations: [Data]
     }
 
     struct Problem: Codable {
@@ -131,7 +134,9 @@ struct StoredModel: Codable {
         self.labelDescriptions = labelDescriptions
         self.storedReferences = references.map {
             Reference(imageFilename: $0.imageFilename, label: $0.label, colour: Self.bytes(of: $0.descriptor.colour),
-                      hueSaturation: Self.bytes(of: $0.descriptor.hueSaturation), keypoints: Data($0.descriptor.keypoints))
+                      hueSaturation: Self.bytes(of: $0.descriptor.hueSaturation), keypoints: Data($0.descriptor.keypoints),
+                      otherColours: $0.descriptor.otherWhiteBalances.map { Self.bytes(of: $0.colour) },
+                      otherHueSaturations: $0.descriptor.otherWhiteBalances.map { Self.bytes(of: $0.hueSaturation) })
         }
         self.storedProblems = problems.map { Problem(imageFilename: $0.imageFilename, reason: $0.reason) }
     }
@@ -146,13 +151,19 @@ struct StoredModel: Codable {
         for (index, stored) in storedReferences.enumerated() {
             guard stored.colour.count == colourCount * 4, stored.hueSaturation.count == hueSaturationCount * 4,
                   stored.keypoints.count % BlobDescriptor.keypointBytes == 0,
+                  stored.otherColours.count == profile.whiteBalances.count, stored.otherHueSaturations.count == profile.whiteBalances.count,
+                  stored.otherColours.allSatisfy({ $0.count == colourCount * 4 }),
+                  stored.otherHueSaturations.allSatisfy({ $0.count == hueSaturationCount * 4 }),
                   labelDescriptions.indices.contains(stored.label) else {
                 throw .invalidArgument("reference \(index) does not fit the \(profile.name) profile")
             }
             references.append(BlobReference(imageFilename: stored.imageFilename, label: stored.label,
                                             descriptor: BlobDescriptor(colour: Self.floats(of: stored.colour),
                                                                        hueSaturation: Self.floats(of: stored.hueSaturation),
-                                                                       keypoints: [UInt8](stored.keypoints))))
+                                                                       keypoints: [UInt8](stored.keypoints),
+                                                                       otherWhiteBalances: zip(stored.otherColours, stored.otherHueSaturations).map {
+                                                                           BlobDescriptor.Colours(colour: Self.floats(of: $0), hueSaturation: Self.floats(of: $1))
+                                                                       })))
         }
         return references
     }

@@ -441,8 +441,7 @@ extension Image {
                 gains[row * columns + column] = Float((1 + falloff * along) * (1 - vignetting * (x * x + y * y) / 2))
             }
         }
-        let shift = kelvinOff / 100 * 0.01
-        let factors = [1 + shift, 1.0, 1 - shift, 1.0]
+        let factors = Image.whiteBalanceFactors(kelvinOff: kelvinOff)
         let name = "light over \(self)"
         try withMutableMatrix { (matrix) throws(OcularError) in
             try OpenCV.call(name) { error in

@@ -94,6 +94,16 @@ extension Image {
 }
 
 extension Image {
+    /// The factors (BGR, then alpha) by which a camera whose white balance is `kelvinOff` from the
+    /// light's records colours (positive: bluer, as under a warmer light than it assumed): about 1 % of
+    /// red and blue per 100 K, the slope of daylight's colour along the black-body curve.
+    /// - Parameter kelvinOff: How far the white balance is off, in kelvin.
+    /// - Returns: Four factors for ``multiplyingChannels(by:)`` on a BGR picture.
+    public static func whiteBalanceFactors(kelvinOff: Double) -> [Double] {
+        let shift = kelvinOff / 100 * 0.01
+        return [1 + shift, 1, 1 - shift, 1]
+    }
+
     /// Each channel multiplied by its factor (cv::multiply, saturating): `factors` holds four values in
     /// the image's channel order, the ones past its channels unused. Packed formats only.
     /// - Parameter factors: Four factors, in the image's channel order.

@@ -466,6 +466,7 @@ typedef struct OCVBlobSeparationSettings {
     double shadowDarkest;       ///< … and from this …
     double shadowLightest;      ///< … to this bright against it is a shadow, joined to its longest-touching neighbour; lean 0: none
     double filledShare;         ///< a region more than this share of which was a filled hole is dropped (shade between objects); 1: none kept out
+    double smallPart;           ///< a part under this many discs as wide as the smallest blob joins its best-ellipse neighbour
 } OCVBlobSeparationSettings;
 
 /// Fits the background as a smooth surface per channel, marks what differs from it by brightness or
