@@ -78,14 +78,13 @@ struct BeanSceneEvaluation {
                 #expect(textbook.recall < 0.7 && textbook.exactTallies < 0.2)
             }
             if set.arrangement != .scattered, set.heldApart, let standard = results["default"] {
-                // The bars are 95 % found and precise and 80 % exact tallies. Met in finding on
-                // rings (98.1 % found, 98.4 % precise on 48–95; 100 % and 98.4 % on the sample 48–59)
-                // and in recall on heaps (98.5 %, 94.7 % precise; the sample 97.3 % and 94.7 %); exact
-                // tallies are not yet (rings 64.6 %, the sample 75 %; heaps 56.3 %, the sample 58.3 %).
-                // Floors just under today's figures, so that a return to the heaps found before seams
-                // parted touching objects (78.4 %, 16.7 % exact) or to the rings found before (91.9 %,
-                // 39.6 % exact) fails.
-                let floor = set.arrangement == .ring ? (recall: 0.95, precision: 0.95, exact: 0.6) : (recall: 0.95, precision: 0.92, exact: 0.5)
+                // The bars are 95 % found and precise and 80 % exact tallies. Rings meet them
+                // (98.6 % found, 98.1 % precise, 83.3 % exact on 48–95; the sample 48–59 100 %, 98.4 %,
+                // 91.7 %) and are held to them. Heaps meet them in finding (98.7 %, 96.5 %; the sample
+                // 97.3 % and 94.7 %), not yet in exact tallies (68.8 %, the sample 66.7 %): floors just
+                // under those, so that a return to the heaps found before seams parted touching objects
+                // (78.4 %, 16.7 % exact) or before white balance was allowed for (56.3 % exact) fails.
+                let floor = set.arrangement == .ring ? (recall: 0.95, precision: 0.95, exact: 0.8) : (recall: 0.95, precision: 0.92, exact: 0.6)
                 #expect(standard.recall >= floor.recall && standard.precision >= floor.precision, "recall \(standard.recall), precision \(standard.precision)")
                 #expect(standard.exactTallies >= floor.exact, "exact tallies \(standard.exactTallies)")
                 #expect(standard.labellingAccuracy >= 0.9, "named \(standard.labellingAccuracy)")

@@ -85,17 +85,24 @@ extension BlobScenes {
         var canvas = try Image(width: width, height: height, format: .bgr8,
                                filledWith: tables[index % 2 == 0 ? Int.random(in: 0..<2, using: &random) : Int.random(in: 0..<tables.count, using: &random)])
         let shadowDirection = Double.random(in: 0..<(2 * .pi), using: &random)
-        for placement in placements {
-            let object = objects[placement.object]
-            let size = placement.radius(object.outline) * 2
-            try lay(object, at: placement, on: &canvas, shadowX: cos(shadowDirection) * 0.02 * size, shadowY: sin(shadowDirection) * 0.02 * size,
-                    shadowSigma: Double.random(in: 0.04...0.07, using: &random) * size, shadowStrength: Double.random(in: 0.35...0.55, using: &random))
-        }
+        let shadows = placements.map { _ in (sigma: Double.random(in: 0.04...0.07, using: &random), strength: Double.random(in: 0.35...0.55, using: &random)) }
 
         // The camera: tilted up to 15° (the near edge of the view magnified against the far one),
         // light falling off to one side and to the corners, the white balance off, noise, JPEG.
         let tilt = Double.random(in: 0...15, using: &random)
         let homography = try Self.tiltedView(width: width, height: height, degrees: tilt, edge: Int.random(in: 0..<4, using: &random))
+        // Each outline through the camera: an object less than half inside the frame is not laid at
+        // all (nobody would count it), one partly inside is labelled by what shows.
+        let outlines = placements.map { placement in objects[placement.object].outline.map { homography.map(placement.map($0)) } }
+        let laid = outlines.map { points in
+            points.filter { $0.x >= 0 && $0.y >= 0 && $0.x < Double(width) && $0.y < Double(height) }.count * 2 >= points.count
+        }
+        for (index, placement) in placements.enumerated() where laid[index] {
+            let object = objects[placement.object]
+            let size = placement.radius(object.outline) * 2
+            try lay(object, at: placement, on: &canvas, shadowX: cos(shadowDirection) * 0.02 * size, shadowY: sin(shadowDirection) * 0.02 * size,
+                    shadowSigma: shadows[index].sigma * size, shadowStrength: shadows[index].strength)
+        }
         canvas = try canvas.warped(byHomography: homography)
         let falloff = Double.random(in: 0...0.2, using: &random), vignetting = Double.random(in: 0.1...0.35, using: &random)
         let lightAngle = Double.random(in: 0..<(2 * .pi), using: &random)
@@ -107,16 +114,13 @@ extension BlobScenes {
         let file = try Self.jpeg(canvas, quality: quality, exifOrientation: orientation)
         let image = try Image(decoding: file, name: "a photographed scene")
 
-        // Labels: each outline through the camera; an object less than half inside the frame is
-        // not laid at all (nobody would count it), one partly inside is labelled by what shows.
+        // Labels: what shows of each object laid.
         var blobs: [LabelledBlob] = []
         var cutObjects = 0
-        for placement in placements {
+        for (index, placement) in placements.enumerated() where laid[index] {
             let object = objects[placement.object]
-            let points = object.outline.map { homography.map(placement.map($0)) }
-            let inside = points.filter { $0.x >= 0 && $0.y >= 0 && $0.x < Double(width) && $0.y < Double(height) }.count
-            guard inside * 2 >= points.count else { continue }
-            if inside < points.count { cutObjects += 1 }
+            let points = outlines[index]
+            if points.contains(where: { $0.x < 0 || $0.y < 0 || $0.x >= Double(width) || $0.y >= Double(height) }) { cutObjects += 1 }
             let minX = max(0, points.map(\.x).min() ?? 0), maxX = min(Double(width), points.map(\.x).max() ?? 0)
             let minY = max(0, points.map(\.y).min() ?? 0), maxY = min(Double(height), points.map(\.y).max() ?? 0)
             let x = Int(minX.rounded(.down)), y = Int(minY.rounded(.down))
