@@ -1002,28 +1002,55 @@ Continuation continuation(const cv::Mat &smooth, const cv::Mat &blurred, const c
     return {static_cast<double>(same) / angles, static_cast<double>(edgeless) / angles};
 }
 
-/// The coins of the working frame: circles (HOUGH_GRADIENT_ALT on the smoothed gray) whose disc is
-/// object, that do not overlap a bigger coin, and where the object stops at the outline. Biggest first.
-std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects, const OCVBlobSeparationSettings &settings) {
-    cv::Mat gray, smooth;
-    cv::cvtColor(working, gray, cv::COLOR_BGR2GRAY);
-    cv::GaussianBlur(gray, gray, cv::Size(0, 0), 1.0);
-    const int shortSide = std::min(working.cols, working.rows);
+/// Circles of radius `smallest` to `largest` (working pixels) in `gray` (the working frame's) made
+/// `scale` times the size and smoothed by a Gaussian of 1 pixel there: HOUGH_GRADIENT_ALT with dp 1.5
+/// and a minimum distance of 10 working pixels, OpenCV's own example's. In working coordinates.
+std::vector<cv::Vec3f> circlesIn(const cv::Mat &gray, double scale, double smallest, double largest, const OCVBlobSeparationSettings &settings) {
     std::vector<cv::Vec3f> circles;
-    // dp 1.5 and a minimum distance of 10 working pixels are OpenCV's own example's for ALT; a coin's
-    // radius is at most a third of the frame.
-    cv::HoughCircles(gray, circles, cv::HOUGH_GRADIENT_ALT, 1.5, 10, settings.coinEdge, settings.coinRoundness,
-                     std::max(4, static_cast<int>(settings.coinSmallest * shortSide)), shortSide / 3);
+    const int from = std::max(1, static_cast<int>(smallest * scale)), to = static_cast<int>(std::ceil(largest * scale));
+    if (to <= from) return circles;
+    cv::Mat smooth;
+    if (scale < 1) cv::resize(gray, smooth, cv::Size(std::max(1, cvRound(gray.cols * scale)), std::max(1, cvRound(gray.rows * scale))), 0, 0, cv::INTER_AREA);
+    cv::GaussianBlur(scale < 1 ? smooth : gray, smooth, cv::Size(0, 0), 1.0);
+    cv::HoughCircles(smooth, circles, cv::HOUGH_GRADIENT_ALT, 1.5, 10 * scale, settings.coinEdge, settings.coinRoundness, from, to);
+    for (cv::Vec3f &circle : circles) {
+        circle[0] = static_cast<float>((circle[0] + 0.5) / scale - 0.5);
+        circle[1] = static_cast<float>((circle[1] + 0.5) / scale - 0.5);
+        circle[2] = static_cast<float>(circle[2] / scale);
+    }
+    return circles;
+}
+
+/// The coins of the working frame: circles whose disc is object, that do not overlap a bigger coin,
+/// and where the object stops at the outline. Biggest first. A coin's radius is at most a third of the
+/// frame's short side; the big ones are looked for at half size, beside the small ones at full size.
+std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects, const OCVBlobSeparationSettings &settings) {
+    cv::Mat gray, smooth, blurred;
+    cv::cvtColor(working, gray, cv::COLOR_BGR2GRAY);
+    const int shortSide = std::min(working.cols, working.rows);
+    const double smallest = std::max(4, static_cast<int>(settings.coinSmallest * shortSide)), largest = shortSide / 3;
+    // Each search reaches a little past the boundary, so a coin on it is found by one.
+    const double halfFrom = std::max(smallest, settings.coinHalfSizeFrom * shortSide), over = settings.coinSearchOverlap;
+    std::vector<cv::Vec3f> circles, big;
+    cv::parallel_for_(cv::Range(0, 2), [&](const cv::Range &tasks) {
+        for (int task = tasks.start; task < tasks.end; ++task) {
+            if (task == 0) {
+                circles = circlesIn(gray, 1, smallest, std::min(largest, over * halfFrom), settings);
+            } else {
+                big = circlesIn(gray, 0.5, halfFrom / over, largest, settings);
+                // Colours compared after a Gaussian of 2 pixels, edges found after one of 1 (both in 8
+                // bits, as the scenes' constants were chosen), only at the points sampled.
+                cv::GaussianBlur(working, smooth, cv::Size(0, 0), 2.0);
+                cv::GaussianBlur(working, blurred, cv::Size(0, 0), 1.0);
+            }
+        }
+    });
+    circles.insert(circles.end(), big.begin(), big.end());
     std::sort(circles.begin(), circles.end(), [](const cv::Vec3f &a, const cv::Vec3f &b) {
         return std::tie(b[2], a[1], a[0]) < std::tie(a[2], b[1], b[0]);
     });
     std::vector<cv::Vec3f> coins;
     if (circles.empty()) return coins;
-    // Colours compared after a Gaussian of 2 pixels, edges found after one of 1 (both in 8 bits, as
-    // the scenes' constants were chosen), only at the points sampled.
-    cv::Mat blurred;
-    cv::GaussianBlur(working, smooth, cv::Size(0, 0), 2.0);
-    cv::GaussianBlur(working, blurred, cv::Size(0, 0), 1.0);
     cv::Mat disc(objects.size(), CV_8U);
     for (const cv::Vec3f &circle : circles) {
         const cv::Point centre(cvRound(circle[0]), cvRound(circle[1]));
@@ -1092,36 +1119,41 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         s.brightness.create(working.size(), CV_32F);
         s.lean.create(working.size(), CV_32F);
         s.ratio.create(working.size(), CV_32FC3);
-        // Rows are independent: bands of them on every core (OpenCV's own thread pool).
+        // Rows are independent: bands of them on every core (OpenCV's own thread pool). In floats, with
+        // the background's reciprocal worked out a row at a time, so a pixel costs one division where
+        // it cost six in doubles: this loop was the finding's dearest after the circle search.
+        const float darker = static_cast<float>(settings->darker), brighter = static_cast<float>(settings->brighter),
+                    tint = static_cast<float>(settings->tint);
         cv::parallel_for_(cv::Range(0, working.rows), [&](const cv::Range &rows) {
+            std::vector<float> inverses(3 * static_cast<size_t>(working.cols));
             for (int y = rows.start; y < rows.end; ++y) {
                 const cv::Vec3b *row = working.ptr<cv::Vec3b>(y);
                 uint8_t *out = s.objects.ptr<uint8_t>(y);
                 float *bright = s.brightness.ptr<float>(y), *leaning = s.lean.ptr<float>(y);
                 cv::Vec3f *ratios = s.ratio.ptr<cv::Vec3f>(y);
                 const double fy = 2.0 * (y + 0.5) / working.rows - 1;
-                // Along a row the surface is a quadratic in x alone: a + x (b + c x).
-                double a[3], b[3], c2[3];
+                // Along a row the surface is a quadratic in x alone: a + x (b + c x); each channel's
+                // 1 / (surface + 1) there.
                 for (int c = 0; c < 3; ++c) {
                     const cv::Vec<double, 6> &k = s.background.coefficients[c];
-                    a[c] = k[0] + k[2] * fy + k[5] * fy * fy;
-                    b[c] = k[1] + k[4] * fy;
-                    c2[c] = k[3];
-                }
-                for (int x = 0; x < working.cols; ++x) {
-                    const double fx = 2.0 * (x + 0.5) / working.cols - 1;
-                    double ratio[3], brightness = 0;
-                    for (int c = 0; c < 3; ++c) {
-                        ratio[c] = (row[x][c] + 1.0) / (std::max(a[c] + fx * (b[c] + c2[c] * fx), 0.0) + 1.0);
-                        brightness += ratio[c] / 3;
+                    const float a = static_cast<float>(k[0] + k[2] * fy + k[5] * fy * fy), b = static_cast<float>(k[1] + k[4] * fy),
+                                c2 = static_cast<float>(k[3]), step = 2.0f / working.cols;
+                    float *inverse = inverses.data() + static_cast<size_t>(c) * working.cols;
+                    for (int x = 0; x < working.cols; ++x) {
+                        const float fx = (x + 0.5f) * step - 1;
+                        inverse[x] = 1 / (std::max(a + fx * (b + c2 * fx), 0.0f) + 1);
                     }
-                    double lean = 0;
-                    for (int c = 0; c < 3; ++c) lean = std::max(lean, std::abs(ratio[c] / brightness - 1));
-                    const bool object = brightness < settings->darker || brightness > settings->brighter || lean > settings->tint;
-                    out[x] = object ? 255 : 0;
-                    bright[x] = static_cast<float>(brightness);
-                    leaning[x] = static_cast<float>(lean);
-                    ratios[x] = cv::Vec3f(static_cast<float>(ratio[0]), static_cast<float>(ratio[1]), static_cast<float>(ratio[2]));
+                }
+                const float *blue = inverses.data(), *green = blue + working.cols, *red = green + working.cols;
+                for (int x = 0; x < working.cols; ++x) {
+                    const float r0 = (row[x][0] + 1.0f) * blue[x], r1 = (row[x][1] + 1.0f) * green[x], r2 = (row[x][2] + 1.0f) * red[x];
+                    const float brightness = (r0 + r1 + r2) / 3;
+                    // The largest of |ratio / brightness − 1| over the channels.
+                    const float lean = std::max({std::abs(r0 - brightness), std::abs(r1 - brightness), std::abs(r2 - brightness)}) / brightness;
+                    out[x] = brightness < darker || brightness > brighter || lean > tint ? 255 : 0;
+                    bright[x] = brightness;
+                    leaning[x] = lean;
+                    ratios[x] = cv::Vec3f(r0, r1, r2);
                 }
             }
         });

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Finds objects on a table and boxes them; given a training list, names every one (its label on a
@@ -7,7 +8,8 @@ import Synchronization
 /// Describing a blob costs more than finding it, so on a stream a blob that lies where a named blob
 /// lay in the frame before (boxes overlapping by 0.6 or more) keeps its name, and one such blob a
 /// frame, the longest unchecked, is named afresh: a table of ten objects costs about one
-/// description a frame once it is still.
+/// description a frame once it is still. That one is named from its picture in the frame before,
+/// on another core while this frame's blobs are found (most of the finding runs on one).
 ///
 /// The detector reuses its buffers and the tally and the names remember recent frames, so one stage
 /// instance belongs to one stream.
@@ -55,20 +57,26 @@ public struct BlobsStage: Stage {
 
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
         var frame = frame
-        let detection = try detector.detect(in: frame.image)
-        var blobs = detection.blobs
-        if let classifier {
-            blobs = try memory.named(blobs, by: classifier)
-            let steady = memory.smoother.withLock { $0.add(BlobTally.counts(of: blobs)) }
-            frame.annotations += blobs as [any FrameAnnotation]
-            frame.annotations.append(BlobTally(counts: steady, classifier: classifier))
-        } else {
-            frame.annotations += blobs as [any FrameAnnotation]
+        guard let classifier else {
+            let detection = try detector.detect(in: frame.image)
+            frame.annotations += detection.blobs as [any FrameAnnotation]
+            frame.image = try shown(detection, on: frame.image)
+            return frame
         }
-        frame.image = showsMask
-            ? try detection.mask.resized(width: frame.image.width, height: frame.image.height)
-            : try Self.drawn(blobs, on: frame.image)
+        let (detection, recheck) = try memory.detecting(in: frame.image, by: detector, rechecking: classifier)
+        let blobs = try memory.named(detection.blobs, by: classifier, rechecked: recheck)
+        let steady = memory.smoother.withLock { $0.add(BlobTally.counts(of: blobs)) }
+        frame.annotations += blobs as [any FrameAnnotation]
+        frame.annotations.append(BlobTally(counts: steady, classifier: classifier))
+        frame.image = try shown(Detection(blobs: blobs, mask: detection.mask), on: frame.image)
         return frame
+    }
+
+    private typealias Detection = BlobDetector.Detection
+
+    /// The frame with the blobs drawn on it, or the mask they were cut from.
+    private func shown(_ detection: Detection, on image: Image) throws(OcularError) -> Image {
+        showsMask ? try detection.mask.resized(width: image.width, height: image.height) : try Self.drawn(detection.blobs, on: image)
     }
 
     /// The colour of a label's box and tag: green for blobs not named, gray for "unidentified", and
@@ -140,10 +148,18 @@ public struct BlobsStage: Stage {
 /// What the stage remembers of its stream: recent counts, and the names of the last frame's blobs.
 private final class StreamMemory: Sendable {
     struct Named {
-        var bounds: PixelRectangle
+        /// The blob as last seen: its picture is what a fresh look describes.
+        var blob: Blob
         var classification: BlobClassification
         /// Frames since it was last described.
         var age: Int
+        var bounds: PixelRectangle { blob.bounds }
+    }
+
+    /// A name looked at afresh: the index of its blob in the frame before, and the answer.
+    struct Recheck {
+        var index: Int
+        var classification: BlobClassification
     }
 
     let smoother = Mutex(BlobTally.Smoother())
@@ -152,9 +168,35 @@ private final class StreamMemory: Sendable {
     /// Reused names are checked afresh, the oldest first, once this many frames old.
     static let recheckAge = 3
 
-    /// The blobs named: by the last frame's name where a named blob lay, else described now (those
-    /// together, side by side: a new scene's first frame names all its objects).
-    func named(_ blobs: [Blob], by classifier: BlobClassifier) throws(OcularError) -> [Blob] {
+    /// The blobs of `image`, and beside them, on another core, the longest-unchecked name of the
+    /// frame before looked at afresh once it is ``recheckAge`` frames old (the finding spends most of
+    /// its time on one core, so the description costs the frame next to nothing).
+    func detecting(in image: Image, by detector: BlobDetector, rechecking classifier: BlobClassifier)
+        throws(OcularError) -> (BlobDetector.Detection, Recheck?) {
+        let previous = last.withLock { $0 }
+        guard let due = previous.indices.max(by: { previous[$0].age < previous[$1].age }), previous[due].age + 1 >= Self.recheckAge else {
+            return (try detector.detect(in: image), nil)
+        }
+        // concurrentPerform runs every task before it returns, so neither failure below is ever seen.
+        let detection = Mutex(Result<BlobDetector.Detection, OcularError>.failure(.invalidArgument("the blobs were not found")))
+        let recheck = Mutex(Result<BlobClassification, OcularError>.failure(.invalidArgument("a blob was not described")))
+        let blob = previous[due].blob
+        DispatchQueue.concurrentPerform(iterations: 2) { task in
+            if task == 0 {
+                let found = Result { () throws(OcularError) in try detector.detect(in: image) }
+                detection.withLock { $0 = found }
+            } else {
+                let answer = Result { () throws(OcularError) in try classifier.classify(blob) }
+                recheck.withLock { $0 = answer }
+            }
+        }
+        return (try detection.withLock { $0 }.get(), Recheck(index: due, classification: try recheck.withLock { $0 }.get()))
+    }
+
+    /// The blobs named: by the last frame's name where a named blob lay (the fresh answer where that
+    /// name was `rechecked`), else described now (those together, side by side: a new scene's first
+    /// frame names all its objects).
+    func named(_ blobs: [Blob], by classifier: BlobClassifier, rechecked: Recheck?) throws(OcularError) -> [Blob] {
         let previous = last.withLock { $0 }
         var named = blobs
         var reused: [Int?] = []
@@ -170,17 +212,19 @@ private final class StreamMemory: Sendable {
         var answers = try classifier.classifications(of: fresh.map { blobs[$0] }).makeIterator()
         var memory: [Named] = []
         for (index, match) in reused.enumerated() {
-            let reusedName = match.map { previous[$0] }
-            // `fresh` lists exactly the blobs without a match, in order, so each takes the next answer.
-            guard let answer = reusedName?.classification ?? answers.next() else { continue }
+            let answer: BlobClassification, age: Int
+            if let match, let rechecked, rechecked.index == match {
+                (answer, age) = (rechecked.classification, 0)
+            } else if let match {
+                (answer, age) = (previous[match].classification, previous[match].age + 1)
+            } else if let next = answers.next() {
+                // `fresh` lists exactly the blobs without a match, in order, so each takes the next answer.
+                (answer, age) = (next, 0)
+            } else {
+                continue
+            }
             named[index].classification = answer
-            memory.append(Named(bounds: named[index].bounds, classification: answer, age: reusedName.map { $0.age + 1 } ?? 0))
-        }
-        // One reused name a frame is checked afresh, the oldest, so a coin swapped in place is renamed.
-        if let oldest = memory.indices.max(by: { memory[$0].age < memory[$1].age }), memory[oldest].age >= Self.recheckAge {
-            let answer = try classifier.classify(named[oldest])
-            named[oldest].classification = answer
-            memory[oldest] = Named(bounds: named[oldest].bounds, classification: answer, age: 0)
+            memory.append(Named(blob: named[index], classification: answer, age: age))
         }
         last.withLock { $0 = memory }
         return named
