@@ -168,6 +168,55 @@ struct BlobTests {
         #expect(Blob.biggest(of: blobs)?.bounds == blobs.first?.bounds)
     }
 
+    /// The demo scene's object of that label, cut out: its picture and mask.
+    static func cutOut(label: Int) throws -> (picture: Image, mask: Image) {
+        let object = try #require(sceneObjects.first { $0.label == label })
+        let blob = try #require(try BlobDetector().detect(in: try scene()).blobs.first {
+            $0.bounds.contains(PixelRectangle(x: object.x - 20, y: object.y - 20, width: 40, height: 40))
+        })
+        return (try blob.image.converted(to: .bgr8), try #require(blob.mask))
+    }
+
+    /// Lays a cut-out object at (x, y), `side` pixels across its picture's long side, over `bytes` (BGR,
+    /// `width` wide), where its mask is; returns the box its mask covers.
+    static func lay(_ object: (picture: Image, mask: Image), side: Int, x: Int, y: Int, on bytes: inout [UInt8], width: Int) throws -> PixelRectangle {
+        let factor = Double(side) / Double(max(object.picture.width, object.picture.height))
+        let w = max(1, Int(Double(object.picture.width) * factor)), h = max(1, Int(Double(object.picture.height) * factor))
+        let picture = try object.picture.resized(width: w, height: h, averaging: true).bytes, mask = try object.mask.resized(width: w, height: h).bytes
+        var (left, top, right, bottom) = (Int.max, Int.max, Int.min, Int.min)
+        for row in 0..<h {
+            for column in 0..<w where mask[row * w + column] > 127 {
+                for channel in 0..<3 { bytes[((y + row) * width + x + column) * 3 + channel] = picture[(row * w + column) * 3 + channel] }
+                (left, top, right, bottom) = (min(left, x + column), min(top, y + row), max(right, x + column), max(bottom, y + row))
+            }
+        }
+        return PixelRectangle(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+    }
+
+    @Test("a coin with a bean against it is found as itself and the bean as itself, the coin from 0.06 to 0.28 of the short side",
+          arguments: [0.06, 0.1, 0.12, 0.14, 0.17, 0.22, 0.28])
+    func coinSizes(radius: Double) throws {
+        // Coins are looked for in two searches, the big ones at half size (``coinHalfSizeFrom``, 0.13):
+        // sizes on both sides of the boundary, and the largest a close-up gives.
+        let width = 640, height = 480
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        for pixel in 0..<(width * height) { (bytes[pixel * 3], bytes[pixel * 3 + 1], bytes[pixel * 3 + 2]) = (196, 203, 208) }
+        let diameter = Int(2 * radius * Double(height))
+        let coinX = width / 2 - diameter / 2 - diameter / 4, coinY = height / 2 - diameter / 2
+        let coin = try Self.lay(try Self.cutOut(label: 5), side: diameter, x: coinX, y: coinY, on: &bytes, width: width)
+        // A pinto bean two thirds the coin's width long, lying against its right side (where its picture's
+        // own outline begins, found by laying it once on a scratch copy).
+        let beanSide = diameter * 2 / 3, pinto = try Self.cutOut(label: 7)
+        var scratch = bytes
+        let offset = try Self.lay(pinto, side: beanSide, x: 0, y: 0, on: &scratch, width: width).x
+        let bean = try Self.lay(pinto, side: beanSide, x: coin.x + coin.width - 2 - offset, y: height / 2 - beanSide / 3, on: &bytes, width: width)
+        let found = try BlobDetector().detect(in: try Image(width: width, height: height, format: .bgr8, bytes: bytes)).blobs.map(\.bounds)
+        // Not asked: that these are the only blobs. At 0.17 the bean's tip against the coin is a part of
+        // its own (22×38 pixels), as it was with one search: the README's "Not met" lists it.
+        #expect(found.contains { $0.intersectionOverUnion(coin) >= 0.85 }, "\(found) against the coin \(coin)")
+        #expect(found.contains { $0.intersectionOverUnion(bean) >= 0.7 }, "\(found) against the bean \(bean)")
+    }
+
     @Test("the stage boxes blobs in green, or shows the mask at the frame's size")
     func stage() throws {
         let square = PixelRectangle(x: 100, y: 80, width: 80, height: 60)
