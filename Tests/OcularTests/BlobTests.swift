@@ -211,8 +211,9 @@ struct BlobTests {
         let offset = try Self.lay(pinto, side: beanSide, x: 0, y: 0, on: &scratch, width: width).x
         let bean = try Self.lay(pinto, side: beanSide, x: coin.x + coin.width - 2 - offset, y: height / 2 - beanSide / 3, on: &bytes, width: width)
         let found = try BlobDetector().detect(in: try Image(width: width, height: height, format: .bgr8, bytes: bytes)).blobs.map(\.bounds)
-        // Not asked: that these are the only blobs. At 0.17 the bean's tip against the coin is a part of
-        // its own (22×38 pixels), as it was with one search: the README's "Not met" lists it.
+        // Not asked: that these are the only blobs. At 0.17 a corner of the bean is a part of its own
+        // (22×38 pixels), as it was with one search: the cut-out carries the demo photo's shadow under
+        // the bean, hard-edged, so bean and shadow make no ellipse and the seams along its speckles are cut.
         #expect(found.contains { $0.intersectionOverUnion(coin) >= 0.85 }, "\(found) against the coin \(coin)")
         #expect(found.contains { $0.intersectionOverUnion(bean) >= 0.7 }, "\(found) against the bean \(bean)")
     }

@@ -40,7 +40,9 @@ public struct BlobDescriptor: Sendable, Hashable, Codable {
     /// 0 for equal histograms, 4 for histograms with nothing in common.
     ///
     /// Eight bins a step: a histogram has 32³ bins, and a frame's blobs are compared with every
-    /// reference, so this loop is a good part of classifying. An empty bin pair adds 0 / tiny = 0.
+    /// reference, so this loop is a good part of classifying. An empty bin pair adds 0 / tiny = 0;
+    /// any other bin is at least one pixel's share, against which tiny vanishes in a Float. (Not
+    /// `pointwiseMax`: it was called, not inlined, once a step.)
     static func chiSquare(_ a: [Float], _ b: [Float]) -> Double {
         guard a.count == b.count else { return 4 }
         let lanes = 8, whole = a.count / lanes * lanes
@@ -55,7 +57,7 @@ public struct BlobDescriptor: Sendable, Hashable, Codable {
                     let x = UnsafeRawPointer(first + index).loadUnaligned(as: SIMD8<Float>.self)
                     let y = UnsafeRawPointer(second + index).loadUnaligned(as: SIMD8<Float>.self)
                     let difference = x - y
-                    sums += difference * difference / pointwiseMax(x + y, tiny)
+                    sums += difference * difference / (x + y + tiny)
                     index += lanes
                 }
                 for index in whole..<a.count {
