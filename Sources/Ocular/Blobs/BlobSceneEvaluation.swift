@@ -149,8 +149,7 @@ package struct BlobSceneList: Sendable, Codable {
                 evaluation.problems.append(TrainingProblem(imageFilename: entry.image, reason: error.description))
                 continue
             }
-            var blobs = try detector.detect(in: image).blobs
-            if let classifier { blobs = try classifier.classified(blobs) }
+            let blobs = if let classifier { try detector.named(in: image, by: classifier) } else { try detector.detect(in: image).blobs }
             evaluation.score(scene: entry.image, objects: entry.blobs, found: blobs)
         }
         progress(scenes.count, scenes.count, "")

@@ -64,7 +64,7 @@ public struct BlobsStage: Stage {
             return frame
         }
         let (detection, recheck) = try memory.detecting(in: frame.image, by: detector, rechecking: classifier)
-        let blobs = try memory.named(detection.blobs, by: classifier, rechecked: recheck)
+        let blobs = try detector.rejoined(try memory.named(detection.blobs, by: classifier, rechecked: recheck), in: frame.image, by: classifier)
         let steady = memory.smoother.withLock { $0.add(BlobTally.counts(of: blobs)) }
         frame.annotations += blobs as [any FrameAnnotation]
         frame.annotations.append(BlobTally(counts: steady, classifier: classifier))

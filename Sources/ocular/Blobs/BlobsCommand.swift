@@ -179,7 +179,7 @@ struct BlobsCountCommand: ParsableCommand {
     func run() throws {
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
         let (classifier, _) = try classifierOptions.classifier()
-        let blobs = try classifier.classified(try BlobDetector(profile: classifier.profile).detect(in: image).blobs)
+        let blobs = try BlobDetector(profile: classifier.profile).named(in: image, by: classifier)
         let tally = BlobTally(blobs: blobs, classifier: classifier)
         if let draw { try BlobsStage.drawn(blobs, on: image).write(toFile: draw) }
         if json {

@@ -1,0 +1,164 @@
+import Foundation
+
+extension BlobDetector {
+    /// The blobs of `image`, named by `classifier`, biggest first, with the separating detection's
+    /// fragments joined back (``rejoined(_:in:by:)``).
+    /// - Parameters:
+    ///   - image: The frame, in any format.
+    ///   - classifier: Names the blobs.
+    /// - Returns: The blobs, each classified.
+    /// - Throws: ``OcularError`` naming what failed and why.
+    public func named(in image: Image, by classifier: BlobClassifier) throws(OcularError) -> [Blob] {
+        try rejoined(try classifier.classified(detect(in: image).blobs), in: image, by: classifier)
+    }
+
+    /// Named `blobs` of `image` with the separation's fragments joined back: a cut is kept only where
+    /// the parts are nearer a training picture than the whole. Each part the classifier names nothing
+    /// (beyond its threshold) or names doubtfully (``Separation/rejoinDoubt``), the smallest first, is
+    /// joined to the touching named neighbour with which it makes the nearest whole, when the whole is
+    /// named as that neighbour, no farther from its reference (``Separation/rejoinSlack``), and no less
+    /// an ellipse (``Separation/rejoinEllipseLoss``): a bean's end or its shaded side cut off, a coin's
+    /// rim outside its circle. Two beans end to end or side by side make a worse ellipse than either.
+    /// The textbook's detection, and a classifier without a threshold, leave the blobs as they are.
+    /// - Parameters:
+    ///   - blobs: The blobs this detector found in `image`, classified.
+    ///   - image: The frame (its size sets how near two parts must lie).
+    ///   - classifier: What named them.
+    /// - Returns: The blobs, biggest first.
+    /// - Throws: ``OcularError`` naming what failed and why.
+    public func rejoined(_ blobs: [Blob], in image: Image, by classifier: BlobClassifier) throws(OcularError) -> [Blob] {
+        guard case .separating(let separation) = method, classifier.threshold != nil else { return blobs }
+        // The parts of one cut lie side by side in the working copy, so their masks in the frame come
+        // within a working pixel or two of each other.
+        let workingPixel = max(1, Double(min(image.width, image.height)) / Double(separation.workingShortSide))
+        let reach = max(1, Int((separation.rejoinReach * workingPixel).rounded(.up)))
+        func doubtful(_ blob: Blob) -> Bool { blob.label == 0 || (blob.classification?.distance ?? 0) >= separation.rejoinDoubt }
+        // nil where a fragment was joined into a neighbour.
+        var blobs: [Blob?] = blobs
+        let fragments = blobs.indices.filter { blobs[$0].map { doubtful($0) && $0.mask != nil } ?? false }
+            .sorted { blobs[$0]!.bounds.area < blobs[$1]!.bounds.area }
+        for fragmentIndex in fragments {
+            // A fragment already joined into an earlier whole is gone.
+            guard let fragment = blobs[fragmentIndex] else { continue }
+            // A part named nothing is no object on its own; a part with a name may be one, so the whole
+            // must be at least as good an ellipse as its neighbour.
+            let ellipseLoss = fragment.label == 0 ? separation.rejoinEllipseLoss : 0
+            var best: (index: Int, whole: Blob, distance: Double)?
+            for (index, neighbour) in blobs.enumerated() where index != fragmentIndex {
+                guard let neighbour, neighbour.label != 0, let alone = neighbour.classification?.distance, neighbour.mask != nil,
+                      try fragment.border(with: neighbour, reach: reach) > 0 else { continue }
+                let joined = try fragment.joined(with: neighbour)
+                guard joined.ellipseAgreement >= neighbour.ellipseAgreement - ellipseLoss else { continue }
+                let whole = try classifier.classified(joined)
+                guard whole.label == neighbour.label, let distance = whole.classification?.distance,
+                      distance <= alone + separation.rejoinSlack, distance < best?.distance ?? .infinity else { continue }
+                best = (index, whole, distance)
+            }
+            guard let best else { continue }
+            blobs[best.index] = best.whole
+            blobs[fragmentIndex] = nil
+        }
+        return blobs.compactMap { $0 }.sorted(by: Blob.biggestFirst)
+    }
+}
+
+extension Blob {
+    /// The order blobs are listed in: the bigger rectangle first, then top to bottom, left to right.
+    static func biggestFirst(_ a: Blob, _ b: Blob) -> Bool {
+        a.bounds.area != b.bounds.area ? a.bounds.area > b.bounds.area : (a.bounds.y, a.bounds.x) < (b.bounds.y, b.bounds.x)
+    }
+
+    /// How nearly the blob's own pixels are an ellipse: their intersection over union with the
+    /// ellipse of the same second moments (1 for an ellipse; two discs side by side about 0.8);
+    /// 0 without a mask.
+    var ellipseAgreement: Double {
+        guard let mask else { return 0 }
+        var count = 0.0, sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumYY = 0.0, sumXY = 0.0
+        for y in 0..<mask.height {
+            let row = y * mask.bytesPerRow
+            for x in 0..<mask.width where mask.bytes[row + x] != 0 {
+                let (px, py) = (Double(x), Double(y))
+                count += 1; sumX += px; sumY += py; sumXX += px * px; sumYY += py * py; sumXY += px * py
+            }
+        }
+        guard count > 2 else { return 0 }
+        let (meanX, meanY) = (sumX / count, sumY / count)
+        let xx = sumXX / count - meanX * meanX, yy = sumYY / count - meanY * meanY, xy = sumXY / count - meanX * meanY
+        // The covariance's eigenvalues are the variances along the axes; an ellipse of semi-axes a, b
+        // has variances a²/4 and b²/4.
+        let half = (xx + yy) / 2, spread = ((xx - yy) * (xx - yy) / 4 + xy * xy).squareRoot()
+        let (major, minor) = (half + spread, half - spread)
+        guard minor > 0 else { return 0 }
+        let angle = 0.5 * atan2(2 * xy, xx - yy)
+        let (cosine, sine) = (cos(angle), sin(angle))
+        let (inverseMajor, inverseMinor) = (1 / (4 * major), 1 / (4 * minor))
+        var inside = 0.0
+        for y in 0..<mask.height {
+            let row = y * mask.bytesPerRow, dy = Double(y) - meanY
+            for x in 0..<mask.width where mask.bytes[row + x] != 0 {
+                let dx = Double(x) - meanX
+                let along = dx * cosine + dy * sine, across = -dx * sine + dy * cosine
+                if along * along * inverseMajor + across * across * inverseMinor <= 1 { inside += 1 }
+            }
+        }
+        let ellipse = Double.pi * 4 * (major * minor).squareRoot()
+        return inside / (count + ellipse - inside)
+    }
+
+    /// How many of `other`'s own pixels lie within `reach` pixels (across or along) of this blob's own.
+    /// - Throws: ``OcularError`` when the mask cannot be widened.
+    func border(with other: Blob, reach: Int) throws(OcularError) -> Int {
+        guard let mask, let otherMask = other.mask else { return 0 }
+        let widened = PixelRectangle(x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach, height: bounds.height + 2 * reach)
+        guard widened.intersects(other.bounds) else { return 0 }
+        let near = try mask.padded(left: reach, top: reach, right: reach, bottom: reach, value: 0).dilated(by: 2 * reach + 1)
+        let left = max(widened.x, other.bounds.x), right = min(widened.x + widened.width, other.bounds.x + other.bounds.width)
+        let top = max(widened.y, other.bounds.y), bottom = min(widened.y + widened.height, other.bounds.y + other.bounds.height)
+        var count = 0
+        for y in top..<bottom {
+            let nearRow = (y - widened.y) * near.bytesPerRow, otherRow = (y - other.bounds.y) * otherMask.bytesPerRow
+            for x in left..<right where otherMask.bytes[otherRow + x - other.bounds.x] != 0 && near.bytes[nearRow + x - widened.x] != 0 {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// This blob and `other` as one, unclassified: the rectangle holding both, each one's pixels from
+    /// its own picture (so neither's neighbours enter it), both masks, and the table's brightness
+    /// under the two weighed by their rectangles' areas.
+    /// - Throws: ``OcularError`` when either has no mask or their pictures are not BGR.
+    func joined(with other: Blob) throws(OcularError) -> Blob {
+        guard let mask, let otherMask = other.mask, image.format == .bgr8, other.image.format == .bgr8 else {
+            throw .invalidArgument("only blobs with masks and BGR pictures can be joined, got \(image) and \(other.image)")
+        }
+        let left = min(bounds.x, other.bounds.x), top = min(bounds.y, other.bounds.y)
+        let right = max(bounds.x + bounds.width, other.bounds.x + other.bounds.width)
+        let bottom = max(bounds.y + bounds.height, other.bounds.y + other.bounds.height)
+        let union = PixelRectangle(x: left, y: top, width: right - left, height: bottom - top)
+        let gray = UInt8(clamping: Int((tableBrightness ?? other.tableBrightness ?? 128).rounded()))
+        var pixels = [UInt8](repeating: gray, count: union.width * union.height * 3)
+        var ownPixels = [UInt8](repeating: 0, count: union.width * union.height)
+        // The other's rectangle first, then this one's over it, then the other's own pixels over all.
+        for (part, partMask, onlyOwn) in [(other, otherMask, false), (self, mask, false), (other, otherMask, true)] {
+            for y in 0..<part.bounds.height {
+                let row = (part.bounds.y - top + y) * union.width + part.bounds.x - left
+                for x in 0..<part.bounds.width {
+                    let own = partMask.bytes[y * partMask.bytesPerRow + x] != 0
+                    guard own || !onlyOwn else { continue }
+                    let source = y * part.image.bytesPerRow + 3 * x, target = 3 * (row + x)
+                    pixels[target] = part.image.bytes[source]
+                    pixels[target + 1] = part.image.bytes[source + 1]
+                    pixels[target + 2] = part.image.bytes[source + 2]
+                    if own { ownPixels[row + x] = 255 }
+                }
+            }
+        }
+        let weights = (Double(bounds.area), Double(other.bounds.area))
+        let brightness = tableBrightness.flatMap { own in
+            other.tableBrightness.map { (own * weights.0 + $0 * weights.1) / (weights.0 + weights.1) }
+        } ?? tableBrightness ?? other.tableBrightness
+        return Blob(image: try Image(width: union.width, height: union.height, format: .bgr8, bytes: pixels), bounds: union,
+                    mask: try Image(width: union.width, height: union.height, format: .gray8, bytes: ownPixels), tableBrightness: brightness)
+    }
+}
