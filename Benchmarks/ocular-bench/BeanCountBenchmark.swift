@@ -41,7 +41,7 @@ struct BeanCountBenchmark {
             var found: [[BlobScenes.LabelledBlob]] = []
             let start = nanosecondsNow()
             for scene in scenes {
-                found.append(try classifier.classified(try detector.detect(in: scene.image).blobs).map(Self.labelled))
+                found.append(try detector.named(in: scene.image, by: classifier).map(Self.labelled))
             }
             return (found, Double(nanosecondsNow() - start) / 1e6 / Double(scenes.count))
         }

@@ -36,7 +36,7 @@ struct PhotographedBeanBenchmark {
             var found: [[BlobScenes.LabelledBlob]] = []
             let start = nanosecondsNow()
             for scene in scenes {
-                found.append(try classifier.classified(try detector.detect(in: scene.image).blobs).map(BeanCountBenchmark.labelled))
+                found.append(try detector.named(in: scene.image, by: classifier).map(BeanCountBenchmark.labelled))
             }
             return (found, Double(nanosecondsNow() - start) / 1e6 / Double(max(1, scenes.count)))
         }

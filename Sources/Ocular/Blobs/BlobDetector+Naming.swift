@@ -47,9 +47,8 @@ extension BlobDetector {
             for (index, neighbour) in blobs.enumerated() where index != fragmentIndex {
                 guard let neighbour, neighbour.label != 0, let alone = neighbour.classification?.distance, neighbour.mask != nil,
                       try fragment.border(with: neighbour, reach: reach) > 0 else { continue }
-                let joined = try fragment.joined(with: neighbour)
-                guard joined.ellipseAgreement >= neighbour.ellipseAgreement - ellipseLoss else { continue }
-                let whole = try classifier.classified(joined)
+                guard Blob.ellipseAgreement(of: [fragment, neighbour]) >= neighbour.ellipseAgreement - ellipseLoss else { continue }
+                let whole = try classifier.classified(try fragment.joined(with: neighbour))
                 guard whole.label == neighbour.label, let distance = whole.classification?.distance,
                       distance <= alone + separation.rejoinSlack, distance < best?.distance ?? .infinity else { continue }
                 best = (index, whole, distance)
@@ -71,40 +70,16 @@ extension Blob {
     /// How nearly the blob's own pixels are an ellipse: their intersection over union with the
     /// ellipse of the same second moments (1 for an ellipse; two discs side by side about 0.8);
     /// 0 without a mask.
-    var ellipseAgreement: Double {
-        guard let mask else { return 0 }
-        var count = 0.0, sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumYY = 0.0, sumXY = 0.0
-        for y in 0..<mask.height {
-            let row = y * mask.bytesPerRow
-            for x in 0..<mask.width where mask.bytes[row + x] != 0 {
-                let (px, py) = (Double(x), Double(y))
-                count += 1; sumX += px; sumY += py; sumXX += px * px; sumYY += py * py; sumXY += px * py
-            }
-        }
-        guard count > 2 else { return 0 }
-        let (meanX, meanY) = (sumX / count, sumY / count)
-        let xx = sumXX / count - meanX * meanX, yy = sumYY / count - meanY * meanY, xy = sumXY / count - meanX * meanY
-        // The covariance's eigenvalues are the variances along the axes; an ellipse of semi-axes a, b
-        // has variances a²/4 and b²/4.
-        let half = (xx + yy) / 2, spread = ((xx - yy) * (xx - yy) / 4 + xy * xy).squareRoot()
-        let (major, minor) = (half + spread, half - spread)
-        guard minor > 0 else { return 0 }
-        let angle = 0.5 * atan2(2 * xy, xx - yy)
-        let (cosine, sine) = (cos(angle), sin(angle))
-        let (inverseMajor, inverseMinor) = (1 / (4 * major), 1 / (4 * minor))
-        var inside = 0.0
-        for y in 0..<mask.height {
-            let row = y * mask.bytesPerRow, dy = Double(y) - meanY
-            for x in 0..<mask.width where mask.bytes[row + x] != 0 {
-                let dx = Double(x) - meanX
-                let along = dx * cosine + dy * sine, across = -dx * sine + dy * cosine
-                if along * along * inverseMajor + across * across * inverseMinor <= 1 { inside += 1 }
-            }
-        }
-        let ellipse = Double.pi * 4 * (major * minor).squareRoot()
-        return inside / (count + ellipse - inside)
-    }
+    var ellipseAgreement: Double { Self.ellipseAgreement(of: [self]) }
 
+    /// ``ellipseAgreement`` of blobs' own pixels taken together, as if they were one blob: the
+    /// moments add up, so a whole is judged before its picture is put together.
+    static func ellipseAgreement(of blobs: [Blob]) -> Double {
+        let moments = blobs.reduce(PixelMoments()) { $0 + PixelMoments(of: $1) }
+        guard let ellipse = moments.ellipse else { return 0 }
+        let inside = blobs.reduce(0) { $0 + ellipse.count(of: $1) }
+        return Double(inside) / (moments.count + ellipse.area - Double(inside))
+    }
     /// How many of `other`'s own pixels lie within `reach` pixels (across or along) of this blob's own.
     /// - Throws: ``OcularError`` when the mask cannot be widened.
     func border(with other: Blob, reach: Int) throws(OcularError) -> Int {
@@ -160,5 +135,73 @@ extension Blob {
         } ?? tableBrightness ?? other.tableBrightness
         return Blob(image: try Image(width: union.width, height: union.height, format: .bgr8, bytes: pixels), bounds: union,
                     mask: try Image(width: union.width, height: union.height, format: .gray8, bytes: ownPixels), tableBrightness: brightness)
+    }
+}
+
+/// The zeroth, first and second moments of a set of pixels, in frame coordinates: two sets'
+/// moments add up to their union's.
+struct PixelMoments {
+    var count = 0.0, sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumYY = 0.0, sumXY = 0.0
+
+    init() {}
+
+    /// The moments of a blob's own pixels; none without a mask.
+    init(of blob: Blob) {
+        guard let mask = blob.mask else { return }
+        for y in 0..<mask.height {
+            let row = y * mask.bytesPerRow, py = Double(blob.bounds.y + y)
+            var rowCount = 0.0, rowSumX = 0.0, rowSumXX = 0.0
+            for x in 0..<mask.width where mask.bytes[row + x] != 0 {
+                let px = Double(blob.bounds.x + x)
+                rowCount += 1; rowSumX += px; rowSumXX += px * px
+            }
+            count += rowCount; sumX += rowSumX; sumXX += rowSumXX
+            sumY += rowCount * py; sumYY += rowCount * py * py; sumXY += rowSumX * py
+        }
+    }
+
+    static func + (a: PixelMoments, b: PixelMoments) -> PixelMoments {
+        var sum = a
+        sum.count += b.count; sum.sumX += b.sumX; sum.sumY += b.sumY
+        sum.sumXX += b.sumXX; sum.sumYY += b.sumYY; sum.sumXY += b.sumXY
+        return sum
+    }
+
+    /// The ellipse of the same moments; nil for fewer than three pixels or pixels on a line.
+    var ellipse: MomentEllipse? {
+        guard count > 2 else { return nil }
+        let (meanX, meanY) = (sumX / count, sumY / count)
+        let xx = sumXX / count - meanX * meanX, yy = sumYY / count - meanY * meanY, xy = sumXY / count - meanX * meanY
+        // The covariance's eigenvalues are the variances along the axes; an ellipse of semi-axes a, b
+        // has variances a²/4 and b²/4.
+        let half = (xx + yy) / 2, spread = ((xx - yy) * (xx - yy) / 4 + xy * xy).squareRoot()
+        let (major, minor) = (half + spread, half - spread)
+        guard minor > 0 else { return nil }
+        let angle = 0.5 * atan2(2 * xy, xx - yy)
+        return MomentEllipse(centreX: meanX, centreY: meanY, cosine: cos(angle), sine: sin(angle),
+                             inverseMajor: 1 / (4 * major), inverseMinor: 1 / (4 * minor), area: Double.pi * 4 * (major * minor).squareRoot())
+    }
+}
+
+/// An ellipse in frame coordinates, as ``PixelMoments/ellipse`` gives it.
+struct MomentEllipse {
+    var centreX: Double, centreY: Double, cosine: Double, sine: Double
+    /// 1 / a² and 1 / b², a and b its semi-axes.
+    var inverseMajor: Double, inverseMinor: Double
+    var area: Double
+
+    /// How many of the blob's own pixels lie inside.
+    func count(of blob: Blob) -> Int {
+        guard let mask = blob.mask else { return 0 }
+        var inside = 0
+        for y in 0..<mask.height {
+            let row = y * mask.bytesPerRow, dy = Double(blob.bounds.y + y) - centreY
+            for x in 0..<mask.width where mask.bytes[row + x] != 0 {
+                let dx = Double(blob.bounds.x + x) - centreX
+                let along = dx * cosine + dy * sine, across = dy * cosine - dx * sine
+                if along * along * inverseMajor + across * across * inverseMinor <= 1 { inside += 1 }
+            }
+        }
+        return inside
     }
 }
