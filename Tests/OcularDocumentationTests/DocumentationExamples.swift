@@ -136,6 +136,21 @@ struct DocumentationExamples {
         #expect(detection.mask.width == table.width)
     }
 
+    @Test("Bean counter: the demo table found, named and counted in one step")
+    func beanCounterNamed() throws {
+        // The studio's demo table (seven coins and beans, one of each) and its training list, which gives the coins their worth.
+        let studio = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/OcularStudio").standardized
+        let table = try Image(contentsOfFile: studio.appendingPathComponent("Public/demo/beans.jpg").path)
+        let trainingList = studio.appendingPathComponent("TrainingList/labels.json").path
+
+        let classifier = try BlobModel.classifier(forList: trainingList, profile: .standard).classifier
+        let blobs = try BlobDetector().named(in: table, by: classifier)
+        print(BlobTally(blobs: blobs, classifier: classifier).text)
+
+        #expect(blobs.count == 7)
+        #expect(BlobTally(blobs: blobs, classifier: classifier).text.hasSuffix(": $3.40"))
+    }
+
     @Test("Video sources and sinks: a clip through a recipe into a new clip")
     func videoSourcesAndSinks() throws {
         let videoPath = sharedData + "/video/astronaut_pan.avi"
