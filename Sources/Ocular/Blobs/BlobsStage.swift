@@ -148,9 +148,8 @@ public struct BlobsStage: Stage {
 /// What the stage remembers of its stream: recent counts, and the names of the last frame's blobs.
 private final class StreamMemory: Sendable {
     struct Named {
-        /// The blob as last seen: its picture is what a fresh look describes.
+        /// The blob as last seen, named: its picture is what a fresh look describes.
         var blob: Blob
-        var classification: BlobClassification
         /// Frames since it was last described.
         var age: Int
         var bounds: PixelRectangle { blob.bounds }
@@ -216,7 +215,9 @@ private final class StreamMemory: Sendable {
             if let match, let rechecked, rechecked.index == match {
                 (answer, age) = (rechecked.classification, 0)
             } else if let match {
-                (answer, age) = (previous[match].classification, previous[match].age + 1)
+                // Every blob remembered was named first, so this never skips one.
+                guard let kept = previous[match].blob.classification else { continue }
+                (answer, age) = (kept, previous[match].age + 1)
             } else if let next = answers.next() {
                 // `fresh` lists exactly the blobs without a match, in order, so each takes the next answer.
                 (answer, age) = (next, 0)
@@ -224,7 +225,7 @@ private final class StreamMemory: Sendable {
                 continue
             }
             named[index].classification = answer
-            memory.append(Named(blob: named[index], classification: answer, age: age))
+            memory.append(Named(blob: named[index], age: age))
         }
         last.withLock { $0 = memory }
         return named
