@@ -284,3 +284,28 @@ def test_a_slow_recipe_builds_no_queue(playwright_instance, shaped_link, camera_
     assert figures["delayP95Ms"] <= bound, f"p95 {figures['delayP95Ms']} ms > {bound} ms: {figures}"
     # One frame in flight and nothing queued: the rate is what the recipe allows, less the transfers.
     assert figures["framesPerSecond"] >= 0.8 * 1000 / (SLOW_MS + figures["transferRoundTripP50Ms"] + 34), figures
+
+
+NEAR_MS = 40
+
+
+def test_a_recipe_just_slower_than_the_camera_keeps_its_rate(playwright_instance, shaped_link, camera_720p, tmp_path):
+    """A recipe of 40 ms a frame, a little slower than the camera's 33: when an answer comes, the page
+    waits for the camera's next frame only when it is due within a quarter of a round trip, and sends
+    the newest it has otherwise, so the rate is what the recipe and the link allow. (Waiting for a fresh
+    frame after every answer added half a camera interval to each: about 15 frames/s here.)"""
+    shaped_link.shape("20mbit")
+    studio = studio_in(shaped_link, tmp_path, executable=STUDIO_FIXTURE)
+    try:
+        with browser_page(playwright_instance, camera_720p, ignore_https_errors=True) as page:
+            open_page(page, studio)
+            page.evaluate("""window.ocularStudio.sendText(JSON.stringify(
+                {type: "settings", recipe: {stages: [{stage: "sleep", milliseconds: %d}]}}))""" % NEAR_MS)
+            page.wait_for_function("() => (window.ocularStudio.stats().link || {}).processingMs > %d" % (NEAR_MS - 5),
+                                   timeout=10000)
+            figures = measure(page)
+            record("near-camera-interval", figures)
+    finally:
+        studio.stop()
+    allowed = 1000 / (NEAR_MS + figures["transferRoundTripP50Ms"])
+    assert figures["framesPerSecond"] >= 0.85 * allowed, f"{figures['framesPerSecond']} frames/s of {allowed:.1f} allowed: {figures}"

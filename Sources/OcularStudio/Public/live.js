@@ -20,8 +20,10 @@
 // Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
 // and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
 // So no queue anywhere holds frames: what is shown is at most one processing time and one round trip old.
-// When the recipe is slower than the camera, the frame sent is one taken after the last answer came, not
-// one that waited through the processing.
+// When the recipe is slower than the camera, the newest frame is up to a camera interval old when the
+// answer comes: the page waits for the camera's next one when it will be ready (due, then encoded) within a
+// quarter of a round trip (FRESH_FRAME_WAIT_SHARE), and sends the one it has otherwise, so neither the
+// delay nor the rate suffers much.
 //
 // The link: the page acknowledges every answer as it arrives, {"type":"received","next":true|false}, just
 // before its next frame ("next": that frame follows at once). From these the server measures the answers'
@@ -40,6 +42,10 @@ const CAPTURE_QUALITY = 0.85;
 const STALL_TIMEOUT_MS = 5000;
 // A camera's frame intervals jitter around its rate: only hold back what comes much faster than the cap.
 const CAMERA_JITTER = 0.75;
+// A slow recipe's answer waits for the camera's next frame only when it will be ready within this share
+// of a round trip: waiting longer costs more in frames than it saves in delay (a recipe just over the
+// camera's interval, waiting every time, lost a third of its rate).
+const FRESH_FRAME_WAIT_SHARE = 0.25;
 
 /// The elements every live page has.
 export const elements = {
@@ -75,6 +81,8 @@ const state = {
   stillBlob: null,            // {image, blob}: the still's encoding
   cameraFrames: 0,            // requestVideoFrameCallback calls
   cameraFrameAt: 0,           // when the newest camera frame arrived
+  cameraInterval: FRAME_INTERVAL_MS,  // the camera's frame interval, smoothed
+  encodeMs: 0,                // what capturing and encoding a frame takes, smoothed
   capturedAt: 0,              // when the frame in flight arrived from the camera (or was grabbed)
   answers: 0,                 // frames answered
   shownAnswer: 0,             // the newest answer drawn
@@ -93,6 +101,7 @@ const state = {
   actions: [],              // the server's page actions live on this page, from "hello"
   link: null,               // the server's latest "link" report: the size and quality to send at
   answeredAt: 0,            // when the last answer arrived
+  roundTrip: 0,             // the last answer's round trip, sent to answered
   recipe: null,             // the recipe in force, every value spelled out (the server's hello and settings)
 };
 export const live = state;
@@ -341,7 +350,9 @@ async function prepareFrame() {
     return;
   }
   state.encoding = true;
+  const began = performance.now();
   const blob = state.connected ? await grabFrame() : null;
+  if (blob) state.encodeMs += 0.2 * (performance.now() - began - state.encodeMs);
   if (blob && !camera && state.still) state.stillBlob = { image: state.still, blob };
   state.encoding = false;
   if (blob) state.prepared = { blob, capturedAt };
@@ -359,14 +370,20 @@ function recipeIsSlow() {
   return Boolean(state.link && state.link.processingMs > FRAME_INTERVAL_MS);
 }
 
+/// How long until the camera's next frame is ready to send: due by its interval so far, then encoded.
+function nextCameraFrameIn() {
+  return Math.max(0, state.cameraFrameAt + state.cameraInterval - performance.now()) + state.encodeMs;
+}
+
 /// When the prepared frame may go: 0 now, a number of ms later (the rate cap), or null: nothing to
 /// send yet (nothing prepared, or only a frame older than the last answer while the recipe is slow).
 function frameDueIn() {
   if (!state.connected || state.inFlight || !state.prepared) return null;
   const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
   // A slow recipe: a frame that waited through the processing would be shown that much later; the
-  // camera's next one comes within an interval.
-  if (camera && recipeIsSlow() && state.prepared.capturedAt < state.answeredAt) return null;
+  // camera's next one comes within an interval, and is awaited when it comes soon.
+  if (camera && recipeIsSlow() && state.prepared.capturedAt < state.answeredAt
+      && nextCameraFrameIn() <= FRESH_FRAME_WAIT_SHARE * state.roundTrip) return null;
   const minimumInterval = FRAME_INTERVAL_MS * (camera ? CAMERA_JITTER : 1);
   return Math.max(0, state.lastSend + minimumInterval - performance.now());
 }
@@ -411,7 +428,11 @@ function watchCameraFrames(video) {
   const onFrame = () => {
     if (!stream || state.cameraStream !== stream) return;  // this camera stopped (or was restarted)
     state.cameraFrames += 1;
-    state.cameraFrameAt = performance.now();
+    const now = performance.now();
+    // Smoothed over about ten frames; a pause (a hidden tab) is no interval.
+    const interval = now - state.cameraFrameAt;
+    if (state.cameraFrameAt && interval < 1000) state.cameraInterval += 0.1 * (interval - state.cameraInterval);
+    state.cameraFrameAt = now;
     prepareFrame();
     video.requestVideoFrameCallback(onFrame);
   };
@@ -438,6 +459,7 @@ async function showFrame(data) {
   const original = page.showsOriginal() ? state.sentBlob : null;
   state.answeredAt = performance.now();
   const roundTrip = state.answeredAt - state.sentAt;  // sent → answered, before the next send resets sentAt
+  state.roundTrip = roundTrip;
   const number = ++state.answers;
   // Acknowledged before the next frame goes, so the server can time both (a still is ready at once).
   settleAnswer();
