@@ -592,67 +592,89 @@ std::vector<cv::Rect> labelBoxes(const cv::Mat &labels) {
     return boxes;
 }
 
+/// How region `label` of `labels` (within `box`) is best split, by colour or by shape: the parts, as
+/// labels 1… over `box`, where that makes it more nearly ellipses (or the colour changes sharply
+/// across the cut); empty where neither does. Reads only the region's own pixels of `labels`.
+cv::Mat bestSplit(const cv::Mat &labels, int label, const cv::Rect &box, const cv::Mat &colours, const cv::Mat &gradient,
+                  const OCVBlobSeparationSettings &settings, double smallestCore) {
+    const double smallestArea = 4 * CV_PI * smallestCore * smallestCore;
+    const cv::Mat region = labels(box) == label;
+    const int area = cv::countNonZero(region);
+    if (area < smallestArea) return cv::Mat();
+    const double before = ellipseScore(region);
+    double best = -1;
+    cv::Mat chosen;
+    cv::Mat candidates[2];
+    const bool made[2] = {colourParts(region, colours(box), gradient(box), settings, smallestCore, candidates[0]),
+                          shapeParts(region, settings, smallestCore, candidates[1])};
+    for (int which = 0; which < 2; ++which) {
+        if (!made[which]) continue;
+        const cv::Mat &parts = candidates[which];
+        double maximum = 0;
+        cv::minMaxLoc(parts, nullptr, &maximum);
+        double weighted = 0, seam = 0;
+        int present = 0, seamPixels = 0;
+        for (int part = 1; part <= static_cast<int>(maximum); ++part) {
+            const cv::Mat mine = parts == part;
+            const int size = cv::countNonZero(mine);
+            if (size == 0) continue;
+            ++present;
+            weighted += size * ellipseScore(mine);
+        }
+        if (present < 2) continue;
+        weighted /= area;
+        // The cut: pixels with a differently labelled neighbour to the right or below.
+        for (int y = 0; y < parts.rows; ++y) {
+            for (int x = 0; x < parts.cols; ++x) {
+                const int32_t here = parts.at<int32_t>(y, x);
+                if (here <= 0) continue;
+                const bool right = x + 1 < parts.cols && parts.at<int32_t>(y, x + 1) > 0 && parts.at<int32_t>(y, x + 1) != here;
+                const bool below = y + 1 < parts.rows && parts.at<int32_t>(y + 1, x) > 0 && parts.at<int32_t>(y + 1, x) != here;
+                if (right || below) {
+                    seam += gradient(box).at<float>(y, x);
+                    ++seamPixels;
+                }
+            }
+        }
+        const double contrast = seamPixels > 0 ? seam / seamPixels : 0;
+        const bool kept = weighted >= before + settings.splitMargin || contrast >= settings.strongBoundary;
+        if (kept && weighted > best) {
+            best = weighted;
+            chosen = parts;
+        }
+    }
+    return chosen;
+}
+
 /// Splits each region of `labels` by colour or shape where that makes it more nearly ellipses (or
 /// the colour changes sharply across the cut), again on each part, `splitDepth` times at most.
 void splitRegions(cv::Mat &labels, const cv::Mat &colours, const cv::Mat &gradient, const OCVBlobSeparationSettings &settings,
                   double smallestCore) {
     std::vector<cv::Rect> boxes = labelBoxes(labels);
     int next = static_cast<int>(boxes.size());
+    const cv::Rect whole(0, 0, labels.cols, labels.rows);
+    const auto around = [&](int label) {
+        return cv::Rect(boxes[label].x - 2, boxes[label].y - 2, boxes[label].width + 4, boxes[label].height + 4) & whole;
+    };
+    // Each region's first split depends on its own pixels alone, which no other region's split
+    // changes: all of them are worked out side by side first (this was the separation's dearest step
+    // after the coins), then applied in turn as before, the parts split again one by one.
+    std::vector<cv::Mat> firstSplits(boxes.size());
+    if (settings.splitDepth > 0) {
+        cv::parallel_for_(cv::Range(1, std::max(1, static_cast<int>(boxes.size()))), [&](const cv::Range &labelsRange) {
+            for (int label = labelsRange.start; label < labelsRange.end; ++label)
+                if (!boxes[label].empty()) firstSplits[label] = bestSplit(labels, label, around(label), colours, gradient, settings, smallestCore);
+        });
+    }
     std::vector<std::pair<int, int>> pending;  // label, depth
     for (int label = 1; label < static_cast<int>(boxes.size()); ++label) if (!boxes[label].empty()) pending.push_back({label, 0});
-    const cv::Rect whole(0, 0, labels.cols, labels.rows);
-    const double smallestArea = 4 * CV_PI * smallestCore * smallestCore;
     while (!pending.empty()) {
         const auto [label, depth] = pending.back();
         pending.pop_back();
         if (depth >= settings.splitDepth) continue;
-        const cv::Rect box = (cv::Rect(boxes[label].x - 2, boxes[label].y - 2, boxes[label].width + 4, boxes[label].height + 4)) & whole;
+        const cv::Rect box = around(label);
         cv::Mat inBox = labels(box);
-        const cv::Mat region = inBox == label;
-        const int area = cv::countNonZero(region);
-        if (area < smallestArea) continue;
-        const double before = ellipseScore(region);
-        double best = -1;
-        cv::Mat chosen;
-        cv::Mat candidates[2];
-        const bool made[2] = {colourParts(region, colours(box), gradient(box), settings, smallestCore, candidates[0]),
-                              shapeParts(region, settings, smallestCore, candidates[1])};
-        for (int which = 0; which < 2; ++which) {
-            if (!made[which]) continue;
-            const cv::Mat &parts = candidates[which];
-            double maximum = 0;
-            cv::minMaxLoc(parts, nullptr, &maximum);
-            double weighted = 0, seam = 0;
-            int present = 0, seamPixels = 0;
-            for (int part = 1; part <= static_cast<int>(maximum); ++part) {
-                const cv::Mat mine = parts == part;
-                const int size = cv::countNonZero(mine);
-                if (size == 0) continue;
-                ++present;
-                weighted += size * ellipseScore(mine);
-            }
-            if (present < 2) continue;
-            weighted /= area;
-            // The cut: pixels with a differently labelled neighbour to the right or below.
-            for (int y = 0; y < parts.rows; ++y) {
-                for (int x = 0; x < parts.cols; ++x) {
-                    const int32_t here = parts.at<int32_t>(y, x);
-                    if (here <= 0) continue;
-                    const bool right = x + 1 < parts.cols && parts.at<int32_t>(y, x + 1) > 0 && parts.at<int32_t>(y, x + 1) != here;
-                    const bool below = y + 1 < parts.rows && parts.at<int32_t>(y + 1, x) > 0 && parts.at<int32_t>(y + 1, x) != here;
-                    if (right || below) {
-                        seam += gradient(box).at<float>(y, x);
-                        ++seamPixels;
-                    }
-                }
-            }
-            const double contrast = seamPixels > 0 ? seam / seamPixels : 0;
-            const bool kept = weighted >= before + settings.splitMargin || contrast >= settings.strongBoundary;
-            if (kept && weighted > best) {
-                best = weighted;
-                chosen = parts;
-            }
-        }
+        const cv::Mat chosen = depth == 0 ? firstSplits[label] : bestSplit(labels, label, box, colours, gradient, settings, smallestCore);
         if (chosen.empty()) continue;
         // The first part keeps the label; the others get new ones; each is looked at again.
         double maximum = 0;
