@@ -182,6 +182,23 @@ struct LinkMeterTests {
         #expect(meter.uploadMs == nil)
         #expect(meter.answerRoundTripMs == 10)
     }
+
+    @Test("a frame sent while another is processed is timed from its `upload` announcement, not from an acknowledgement long before")
+    func framesSentAhead() {
+        var meter = LinkMeter()
+        meter.answerWritten(bytes: 10_000, at: 0)
+        _ = meter.answerReceived(at: 10, sendingNext: true)
+        meter.frameArrived(bytes: 20_000, at: 14)
+        #expect(meter.uploadMs == 4)
+        // The next frame goes 30 ms later, while that one is processed.
+        meter.uploadStarts(at: 44)
+        meter.frameArrived(bytes: 20_000, at: 48)
+        #expect(meter.uploadMs == 4)
+        #expect(meter.uploadRate == 5_000, "bytes per ms")
+        // Unannounced, a frame is not timed.
+        meter.frameArrived(bytes: 20_000, at: 400)
+        #expect(meter.uploadMs == 4)
+    }
 }
 
 @Suite("the stream's link reports")
@@ -211,5 +228,9 @@ struct StreamLinkTests {
         #expect(refused["type"] as? String == "error" && refused["message"] as? String == "next must be true or false")
         let unknown = try Self.report(session.receive(#"{"type":"received","nxt":true}"#))
         #expect(unknown["message"] as? String == "a received message has no 'nxt'; it has next")
+        // A frame sent ahead is announced, and nothing answers the announcement.
+        #expect(session.receive(#"{"type":"upload"}"#) == nil)
+        let stray = try Self.report(session.receive(#"{"type":"upload","next":true}"#))
+        #expect(stray["type"] as? String == "error" && stray["message"] as? String == "an upload message has no 'next'; it has only its type")
     }
 }

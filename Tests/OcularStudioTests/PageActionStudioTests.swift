@@ -102,7 +102,7 @@ struct PageActionStudioTests {
                 // Another page's action is not live here.
                 try await outbound.write(.text(#"{"type":"classify"}"#))
                 #expect(try text(try await messages.next())["message"] as? String
-                        == "unknown message type 'classify'; the types are settings, received, save, tap, ping")
+                        == "unknown message type 'classify'; the types are settings, received, upload, save, tap, ping")
             }
         }
     }

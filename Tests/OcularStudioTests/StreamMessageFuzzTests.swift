@@ -21,11 +21,12 @@ struct StreamMessageFuzzTests {
         #"{"type":"classify"}"#,
         #"{"type":"saveBlob","caption":"dime"}"#,
         #"{"type":"received","next":true}"#,
+        #"{"type":"upload"}"#,
         #"{"type":"tap","x":300,"y":60,"viewWidth":1000,"viewHeight":600,"frameWidth":640,"frameHeight":480,"orientation":"portrait","position":"front","layout":"aspect-fill"}"#,
     ]
     static let fragments = ["{", "}", "[", "]", ",", ":", "\"", "null", "true", "0", "-1", "101", "1e400", "\"type\"",
                             "\"settings\"", "\"recipe\"", "\"quality\"", "\"stages\"", "\"stage\"", "\"save\"", "\"caption\"",
-                            "\"tap\"", "\"x\"", "\"capture\"", "\"slot\"", "\"merge\"", "\"saveMerge\"", "\"classify\"", "\"saveBlob\"", "\"next\"", "false", "1", "2", "\"viewWidth\"", "\"orientation\"", "\"front\"", "1e308", "-0", "0.5",
+                            "\"tap\"", "\"x\"", "\"capture\"", "\"slot\"", "\"merge\"", "\"saveMerge\"", "\"classify\"", "\"saveBlob\"", "\"next\"", "\"upload\"", "false", "1", "2", "\"viewWidth\"", "\"orientation\"", "\"front\"", "1e308", "-0", "0.5",
                             String(repeating: "z", count: 4000)]
 
     @Test("every damaged message is answered settings or error, or waits as a save; only settings change settings")

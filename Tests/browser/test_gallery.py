@@ -96,7 +96,7 @@ def test_the_gallery_shows_photos_and_videos_added_from_the_command_line(studio,
                        check=True, capture_output=True)
     page = cameraless_page
     page.goto(studio.url + "gallery.html")
-    page.wait_for_function("document.body.dataset.items === '3'")
+    page.wait_for_function("document.body?.dataset.items === '3'")
     assert page.eval_on_selector_all("#grid li.tile", "(tiles) => tiles.map((tile) => tile.dataset.kind)") == ["video", "photo", "video"]
     # H.264 in MP4 plays: the browser decodes its frames and the clock runs.
     page.click("#grid li#item-1 .thumb")

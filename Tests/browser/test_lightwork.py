@@ -120,7 +120,7 @@ def test_switch_camera_tap_to_focus_gray_blend_save_and_blend_from_the_gallery(s
 
     # The saved frame is on the Gallery page.
     page.goto(studio.url + "gallery.html")
-    page.wait_for_function("document.body.dataset.items === '1'")
+    page.wait_for_function("document.body?.dataset.items === '1'")
     assert page.is_visible(f"#grid li#item-{saved['id']} .thumb")
 
 

@@ -88,7 +88,7 @@ def test_pick_two_faces_merge_review_save_and_find_the_hybrid_in_the_gallery(stu
 
     # The hybrid in the gallery, reached by the shared navigation.
     page.click(".nav a[href='gallery.html']")
-    page.wait_for_function("document.body.dataset.items === '1'")
+    page.wait_for_function("document.body?.dataset.items === '1'")
     assert page.eval_on_selector_all(".nav a", NAVIGATION) == [
         ["Light Work", None], ["Many Masks", None], ["Bean Counter", None], ["Samples", None], ["Filters", None], ["Gallery", "page"]]
     assert "hybrid" in page.inner_text("#grid li.tile")

@@ -112,7 +112,7 @@ def test_every_page_on_a_phone_fills_the_width_with_a_bottom_sheet_and_finger_si
             nav = page.locator(".nav").bounding_box()
             assert nav["x"] + nav["width"] <= width + 0.5, (name, nav)
             if name == "gallery":
-                page.wait_for_function("document.body.dataset.items !== undefined", timeout=10000)
+                page.wait_for_function("document.body?.dataset.items !== undefined", timeout=10000)
                 screenshot(page, f"phone-{orientation}-{name}.png")
                 continue
             page.wait_for_function("window.ocularStudio && window.ocularStudio.stats().framesReceived >= 3", timeout=20000)

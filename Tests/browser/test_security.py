@@ -153,10 +153,10 @@ def test_a_read_only_gallery_turns_saving_off_and_says_so(playwright_instance, t
         with browser_page(playwright_instance) as page:
             for name in ["", "masks.html"]:
                 page.goto(server.url + name)
-                page.wait_for_function("document.body.dataset.saving === 'off'", timeout=20000)
+                page.wait_for_function("document.body?.dataset.saving === 'off'", timeout=20000)
                 assert "The gallery is read-only" in page.inner_text("#notice")
             page.goto(server.url)
-            page.wait_for_function("document.body.dataset.saving === 'off'", timeout=20000)
+            page.wait_for_function("document.body?.dataset.saving === 'off'", timeout=20000)
             assert not page.is_visible("#save")
             page.goto(server.url + "gallery.html")
             page.wait_for_selector("img")

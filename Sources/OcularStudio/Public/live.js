@@ -17,13 +17,22 @@
 // preview rectangle and the point of interest (null off the picture), which goes to the camera as the
 // W3C Image Capture pointsOfInterest constraint where the camera takes it.
 //
-// Pacing: one frame is in flight at a time. A camera frame that arrives while one is in flight waits,
+// Pacing: one frame is in flight at a time (two where processing sets the rate, below). A camera frame that arrives while one is in flight waits,
 // and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
 // So no queue anywhere holds frames: what is shown is at most one processing time and one round trip old.
 // When the recipe is slower than the camera, the newest frame is up to a camera interval old when the
 // answer comes: the page waits for the camera's next one when it will be ready (due, then encoded) within a
 // quarter of a round trip (FRESH_FRAME_WAIT_SHARE), and sends the one it has otherwise, so neither the
 // delay nor the rate suffers much.
+// When the round trip is longer than a camera interval and the server's processing takes longer than
+// the transfers, one frame in flight leaves the server idle for both transfers of every frame: the Bean
+// Counter (35 ms of processing, a 42 ms round trip on this machine's loopback) showed 1000 / 42
+// frames/s where its recipe allows 1000 / 35. So then a second frame goes while the first is processed
+// (AHEAD_LIMIT): the newest the camera has, once its next will not be ready before the server is free
+// (serverFreeAt). It waits on the server about a camera interval at most, and the rate becomes the
+// recipe's (or the camera's). It is preceded by {"type":"upload"}, so that the server can still time
+// its upload; the server's newest-frame-wins slot never drops it, as no third goes. Where the transfers
+// take longer than the processing, a frame sent ahead would only queue in the link, and none is.
 //
 // The link: the page acknowledges every answer as it arrives, {"type":"received","next":true|false}, just
 // before its next frame ("next": that frame follows at once). From these the server measures the answers'
@@ -46,6 +55,8 @@ const CAMERA_JITTER = 0.75;
 // of a round trip: waiting longer costs more in frames than it saves in delay (a recipe just over the
 // camera's interval, waiting every time, lost a third of its rate).
 const FRESH_FRAME_WAIT_SHARE = 0.25;
+// At most this many frames in flight: the one processed and, where processing sets the rate, the next.
+const AHEAD_LIMIT = 2;
 
 /// The elements every live page has.
 export const elements = {
@@ -70,8 +81,7 @@ const state = {
   socket: null,
   connected: false,
   retryDelay: 500,
-  inFlight: false,
-  sentAt: 0,
+  inFlight: [],               // {sentAt, capturedAt, blob, ahead} of each frame sent and not yet answered, oldest first
   lastSend: 0,
   stallTimer: 0,
   capTimer: 0,
@@ -83,10 +93,10 @@ const state = {
   cameraFrameAt: 0,           // when the newest camera frame arrived
   cameraInterval: FRAME_INTERVAL_MS,  // the camera's frame interval, smoothed
   encodeMs: 0,                // what capturing and encoding a frame takes, smoothed
-  capturedAt: 0,              // when the frame in flight arrived from the camera (or was grabbed)
   answers: 0,                 // frames answered
   shownAnswer: 0,             // the newest answer drawn
   framesSent: 0,
+  framesSentAhead: 0,         // of those, sent while another was in flight
   source: "still",          // "camera" or "still"
   still: null,              // HTMLImageElement of the chosen still
   cameraStream: null,
@@ -94,7 +104,6 @@ const state = {
   arrivals: [],             // times of recent answers, for frames per second
   latencies: [],            // recent camera-to-screen delays in ms
   delayLog: [],             // every frame's delays since the last takeDelays(), for benchmarks
-  sentBlob: null,           // the frame in flight as it was sent, for a before/after view
   cameraChoice: "static",   // what Switch camera shows: "static", "front" or "back"
   stillName: "astronaut",   // the still shown for "static"
   cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
@@ -370,16 +379,45 @@ function recipeIsSlow() {
   return Boolean(state.link && state.link.processingMs > FRAME_INTERVAL_MS);
 }
 
+/// Whether the server's processing takes at least as long as a frame's transfers, as the server
+/// measured both: then a frame sent ahead keeps it busy (where the transfers take longer, such a frame
+/// would only queue in the link). Where the round trip is shorter than the camera's interval the
+/// answer comes first and nothing goes ahead.
+function processingSetsTheRate() {
+  const link = state.link;
+  return Boolean(link && link.processingMs && link.answerRoundTripMs !== null)
+    && link.processingMs >= link.answerRoundTripMs + (link.uploadMs ?? 0);
+}
+
+/// When the server will have processed the frames in flight, as far as the page can tell: each starts
+/// once it has arrived (its upload after it went) and the one before it has finished (the last answer
+/// came its download after that), and takes a processing time. (Timing a frame sent ahead from when it
+/// went, as if it waited for nothing, sent each a little earlier than the last, until every frame
+/// waited a whole processing time on the server.)
+function serverFreeAt() {
+  const { processingMs, answerRoundTripMs, uploadMs } = state.link;
+  let free = state.answeredAt - (answerRoundTripMs ?? 0);
+  for (const frame of state.inFlight) free = Math.max(free, frame.sentAt + (uploadMs ?? 0)) + processingMs;
+  return free;
+}
+
 /// How long until the camera's next frame is ready to send: due by its interval so far, then encoded.
 function nextCameraFrameIn() {
   return Math.max(0, state.cameraFrameAt + state.cameraInterval - performance.now()) + state.encodeMs;
 }
 
-/// When the prepared frame may go: 0 now, a number of ms later (the rate cap), or null: nothing to
-/// send yet (nothing prepared, or only a frame older than the last answer while the recipe is slow).
+/// When the prepared frame may go: 0 now, a number of ms later (the rate cap), or null: nothing to send yet (nothing prepared, a frame in flight that is not
+/// followed ahead, or only a frame older than the last answer while the recipe is slow).
 function frameDueIn() {
-  if (!state.connected || state.inFlight || !state.prepared) return null;
+  if (!state.connected || !state.prepared || state.inFlight.length >= AHEAD_LIMIT) return null;
   const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
+  if (state.inFlight.length > 0) {
+    // Ahead, unless the camera's next frame will be ready before the server is free for this one:
+    // that one is fresher, and calls again.
+    if (!camera || !processingSetsTheRate()) return null;
+    if (nextCameraFrameIn() < serverFreeAt() - performance.now()) return null;
+    return Math.max(0, state.lastSend + FRAME_INTERVAL_MS * CAMERA_JITTER - performance.now());
+  }
   // A slow recipe: a frame that waited through the processing would be shown that much later; the
   // camera's next one comes within an interval, and is awaited when it comes soon.
   if (camera && recipeIsSlow() && state.prepared.capturedAt < state.answeredAt
@@ -388,10 +426,10 @@ function frameDueIn() {
   return Math.max(0, state.lastSend + minimumInterval - performance.now());
 }
 
-/// Sends the prepared frame if one is due: nothing in flight, and not faster than the cap. Called on
-/// every prepared frame and every answer. A still is prepared on demand; a camera frame when it arrives.
+/// Sends the prepared frame if one is due (frameDueIn). Called on every prepared frame and every
+/// answer. A still is prepared on demand; a camera frame when it arrives.
 function sendIfDue() {
-  if (!state.connected || state.inFlight) return;
+  if (!state.connected || state.inFlight.length >= AHEAD_LIMIT) return;
   const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
   if (!state.prepared) {
     if (!camera && !state.encoding) prepareFrame();
@@ -406,17 +444,25 @@ function sendIfDue() {
   }
   const { blob, capturedAt } = state.prepared;
   state.prepared = null;
-  state.inFlight = true;
-  state.sentAt = performance.now();
-  state.capturedAt = capturedAt;
-  state.lastSend = state.sentAt;
+  // Sent ahead: the answer's acknowledgement does not precede it, so this says when its upload starts.
+  if (state.inFlight.length > 0) {
+    send({ type: "upload" });
+    state.framesSentAhead += 1;
+  }
+  const sentAt = performance.now();
+  state.inFlight.push({ sentAt, capturedAt, blob, ahead: state.inFlight.length > 0 });
+  state.lastSend = sentAt;
   state.framesSent += 1;
-  state.sentBlob = blob;
   state.socket.send(blob);
+  if (state.inFlight.length === 1) watchForStall();
+}
+
+/// Gives up on the oldest frame in flight when its answer has not come for STALL_TIMEOUT_MS (a lost
+/// message), so the page never stalls forever.
+function watchForStall() {
   clearTimeout(state.stallTimer);
   state.stallTimer = setTimeout(() => {
-    // The answer never came (a lost message): do not stall forever.
-    state.inFlight = false;
+    state.inFlight = [];
     sendIfDue();
   }, STALL_TIMEOUT_MS);
 }
@@ -439,10 +485,12 @@ function watchCameraFrames(video) {
   video.requestVideoFrameCallback(onFrame);
 }
 
-/// The frame in flight has its answer (or its fate): nothing is in flight any more.
+/// The oldest frame in flight has its answer (or its fate); it is returned.
 function settleAnswer() {
   clearTimeout(state.stallTimer);
-  state.inFlight = false;
+  const settled = state.inFlight.shift();
+  if (state.inFlight.length > 0) watchForStall();
+  return settled;
 }
 
 function frameAnswered() {
@@ -455,14 +503,16 @@ function frameAnswered() {
 /// Shows an answer. The next frame is sent first, so that its capture and encoding overlap this
 /// one's decoding; a late decode never overwrites a newer frame.
 async function showFrame(data) {
-  const capturedAt = state.capturedAt;
-  const original = page.showsOriginal() ? state.sentBlob : null;
   state.answeredAt = performance.now();
-  const roundTrip = state.answeredAt - state.sentAt;  // sent → answered, before the next send resets sentAt
-  state.roundTrip = roundTrip;
+  // Answers come in the order their frames went. One whose frame a stall gave up on is still shown,
+  // but has no round trip or delay to count.
+  const sent = settleAnswer();
+  const capturedAt = sent ? sent.capturedAt : null;
+  const original = sent && page.showsOriginal() ? sent.blob : null;
+  const roundTrip = sent ? state.answeredAt - sent.sentAt : null;
+  if (sent) state.roundTrip = roundTrip;
   const number = ++state.answers;
   // Acknowledged before the next frame goes, so the server can time both (a still is ready at once).
-  settleAnswer();
   const due = frameDueIn();
   send({ type: "received", next: due === 0 || (due === null && !state.prepared && state.source !== "camera" && Boolean(state.stillBlob)) });
   sendIfDue();
@@ -496,9 +546,9 @@ async function showFrame(data) {
     canvas.dataset.frames = String(state.framesReceived);
     const now = performance.now();
     state.arrivals.push(now);
-    state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
-    if (state.delayLog.length < 100000) {
-      state.delayLog.push({ delay: now - capturedAt, roundTrip, processingMs: state.link ? state.link.processingMs : null, width: canvas.width });
+    if (sent) state.latencies.push(now - capturedAt);  // camera (or still) frame to screen
+    if (sent && state.delayLog.length < 100000) {
+      state.delayLog.push({ delay: now - capturedAt, roundTrip, ahead: sent.ahead, processingMs: state.link ? state.link.processingMs : null, width: canvas.width });
     }
     if (state.latencies.length > 30) state.latencies.shift();
     if (!elements.busy.hidden && !page.keepsBusy()) setBusy("");
@@ -551,7 +601,7 @@ function connect() {
   socket.addEventListener("open", () => {
     state.connected = true;
     state.retryDelay = 500;
-    state.inFlight = false;
+    state.inFlight = [];
     state.link = null;  // a new stream measures its link afresh
     setConnection("live", "Live");
     if (elements.notice.dataset.kind === "error") showNotice("");
@@ -573,7 +623,7 @@ function connect() {
     page.onClose();
     const wasConnected = state.connected;
     state.connected = false;
-    state.inFlight = false;
+    state.inFlight = [];
     clearTimeout(state.stallTimer);
     clearTimeout(state.capTimer);
     const seconds = Math.round(state.retryDelay / 100) / 10;
@@ -598,6 +648,7 @@ export function liveStats() {
     framesReceived: state.framesReceived,
     cameraFrames: state.cameraFrames,
     framesSent: state.framesSent,
+    framesSentAhead: state.framesSentAhead,
     framesPerSecond: state.arrivals.filter((time) => performance.now() - time <= 1000).length,
     medianLatencyMs: [...state.latencies].sort((a, b) => a - b)[Math.floor(state.latencies.length / 2)] ?? null,
     camera: state.cameraChoice,
@@ -612,9 +663,9 @@ export function liveStats() {
 export const liveTools = {
   /// Sends a text message as it is, to try the server's checks by hand.
   sendText: (text) => state.connected && state.socket.send(text),
-  /// {delay, roundTrip, processingMs, width} of every frame shown since the last call: camera frame to
-  /// screen and frame sent to answer received (ms), the server's processing time as last reported, and
-  /// the width of the frame shown.
+  /// {delay, roundTrip, ahead, processingMs, width} of every frame shown since the last call: camera
+  /// frame to screen and frame sent to answer received (ms), whether it was sent while another was in
+  /// flight, the server's processing time as last reported, and the width of the frame shown.
   takeDelays: () => state.delayLog.splice(0),
 };
 

@@ -25,7 +25,8 @@ struct LinkLevel: Equatable, Sendable {
 /// Measures one client's link from the stream itself and chooses its ``LinkLevel``.
 ///
 /// The page keeps one frame in flight and acknowledges every answer the moment it arrives
-/// (`{"type":"received","next":true}`), right before sending its next frame. So the server sees,
+/// (`{"type":"received","next":true}`), right before sending its next frame (for a recipe slower than
+/// the camera, the next goes while one is processed, announced by `{"type":"upload"}`). So the server sees,
 /// per frame: the answer's round trip (answer written → acknowledgement read: the answer's bytes
 /// crossing the link down, plus the link's latency), the upload (acknowledgement read → next frame
 /// read: that frame's bytes crossing the link up) and its own processing time. A frame's period is
@@ -130,6 +131,11 @@ struct LinkMeter: Sendable {
         answerRoundTripMs = Self.smoothed(answerRoundTripMs, roundTrip)
         downloadRate = Self.smoothed(downloadRate, Double(sent.bytes) / roundTrip)
         return decide()
+    }
+
+    /// A frame follows at once, sent while another is processed (so no acknowledgement precedes it).
+    mutating func uploadStarts(at time: Double) {
+        acknowledgedAt = time
     }
 
     mutating func frameArrived(bytes: Int, at time: Double) {

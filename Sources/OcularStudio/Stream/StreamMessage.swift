@@ -38,7 +38,8 @@ enum StreamMessage {
         /// refused, naming the first such key and what the message has.
         func refuseUnknownKeys(allowed fields: [String], has: String) throws(StreamMessageError) {
             if let first = keys.filter({ $0 != "type" && !fields.contains($0) }).sorted().first {
-                throw StreamMessageError("a \(type) message has no \(StageError.quoted(first)); it has \(has)")
+                let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+                throw StreamMessageError("\(article) \(type) message has no \(StageError.quoted(first)); it has \(has)")
             }
         }
 

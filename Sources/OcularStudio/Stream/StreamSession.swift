@@ -24,7 +24,11 @@ final class StreamSession: Sendable {
     /// The page has an answer: `{"type":"received","next":true}`, `next` when its next frame follows
     /// at once. The stream's link is measured by these (``LinkMeter``).
     static let receivedType = "received"
-    static let ownTypes = [settingsType, receivedType]
+    /// A frame follows at once though no answer came before it: `{"type":"upload"}`, before a frame a
+    /// page sends while another is processed (a recipe slower than the camera). Its upload is timed
+    /// from here, as from a `received` with `next`.
+    static let uploadType = "upload"
+    static let ownTypes = [settingsType, receivedType, uploadType]
     /// How often the link's figures go to the page when its level stays.
     static let linkReportIntervalMs = 1000.0
 
@@ -131,6 +135,12 @@ final class StreamSession: Sendable {
                 try envelope.refuseUnknownKeys(allowed: ["next"], has: "next")
                 let next = try InboundMessage(type: envelope.type, text: text).field("next", as: Bool.self, otherwise: "next must be true or false")
                 return acknowledge(sendingNext: next ?? false)
+            }
+            if envelope.type == Self.uploadType {
+                try envelope.refuseUnknownKeys(allowed: [], has: "only its type")
+                let time = now
+                link.withLock { $0.meter.uploadStarts(at: time) }
+                return nil
             }
             if envelope.type == Self.settingsType {
                 try envelope.refuseUnknownKeys(allowed: ["recipe", "quality"], has: "recipe and quality")
