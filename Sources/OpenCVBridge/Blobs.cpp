@@ -927,8 +927,9 @@ void keepLarge(cv::Mat &mask, double smallestSide, std::vector<std::vector<cv::P
 
 /// Adds each coin to `labels` as an object of its own: the object's pixels within its carved disc,
 /// and the regions beside it that lie wholly within reach of its centre, its rim or shadow left where
-/// the circle fell a little inside the coin or the coin is seen at a slant.
-void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::vector<cv::Vec3f> &coins,
+/// the circle fell a little inside the coin or the coin is seen at a slant. `labels` and `objects` are
+/// the part of the frame from `origin` on; the coins are in the frame.
+void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::vector<cv::Vec3f> &coins, cv::Point origin,
                           const OCVBlobSeparationSettings &settings) {
     const std::vector<cv::Rect> boxes = labelBoxes(labels);
     const int highest = static_cast<int>(boxes.size()) - 1;
@@ -936,7 +937,9 @@ void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::ve
     cv::Mat disc(labels.size(), CV_8U);
     for (const cv::Vec3f &coin : coins) {
         const int own = ++next;
-        const cv::Point centre(cvRound(coin[0]), cvRound(coin[1]));
+        // Rounded in the frame, then moved: cvRound takes halves to even, and circles found at half
+        // size are centred on halves.
+        const cv::Point centre = cv::Point(cvRound(coin[0]), cvRound(coin[1])) - origin;
         const int carved = cvRound(coin[2] * settings.coinCarve) + 1;
         // The regions met just outside the carved disc.
         std::vector<int> beside;
@@ -958,7 +961,7 @@ void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::ve
             for (int y = box.y; y < box.y + box.height && near; ++y) {
                 const int32_t *row = labels.ptr<int32_t>(y);
                 for (int x = box.x; x < box.x + box.width; ++x)
-                    if (row[x] == label && std::hypot(x - coin[0], y - coin[1]) > reach) { near = false; break; }
+                    if (row[x] == label && std::hypot(x + origin.x - coin[0], y + origin.y - coin[1]) > reach) { near = false; break; }
             }
             if (near) rims.push_back(label);
         }
@@ -1047,7 +1050,7 @@ std::vector<cv::Vec3f> circlesIn(const cv::Mat &gray, double scale, double small
 /// and where the object stops at the outline. Biggest first. A coin's radius is at most a third of the
 /// frame's short side; the big ones are looked for at half size, beside the small ones at full size.
 std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects, const OCVBlobSeparationSettings &settings) {
-    cv::Mat gray, smooth, blurred;
+    cv::Mat gray;
     cv::cvtColor(working, gray, cv::COLOR_BGR2GRAY);
     const int shortSide = std::min(working.cols, working.rows);
     const double smallest = std::max(4, static_cast<int>(settings.coinSmallest * shortSide)), largest = shortSide / 3;
@@ -1060,10 +1063,6 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
                 circles = circlesIn(gray, 1, smallest, std::min(largest, over * halfFrom), settings);
             } else {
                 big = circlesIn(gray, 0.5, halfFrom / over, largest, settings);
-                // Colours compared after a Gaussian of 2 pixels, edges found after one of 1 (both in 8
-                // bits, as the scenes' constants were chosen), only at the points sampled.
-                cv::GaussianBlur(working, smooth, cv::Size(0, 0), 2.0);
-                cv::GaussianBlur(working, blurred, cv::Size(0, 0), 1.0);
             }
         }
     });
@@ -1074,6 +1073,11 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
     std::vector<cv::Vec3f> coins;
     if (circles.empty()) return coins;
     cv::Mat disc(objects.size(), CV_8U);
+    // Colours are compared after a Gaussian of 2 pixels, edges found after one of 1 (both in 8 bits, as
+    // the scenes' constants were chosen), only round the circles that come to be judged: a blur of a
+    // submatrix reads the frame beyond it, so the values are the whole frame's (two whole-frame blurs
+    // cost 2 ms of a core at 640×480 for the few hundred points sampled).
+    cv::Mat smooth(working.size(), working.type()), blurred(working.size(), working.type());
     for (const cv::Vec3f &circle : circles) {
         const cv::Point centre(cvRound(circle[0]), cvRound(circle[1]));
         const int radius = static_cast<int>(circle[2]);
@@ -1087,6 +1091,11 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
             return std::hypot(circle[0] - coin[0], circle[1] - coin[1]) < coin[2] + circle[2] - settings.coinOverlap * std::min(coin[2], circle[2]);
         });
         if (overlaps) continue;
+        // The points sampled lie within (1 + rim) radii of the centre, and the gradient reads one pixel beyond.
+        const int reach = static_cast<int>(std::ceil((1 + settings.coinRim) * circle[2])) + 2;
+        const cv::Rect around = cv::Rect(centre.x - reach, centre.y - reach, 2 * reach + 1, 2 * reach + 1) & cv::Rect(0, 0, working.cols, working.rows);
+        cv::GaussianBlur(working(around), smooth(around), cv::Size(0, 0), 2.0);
+        cv::GaussianBlur(working(around), blurred(around), cv::Size(0, 0), 1.0);
         const Continuation across = continuation(smooth, blurred, objects, circle, settings);
         if (across.sameColour >= settings.coinContinuation || across.edgeless >= settings.coinEdgeless) continue;
         coins.push_back(circle);
@@ -1240,70 +1249,80 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 rest.setTo(0, parts == part);
             }
         }
-        // The colours compared: chromaticities and log brightness of the smoothed ratio to the table,
-        // and their gradient. Worked out only in the box round the objects (the splits look no
-        // further than 2 pixels outside a region): a ring or a heap fills a third of the frame or
-        // less, and this was the separation's dearest step (9 of 40 ms at 720p). The blur reads the
-        // ratio beyond the box, as OpenCV's filters do round a submatrix, so the values are those
-        // of the whole frame; the margin keeps the Sobel's own border out of the regions.
+        // From here on nothing looks further than a few pixels outside an object, so the rest is worked
+        // out in the box round the objects (a ring or a heap fills a third of the frame or less; the
+        // demo's scattered coins and beans, under half) and the labels put back in the frame after.
+        // Every step gives there what it gave over the whole frame: their pixels keep their order, and
+        // the box's margin is table, as the frame round it is. The colour step's blur reads the ratio
+        // beyond the box, as OpenCV's filters do round a submatrix; the margin keeps the Sobel's own
+        // border out of the regions (that step was the separation's dearest: 9 of 40 ms at 720p).
         const int margin = static_cast<int>(std::ceil(4 * settings->colourSigma)) + 4;
-        const cv::Rect objectsBox = cv::boundingRect(rest);
-        const cv::Rect busy = cv::Rect(objectsBox.x - margin, objectsBox.y - margin, objectsBox.width + 2 * margin,
-                                       objectsBox.height + 2 * margin) & cv::Rect(0, 0, working.cols, working.rows);
-        cv::Mat colours(working.size(), CV_32FC3, cv::Scalar::all(0)), gradient(working.size(), CV_32F, cv::Scalar(0));
-        if (!busy.empty() && (settings->seamGradient > 0 || settings->splitDepth > 0)) {
-            cv::Mat smooth;
-            cv::GaussianBlur(s.ratio(busy), smooth, cv::Size(0, 0), settings->colourSigma);
-            cv::Mat busyColours = colours(busy), features(busy.size(), CV_32FC4);
-            cv::parallel_for_(cv::Range(0, smooth.rows), [&](const cv::Range &rows) {
-                for (int y = rows.start; y < rows.end; ++y) {
-                    const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
-                    cv::Vec3f *chroma = busyColours.ptr<cv::Vec3f>(y);
-                    cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
-                    for (int x = 0; x < smooth.cols; ++x) {
-                        const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
-                        for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
-                        feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
-                                               static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+        const cv::Rect objectsBox = cv::boundingRect(s.objects);
+        const cv::Rect box = cv::Rect(objectsBox.x - margin, objectsBox.y - margin, objectsBox.width + 2 * margin,
+                                      objectsBox.height + 2 * margin) & cv::Rect(0, 0, working.cols, working.rows);
+        s.labels.create(working.size(), CV_32S);
+        s.labels.setTo(0);
+        if (!objectsBox.empty()) {
+            const cv::Mat inBox = rest(box).clone();
+            // The colours compared: chromaticities and log brightness of the smoothed ratio to the
+            // table, and their gradient.
+            cv::Mat colours(box.size(), CV_32FC3, cv::Scalar::all(0)), gradient(box.size(), CV_32F, cv::Scalar(0));
+            if (settings->seamGradient > 0 || settings->splitDepth > 0) {
+                cv::Mat smooth;
+                cv::GaussianBlur(s.ratio(box), smooth, cv::Size(0, 0), settings->colourSigma);
+                cv::Mat features(box.size(), CV_32FC4);
+                cv::parallel_for_(cv::Range(0, smooth.rows), [&](const cv::Range &rows) {
+                    for (int y = rows.start; y < rows.end; ++y) {
+                        const cv::Vec3f *in = smooth.ptr<cv::Vec3f>(y);
+                        cv::Vec3f *chroma = colours.ptr<cv::Vec3f>(y);
+                        cv::Vec4f *feature = features.ptr<cv::Vec4f>(y);
+                        for (int x = 0; x < smooth.cols; ++x) {
+                            const float brightness = std::max((in[x][0] + in[x][1] + in[x][2]) / 3, 1e-3f);
+                            for (int c = 0; c < 3; ++c) chroma[x][c] = in[x][c] / brightness - 1;
+                            feature[x] = cv::Vec4f(chroma[x][0], chroma[x][1], chroma[x][2],
+                                                   static_cast<float>(settings->brightnessWeight * std::log(brightness)));
+                        }
                     }
-                }
-            });
-            cv::Mat dx, dy, magnitude;
-            cv::Sobel(features, dx, CV_32F, 1, 0, 3);
-            cv::Sobel(features, dy, CV_32F, 0, 1, 3);
-            cv::Mat squares = dx.mul(dx) + dy.mul(dy);
-            cv::transform(squares, magnitude, cv::Matx14f(1, 1, 1, 1));
-            cv::Mat busyGradient = gradient(busy);
-            cv::sqrt(magnitude, busyGradient);
+                });
+                cv::Mat dx, dy, magnitude;
+                cv::Sobel(features, dx, CV_32F, 1, 0, 3);
+                cv::Sobel(features, dy, CV_32F, 0, 1, 3);
+                cv::Mat squares = dx.mul(dx) + dy.mul(dy);
+                cv::transform(squares, magnitude, cv::Matx14f(1, 1, 1, 1));
+                cv::sqrt(magnitude, gradient);
+            }
+            // The distance map is taken with the seams out, so objects part where their colours change
+            // even where their outlines do not pinch (beans side by side in a heap); a seam pixel is
+            // flooded last, by whichever neighbour reaches it first. A region the outline alone parts
+            // that is an ellipse already is one object, and keeps its seams: a coin's relief, a bean's stripe.
+            cv::Mat labels;
+            s.whole.create(box.size(), CV_8U);
+            s.whole.setTo(0);
+            if (settings->seamGradient > 0 && settings->wholeEllipse < 1) {
+                cv::distanceTransform(inBox, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
+                flood(s.distance, distancePeaks(s.distance, settings->persistence), labels);
+                markEllipses(labels, settings->wholeEllipse, s.whole);
+            }
+            cutAtSeams(inBox, gradient, settings->seamGradient, s.whole, s.carved);
+            cv::distanceTransform(s.carved, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
+            s.distance.setTo(seamDistance, inBox & (s.carved == 0));
+            flood(s.distance, distancePeaks(s.distance, settings->persistence), labels);
+            if (settings->splitDepth > 0) {
+                const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
+                splitRegions(labels, colours, gradient, *settings, smallestCore);
+                joinIntoEllipses(labels, *settings, smallestSide);
+            }
+            if (settings->notchDepth > 0) cutAtNotches(labels, settings->notchDepth, settings->notchSolidity, 3);
+            // What was mostly a filled hole is the table's shade in a gap between objects, not an object
+            // (on a light table only, as the holes' test above: on dark cloth a coin's relief is filled in).
+            if (lightTable && settings->filledShare < 1) dropFilled(labels, marked(box), settings->filledShare);
+            // A seam also runs between an object and its own deep shadow, which is no object: it goes
+            // back to the object it lies against.
+            if (settings->shadowLean > 0)
+                joinShadows(labels, s.brightness(box), s.lean(box), settings->shadowLean, settings->shadowDarkest, settings->shadowLightest);
+            if (!coins.empty()) giveCoinsTheirPixels(labels, s.objects(box), coins, box.tl(), *settings);
+            labels.copyTo(s.labels(box));
         }
-        // The distance map is taken with the seams out, so objects part where their colours change even
-        // where their outlines do not pinch (beans side by side in a heap); a seam pixel is flooded last,
-        // by whichever neighbour reaches it first. A region the outline alone parts that is an ellipse
-        // already is one object, and keeps its seams: a coin's relief, a bean's stripe.
-        s.whole.create(rest.size(), CV_8U);
-        s.whole.setTo(0);
-        if (settings->seamGradient > 0 && settings->wholeEllipse < 1) {
-            cv::distanceTransform(rest, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
-            flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
-            markEllipses(s.labels, settings->wholeEllipse, s.whole);
-        }
-        cutAtSeams(rest, gradient, settings->seamGradient, s.whole, s.carved);
-        cv::distanceTransform(s.carved, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
-        s.distance.setTo(seamDistance, rest & (s.carved == 0));
-        flood(s.distance, distancePeaks(s.distance, settings->persistence), s.labels);
-        if (settings->splitDepth > 0) {
-            const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
-            splitRegions(s.labels, colours, gradient, *settings, smallestCore);
-            joinIntoEllipses(s.labels, *settings, smallestSide);
-        }
-        if (settings->notchDepth > 0) cutAtNotches(s.labels, settings->notchDepth, settings->notchSolidity, 3);
-        // What was mostly a filled hole is the table's shade in a gap between objects, not an object (on
-        // a light table only, as the holes' test above: on dark cloth a coin's relief is filled in).
-        if (lightTable && settings->filledShare < 1) dropFilled(s.labels, marked, settings->filledShare);
-        // A seam also runs between an object and its own deep shadow, which is no object: it goes back
-        // to the object it lies against.
-        if (settings->shadowLean > 0) joinShadows(s.labels, s.brightness, s.lean, settings->shadowLean, settings->shadowDarkest, settings->shadowLightest);
-        if (!coins.empty()) giveCoinsTheirPixels(s.labels, s.objects, coins, *settings);
         // Each object's rectangle, back at the frame's size.
         std::vector<cv::Rect> found;
         std::vector<int> bounds;  // per label: minX, minY, maxX, maxY
