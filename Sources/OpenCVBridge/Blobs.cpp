@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <queue>
@@ -579,16 +580,25 @@ bool shapeParts(const cv::Mat &region, const OCVBlobSeparationSettings &settings
 
 /// The bounding box of each label of `labels` (index = label; empty for none).
 std::vector<cv::Rect> labelBoxes(const cv::Mat &labels) {
-    std::vector<cv::Rect> boxes;
+    // Corners (left, top, right, bottom) first: a rectangle's union at every pixel cost the demo frame
+    // about a millisecond.
+    std::vector<cv::Vec4i> corners;
     for (int y = 0; y < labels.rows; ++y) {
         const int32_t *row = labels.ptr<int32_t>(y);
         for (int x = 0; x < labels.cols; ++x) {
-            if (row[x] <= 0) continue;
-            if (static_cast<size_t>(row[x]) >= boxes.size()) boxes.resize(row[x] + 1);
-            cv::Rect &box = boxes[row[x]];
-            box = box.empty() ? cv::Rect(x, y, 1, 1) : box | cv::Rect(x, y, 1, 1);
+            const int label = row[x];
+            if (label <= 0) continue;
+            if (static_cast<size_t>(label) >= corners.size()) corners.resize(label + 1, cv::Vec4i(INT_MAX, INT_MAX, -1, -1));
+            cv::Vec4i &corner = corners[label];
+            corner[0] = std::min(corner[0], x);
+            corner[1] = std::min(corner[1], y);
+            corner[2] = std::max(corner[2], x);
+            corner[3] = std::max(corner[3], y);
         }
     }
+    std::vector<cv::Rect> boxes(corners.size());
+    for (size_t label = 0; label < corners.size(); ++label)
+        if (corners[label][2] >= 0) boxes[label] = cv::Rect(corners[label][0], corners[label][1], corners[label][2] - corners[label][0] + 1, corners[label][3] - corners[label][1] + 1);
     return boxes;
 }
 
@@ -1326,9 +1336,9 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         // Each object's rectangle, back at the frame's size.
         std::vector<cv::Rect> found;
         std::vector<int> bounds;  // per label: minX, minY, maxX, maxY
-        for (int y = 0; y < s.labels.rows; ++y) {
+        for (int y = box.y; y < box.y + box.height; ++y) {  // outside the box, no label
             const int32_t *row = s.labels.ptr<int32_t>(y);
-            for (int x = 0; x < s.labels.cols; ++x) {
+            for (int x = box.x; x < box.x + box.width; ++x) {
                 const int label = row[x];
                 if (label == 0) continue;
                 if (static_cast<int>(bounds.size()) < label * 4) bounds.resize(label * 4, -1);
