@@ -35,6 +35,7 @@ const state = {
   labels: [],
   blobs: [],                // the blobs of the frame just shown
   tally: null,              // the steadied tally of the frame just shown, once objects are named
+  tallyLines: "",           // the tally's lines as last drawn (JSON): the same are not drawn again
   annotationsReceived: 0,
   mask: false,              // showing the mask instead of the picture
   recipe: null,             // the recipe as the server last confirmed it
@@ -96,19 +97,24 @@ function setMask(mask) {
 
 /// Classify works while a blob is in view, the classifier is ready, and nothing else waits.
 function showControls() {
-  elements.classify.disabled = !(live.connected && state.blobs.length > 0 && state.classifier === "ready") || Boolean(booth.waiting);
-  elements.classify.title = state.classifier !== "ready" ? "The classifier is not ready yet"
+  const disabled = !(live.connected && state.blobs.length > 0 && state.classifier === "ready") || Boolean(booth.waiting);
+  if (elements.classify.disabled !== disabled) elements.classify.disabled = disabled;
+  const title = state.classifier !== "ready" ? "The classifier is not ready yet"
     : state.blobs.length === 0 ? "Put an object in view first" : "Name the biggest object in view, then review";
+  if (elements.classify.title !== title) elements.classify.title = title;
 }
 
 function sawBlobs(blobs) {
   state.annotationsReceived += 1;
   state.blobs = blobs;
-  elements.seen.dataset.found = String(blobs.length > 0);
+  // Set only when they change (as the tally below).
+  const found = String(blobs.length > 0);
+  if (elements.seen.dataset.found !== found) elements.seen.dataset.found = found;
   const biggest = blobs[0];  // the server lists the biggest first
-  elements.seen.textContent = biggest
+  const seen = biggest
     ? `${blobs.length} object${blobs.length > 1 ? "s" : ""} in view; the biggest ${biggest.bounds[2]}×${biggest.bounds[3]}`
     : "Nothing in view: lay an object on a plain background, or pick a still.";
+  if (elements.seen.textContent !== seen) elements.seen.textContent = seen;
   showControls();
 }
 
@@ -117,7 +123,13 @@ function showTally(tally) {
   state.tally = tally;
   elements.tally.hidden = !tally;
   if (!tally) return;
-  elements.tallyText.textContent = tally.count ? tally.text : "Nothing counted yet";
+  // Set only when they change: the tally is steadied, and rebuilding the same lines at every answer
+  // laid the page out again each time.
+  const text = tally.count ? tally.text : "Nothing counted yet";
+  if (elements.tallyText.textContent !== text) elements.tallyText.textContent = text;
+  const lines = JSON.stringify(tally.lines);
+  if (lines === state.tallyLines) return;
+  state.tallyLines = lines;
   elements.tallyLines.replaceChildren(...tally.lines.map((line) => {
     const item = document.createElement("li");
     item.dataset.label = String(line.label);

@@ -535,12 +535,15 @@ async function showFrame(data) {
     }
     canvas.getContext("2d").drawImage(bitmap, 0, 0);
     if (before) page.drawOverFrame(canvas, before);
-    elements.frameSize.textContent = `${bitmap.width}×${bitmap.height}`
+    // Set only when they change: a text set, even to itself, lays the page out again.
+    const size = `${bitmap.width}×${bitmap.height}`
       + (state.link && state.link.level > 0 ? ` · link ${state.link.level}/${state.link.levels - 1}` : "");
-    elements.frameSize.title = state.link
+    if (elements.frameSize.textContent !== size) elements.frameSize.textContent = size;
+    const figures = state.link
       ? `Link: ${state.link.downloadMbps ?? "?"} Mbit/s down, ${state.link.uploadMbps ?? "?"} Mbit/s up; `
         + `server ${state.link.processingMs ?? "?"} ms a frame; answers at quality ${state.link.answerQuality}`
       : "";
+    if (elements.frameSize.title !== figures) elements.frameSize.title = figures;
     bitmap.close();
     state.framesReceived += 1;
     canvas.dataset.frames = String(state.framesReceived);
