@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <future>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -1056,10 +1057,9 @@ std::vector<cv::Vec3f> circlesIn(const cv::Mat &gray, double scale, double small
     return circles;
 }
 
-/// The coins of the working frame: circles whose disc is object, that do not overlap a bigger coin,
-/// and where the object stops at the outline. Biggest first. A coin's radius is at most a third of the
-/// frame's short side; the big ones are looked for at half size, beside the small ones at full size.
-std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects, const OCVBlobSeparationSettings &settings) {
+/// The circles of the working frame that may be coins, biggest first. A coin's radius is at most a third
+/// of the frame's short side; the big ones are looked for at half size, beside the small ones at full size.
+std::vector<cv::Vec3f> proposeCoins(const cv::Mat &working, const OCVBlobSeparationSettings &settings) {
     cv::Mat gray;
     cv::cvtColor(working, gray, cv::COLOR_BGR2GRAY);
     const int shortSide = std::min(working.cols, working.rows);
@@ -1080,6 +1080,13 @@ std::vector<cv::Vec3f> findCoins(const cv::Mat &working, const cv::Mat &objects,
     std::sort(circles.begin(), circles.end(), [](const cv::Vec3f &a, const cv::Vec3f &b) {
         return std::tie(b[2], a[1], a[0]) < std::tie(a[2], b[1], b[0]);
     });
+    return circles;
+}
+
+/// The coins among the proposed `circles` (biggest first): those whose disc is object, that do not
+/// overlap a bigger coin, and where the object stops at the outline.
+std::vector<cv::Vec3f> judgeCoins(const cv::Mat &working, const cv::Mat &objects, const std::vector<cv::Vec3f> &circles,
+                                  const OCVBlobSeparationSettings &settings) {
     std::vector<cv::Vec3f> coins;
     if (circles.empty()) return coins;
     cv::Mat disc(objects.size(), CV_8U);
@@ -1147,6 +1154,10 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                        0, 0, cv::INTER_AREA);
             working = s.working;
         }
+        // Circles are proposed from the working frame alone: the search, the finding's dearest step and
+        // mostly one core's work, runs on a thread of its own while the mask and the colours are made.
+        std::future<std::vector<cv::Vec3f>> proposals;
+        if (settings->coinRoundness > 0) proposals = std::async(std::launch::async, [&working, settings] { return proposeCoins(working, *settings); });
         // The background surface, fitted on a copy about 48 pixels across its short side.
         const double fitScale = std::min(1.0, 48.0 / std::min(working.cols, working.rows));
         cv::resize(working, s.small, cv::Size(std::max(2, cvRound(working.cols * fitScale)), std::max(2, cvRound(working.rows * fitScale))),
@@ -1231,34 +1242,6 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 for (int x = 0; x < pockets.cols; ++x) if (pocket[x] > 0 && table[pocket[x]]) object[x] = 0;
             }
         }
-        // Coins first: a round object is told from what touches it by its outline, which no split of
-        // the mask finds as surely. The rest is separated with the coins carved out, then the coins are
-        // given back their pixels as objects of their own.
-        const std::vector<cv::Vec3f> coins = settings->coinRoundness > 0 ? findCoins(working, s.objects, *settings)
-                                                                         : std::vector<cv::Vec3f>();
-        cv::Mat rest = s.objects;
-        if (!coins.empty()) {
-            rest = s.objects.clone();
-            for (const cv::Vec3f &coin : coins)
-                cv::circle(rest, cv::Point(cvRound(coin[0]), cvRound(coin[1])), cvRound(coin[2] * settings->coinCarve) + 1, cv::Scalar(0), cv::FILLED);
-            if (settings->carveOpening > 0) {
-                // Opened only round the coins: elsewhere a bean's tip or a thin shadow keeps its shape.
-                const int side = 2 * settings->carveOpening + 1;
-                cv::Mat opened, band(rest.size(), CV_8U, cv::Scalar(0));
-                cv::morphologyEx(rest, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(side, side)));
-                for (const cv::Vec3f &coin : coins)
-                    cv::circle(band, cv::Point(cvRound(coin[0]), cvRound(coin[1])), cvRound(coin[2] * (settings->coinCarve + settings->coinRim)) + side,
-                               cv::Scalar(255), cv::FILLED);
-                opened.copyTo(rest, band);
-            }
-            // Without filling: a ring of beans closes round the hole its coin left.
-            cv::Mat parts, stats, centres;
-            const int count = cv::connectedComponentsWithStats(rest, parts, stats, centres, 8, CV_32S);
-            for (int part = 1; part < count; ++part) {
-                if (stats.at<int>(part, cv::CC_STAT_WIDTH) >= smallestSide || stats.at<int>(part, cv::CC_STAT_HEIGHT) >= smallestSide) continue;
-                rest.setTo(0, parts == part);
-            }
-        }
         // From here on nothing looks further than a few pixels outside an object, so the rest is worked
         // out in the box round the objects (a ring or a heap fills a third of the frame or less; the
         // demo's scattered coins and beans, under half) and the labels put back in the frame after.
@@ -1270,13 +1253,12 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         const cv::Rect objectsBox = cv::boundingRect(s.objects);
         const cv::Rect box = cv::Rect(objectsBox.x - margin, objectsBox.y - margin, objectsBox.width + 2 * margin,
                                       objectsBox.height + 2 * margin) & cv::Rect(0, 0, working.cols, working.rows);
-        s.labels.create(working.size(), CV_32S);
-        s.labels.setTo(0);
+        // The colours compared: chromaticities and log brightness of the smoothed ratio to the table, and
+        // their gradient (worked out while the circles are looked for: they need the mask, not the coins).
+        cv::Mat colours, gradient;
         if (!objectsBox.empty()) {
-            const cv::Mat inBox = rest(box).clone();
-            // The colours compared: chromaticities and log brightness of the smoothed ratio to the
-            // table, and their gradient.
-            cv::Mat colours(box.size(), CV_32FC3, cv::Scalar::all(0)), gradient(box.size(), CV_32F, cv::Scalar(0));
+            colours = cv::Mat(box.size(), CV_32FC3, cv::Scalar::all(0));
+            gradient = cv::Mat(box.size(), CV_32F, cv::Scalar(0));
             if (settings->seamGradient > 0 || settings->splitDepth > 0) {
                 cv::Mat smooth;
                 cv::GaussianBlur(s.ratio(box), smooth, cv::Size(0, 0), settings->colourSigma);
@@ -1301,6 +1283,39 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 cv::transform(squares, magnitude, cv::Matx14f(1, 1, 1, 1));
                 cv::sqrt(magnitude, gradient);
             }
+        }
+        // Coins first: a round object is told from what touches it by its outline, which no split of
+        // the mask finds as surely. The rest is separated with the coins carved out, then the coins are
+        // given back their pixels as objects of their own.
+        const std::vector<cv::Vec3f> coins = proposals.valid() ? judgeCoins(working, s.objects, proposals.get(), *settings)
+                                                               : std::vector<cv::Vec3f>();
+        cv::Mat rest = s.objects;
+        if (!coins.empty()) {
+            rest = s.objects.clone();
+            for (const cv::Vec3f &coin : coins)
+                cv::circle(rest, cv::Point(cvRound(coin[0]), cvRound(coin[1])), cvRound(coin[2] * settings->coinCarve) + 1, cv::Scalar(0), cv::FILLED);
+            if (settings->carveOpening > 0) {
+                // Opened only round the coins: elsewhere a bean's tip or a thin shadow keeps its shape.
+                const int side = 2 * settings->carveOpening + 1;
+                cv::Mat opened, band(rest.size(), CV_8U, cv::Scalar(0));
+                cv::morphologyEx(rest, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(side, side)));
+                for (const cv::Vec3f &coin : coins)
+                    cv::circle(band, cv::Point(cvRound(coin[0]), cvRound(coin[1])), cvRound(coin[2] * (settings->coinCarve + settings->coinRim)) + side,
+                               cv::Scalar(255), cv::FILLED);
+                opened.copyTo(rest, band);
+            }
+            // Without filling: a ring of beans closes round the hole its coin left.
+            cv::Mat parts, stats, centres;
+            const int count = cv::connectedComponentsWithStats(rest, parts, stats, centres, 8, CV_32S);
+            for (int part = 1; part < count; ++part) {
+                if (stats.at<int>(part, cv::CC_STAT_WIDTH) >= smallestSide || stats.at<int>(part, cv::CC_STAT_HEIGHT) >= smallestSide) continue;
+                rest.setTo(0, parts == part);
+            }
+        }
+        s.labels.create(working.size(), CV_32S);
+        s.labels.setTo(0);
+        if (!objectsBox.empty()) {
+            const cv::Mat inBox = rest(box).clone();
             // The distance map is taken with the seams out, so objects part where their colours change
             // even where their outlines do not pinch (beans side by side in a heap); a seam pixel is
             // flooded last, by whichever neighbour reaches it first. A region the outline alone parts
