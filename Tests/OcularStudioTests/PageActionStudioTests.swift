@@ -16,7 +16,17 @@ import Testing
 private final class PingAction: PageAction {
     static let name = "ping"
     static let pages = ["testPage"]
-    static let messages = [PageMessage("ping", fields: ["word"])]
+
+    enum Message: InboundMessages {
+        case ping(Ping)
+        static let declarations: [MessageDeclaration<Message>] = [.init("ping", Ping.self, Message.ping)]
+    }
+
+    struct Ping: MessageBody {
+        let word: String?
+        enum CodingKeys: String, CodingKey, CaseIterable { case word }
+        static func describe(_ field: CodingKeys) -> MessageField { MessageField(.text, "text") }
+    }
 
     private let seen = Mutex<(frames: Int, quadrant: String?)>((0, nil))
 
@@ -28,10 +38,12 @@ private final class PingAction: PageAction {
         return nil
     }
 
-    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
-        let word = try message.field("word", as: String.self, otherwise: "a ping's word must be text")
-        let (frames, quadrant) = seen.withLock { $0 }
-        return .answer("pong", Pong(word: word ?? "", frames: frames, quadrant: quadrant))
+    func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        switch message {
+        case .ping(let ping):
+            let (frames, quadrant) = seen.withLock { $0 }
+            return .answer("pong", Pong(word: ping.word ?? "", frames: frames, quadrant: quadrant))
+        }
     }
 
     private struct Pong: Encodable { let word: String, frames: Int, quadrant: String? }
@@ -40,9 +52,12 @@ private final class PingAction: PageAction {
 /// An action that claims the session's own message.
 private final class SettingsThief: PageAction {
     static let name = "settingsThief"
-    static let messages = [PageMessage("settings")]
+    enum Message: InboundMessages {
+        case settings
+        static let declarations: [MessageDeclaration<Message>] = [.init("settings", .settings)]
+    }
     init(context: PageActionContext) {}
-    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? { nil }
+    func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? { nil }
 }
 
 private func text(_ message: WebSocketMessage?) throws -> [String: Any] {
@@ -104,6 +119,42 @@ struct PageActionStudioTests {
                 #expect(try text(try await messages.next())["message"] as? String
                         == "unknown message type 'classify'; the types are settings, received, upload, save, tap, ping")
             }
+        }
+    }
+
+    @Test("the hello publishes each message's JSON Schema from its type: the session's own, and its page's actions'")
+    func schemasInHello() throws {
+        let hello = try #require(try JSONSerialization.jsonObject(with: Data(try StreamSession(configuration: StudioConfiguration(port: 0), page: "manyMasks").hello.json.utf8)) as? [String: Any])
+        let own = try #require(hello["messages"] as? [[String: Any]])
+        #expect(own.compactMap { $0["type"] as? String } == ["settings", "received", "upload"])
+        let settings = try #require(own.first?["schema"] as? [String: Any])
+        #expect(settings["additionalProperties"] as? Bool == false && settings["required"] as? [String] == ["type"])
+        let quality = try #require((settings["properties"] as? [String: Any])?["quality"] as? [String: Any])
+        #expect(quality["type"] as? String == "integer")
+
+        let actions = try #require(hello["actions"] as? [[String: Any]])
+        let faceMerge = try #require(actions.first { $0["name"] as? String == "faceMerge" }?["messages"] as? [[String: Any]])
+        #expect(faceMerge.compactMap { $0["type"] as? String } == ["capture", "captureBiggest", "merge", "saveMerge"])
+        let capture = try #require(faceMerge.first)
+        #expect(capture["fields"] as? [String] == ["slot", "at"])
+        let schema = try #require(capture["schema"] as? [String: Any])
+        #expect(schema["required"] as? [String] == ["type", "slot"])
+        let properties = try #require(schema["properties"] as? [String: [String: Any]])
+        #expect(properties["type"]?["const"] as? String == "capture")
+        #expect(properties["slot"]?["type"] as? String == "integer" && properties["at"]?["type"] as? String == "array")
+        // The tap's choices are the camera geometry's own.
+        let tap = try #require(actions.first { $0["name"] as? String == "focusTap" }?["messages"] as? [[String: Any]])
+        let layout = try #require(((tap.first?["schema"] as? [String: Any])?["properties"] as? [String: [String: Any]])?["layout"])
+        #expect(layout["enum"] as? [String] == PreviewLayout.allCases.map(\.rawValue))
+    }
+
+    @Test("an action's error names the message that caused it, whatever its cause")
+    func errorsNameTheirMessage() throws {
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), page: "manyMasks")
+        for (text, about) in [(#"{"type":"captureBiggest"}"#, "captureBiggest"), (#"{"type":"saveMerge","caption":7}"#, "saveMerge"),
+                              (#"{"type":"tap","x":1}"#, "tap"), (#"{"type":"capture","slot":3}"#, "capture")] {
+            let reply = try #require(session.receive(text)).json
+            #expect(reply.contains(#""about":"\#(about)""#) && reply.contains(#""type":"error""#), "\(text) → \(reply)")
         }
     }
 

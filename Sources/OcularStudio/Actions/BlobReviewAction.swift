@@ -12,7 +12,12 @@ import Synchronization
 final class BlobReviewAction: PageAction {
     static let name = "blobReview"
     static let pages = ["beanCounter"]
-    static let messages = [PageMessage("classify"), PageMessage("saveBlob", fields: ["caption"])]
+
+    enum Message: InboundMessages {
+        case classify
+        case saveBlob(Caption)
+        static let declarations: [MessageDeclaration<Message>] = [.init("classify", .classify), .init("saveBlob", Caption.self, Message.saveBlob)]
+    }
 
     private struct Contents {
         var seen: [Blob] = []
@@ -34,23 +39,22 @@ final class BlobReviewAction: PageAction {
         return nil
     }
 
-    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
-        if message.type == "classify" {
-            do {
-                guard let beans else { throw StreamMessageError("this studio has no classifier") }
-                let blob = try classify(with: try beans.classifier())
+    func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        switch message {
+        case .classify:
+            guard let beans else { throw StreamMessageError("this studio has no classifier") }
+            let blob = try classify(with: try beans.classifier())
+            do throws(OcularError) {
                 return .answer("classified", Classified(blob: blob, image: try blob.image.jpegDataURL(longestSide: 1024, quality: 92)))
-            } catch let error as StreamMessageError {
-                return .error(about: "classify", message: error.reason)
             } catch {
-                return .error(about: "classify", message: "the blob could not be encoded: \(error)")
+                throw StreamMessageError("the blob could not be encoded: \(error)")
             }
+        case .saveBlob(let caption):
+            guard let blob = classified else { throw StreamMessageError("nothing to save: classify a blob first") }
+            try saves.takeOne()
+            return .saved(try saves.save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",
+                                         caption: caption.caption ?? blob.classification?.description ?? "unidentified"))
         }
-        let caption = try message.caption()
-        guard let blob = classified else { return .error(about: "save", message: "nothing to save: classify a blob first") }
-        if let refusal = saves.takeOne() { return refusal }
-        return saves.save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",
-                          caption: caption ?? blob.classification?.description ?? "unidentified")
     }
 
     private struct Classified: Encodable {

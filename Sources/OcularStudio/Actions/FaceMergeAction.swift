@@ -17,9 +17,45 @@ import Synchronization
 final class FaceMergeAction: PageAction {
     static let name = "faceMerge"
     static let pages = ["manyMasks"]
-    static let messages = [PageMessage("capture", fields: ["slot", "at"]), PageMessage("captureBiggest"), PageMessage("merge"),
-                           PageMessage("saveMerge", fields: ["caption"])]
     static let slots = 1...2
+
+    enum Message: InboundMessages {
+        case capture(Capture)
+        case captureBiggest
+        case merge
+        case saveMerge(Caption)
+
+        static let declarations: [MessageDeclaration<Message>] = [
+            .init("capture", Capture.self, Message.capture),
+            .init("captureBiggest", .captureBiggest),
+            .init("merge", .merge),
+            .init("saveMerge", Caption.self, Message.saveMerge),
+        ]
+    }
+
+    /// `{"type":"capture","slot":1,"at":[0.4,0.5]}`.
+    struct Capture: MessageBody {
+        let slot: Int
+        let at: [Double]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case slot, at }
+
+        static func describe(_ field: CodingKeys) -> MessageField {
+            switch field {
+            case .slot: MessageField(.integer, required: true, "1 or 2")
+            case .at: MessageField(.numbers, "[x, y], fractions of the frame")
+            }
+        }
+
+        func check(as type: String) throws(StreamMessageError) {
+            if let at, at.count != 2 || !at.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
+                throw StreamMessageError("a capture message's at must be [x, y], each 0 to 1 of the frame, got \(at)")
+            }
+        }
+
+        /// The point it names, in fractions of the frame.
+        var point: Point? { at.map { Point(x: $0[0], y: $0[1]) } }
+    }
 
     private struct Contents {
         var seen: [Face] = []
@@ -46,47 +82,28 @@ final class FaceMergeAction: PageAction {
         return nil
     }
 
-    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
-        switch message.type {
-        case "capture":
-            guard let slot = try message.field("slot", as: Int.self, otherwise: "a capture message's slot must be 1 or 2") else {
-                throw StreamMessageError("a capture message needs a slot, 1 or 2")
-            }
-            let at = try message.field("at", as: [Double].self, otherwise: "a capture message's at must be [x, y], fractions of the frame")
-            if let at, at.count != 2 || !at.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
-                throw StreamMessageError("a capture message's at must be [x, y], each 0 to 1 of the frame, got \(at)")
-            }
-            do {
-                let face = try capture(slot: slot, at: at.map { Point(x: $0[0], y: $0[1]) })
-                return .answer("captured", try Captured(slot: slot, face: face))
-            } catch let error as StreamMessageError {
-                return .error(about: "capture", message: error.reason)
-            } catch {
-                return .error(about: "capture", message: "the face could not be encoded: \(error)")
-            }
-        case "captureBiggest":
-            do {
+    func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        do {
+            switch message {
+            case .capture(let request):
+                let face = try capture(slot: request.slot, at: request.point)
+                return .answer("captured", try Captured(slot: request.slot, face: face))
+            case .captureBiggest:
                 let faces = try captureBiggest()
                 return .answer("capturedBiggest", CapturedBoth(faces: try zip(Self.slots, faces).map { try Captured(slot: $0, face: $1) }))
-            } catch let error as StreamMessageError {
-                return .error(about: "capture", message: error.reason)
-            } catch {
-                return .error(about: "capture", message: "the faces could not be encoded: \(error)")
-            }
-        case "merge":
-            do {
+            case .merge:
                 let merged = try merge()
                 return .answer("merged", Merged(face: merged, image: try merged.image.jpegDataURL(longestSide: 1024, quality: 92)))
-            } catch let error as StreamMessageError {
-                return .error(about: "merge", message: error.reason)
-            } catch {
-                return .error(about: "merge", message: "the merge could not be encoded: \(error)")
+            case .saveMerge(let caption):
+                guard let merged else { throw StreamMessageError("nothing to save: merge two faces first") }
+                try saves.takeOne()
+                return .saved(try saves.save(merged.image, named: "merge", recipe: Recipe(), source: "many masks",
+                                             caption: caption.caption ?? merged.species.rawValue))
             }
-        default:
-            let caption = try message.caption()
-            guard let merged else { return .error(about: "save", message: "nothing to save: merge two faces first") }
-            if let refusal = saves.takeOne() { return refusal }
-            return saves.save(merged.image, named: "merge", recipe: Recipe(), source: "many masks", caption: caption ?? merged.species.rawValue)
+        } catch let error as StreamMessageError {
+            throw error
+        } catch {
+            throw StreamMessageError("the picture could not be encoded: \(error)")
         }
     }
 

@@ -5,9 +5,7 @@ import Ocular
 /// "layout":"letterbox","orientation":"landscape-right","position":"front"}`: a tap on the preview,
 /// mapped by the server through ``CameraGeometry`` (the one tested place) to the camera's point of
 /// interest, which the page then hands to the camera.
-struct TapRequest: Decodable, Equatable {
-    static let fields = ["x", "y", "viewWidth", "viewHeight", "frameWidth", "frameHeight", "layout", "orientation", "position"]
-
+struct TapRequest: MessageBody, Equatable {
     var x: Double
     var y: Double
     var viewWidth: Double
@@ -18,8 +16,17 @@ struct TapRequest: Decodable, Equatable {
     var orientation: VideoOrientation
     var position: CameraPosition
 
-    private enum CodingKeys: String, CodingKey {
-        case type, x, y, viewWidth, viewHeight, frameWidth, frameHeight, layout, orientation, position
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case x, y, viewWidth, viewHeight, frameWidth, frameHeight, layout, orientation, position
+    }
+
+    static func describe(_ field: CodingKeys) -> MessageField {
+        switch field {
+        case .x, .y, .viewWidth, .viewHeight, .frameWidth, .frameHeight: MessageField(.number, required: true, "a number of pixels")
+        case .layout: MessageField(.choice(PreviewLayout.allCases.map(\.rawValue)), "how the preview shows the frame")
+        case .orientation: MessageField(.choice(VideoOrientation.allCases.map(\.rawValue)), "how the device is held")
+        case .position: MessageField(.choice(CameraPosition.allCases.map(\.rawValue)), "which camera")
+        }
     }
 
     init(from decoder: any Decoder) throws {
@@ -67,21 +74,20 @@ struct TapRequest: Decodable, Equatable {
 /// picture.
 final class FocusTapAction: PageAction {
     static let name = "focusTap"
-    static let messages = [PageMessage("tap", fields: TapRequest.fields)]
+
+    enum Message: InboundMessages {
+        case tap(TapRequest)
+        static let declarations: [MessageDeclaration<Message>] = [.init("tap", TapRequest.self, Message.tap)]
+    }
 
     init(context: PageActionContext) {}
 
-    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
-        let tap: TapRequest
-        do {
-            tap = try JSONDecoder().decode(TapRequest.self, from: Data(message.text.utf8))
-        } catch let error as StreamMessageError {
-            throw error
-        } catch {
-            throw StreamMessageError("a tap message is not one: \(error)")
+    func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        switch message {
+        case .tap(let tap):
+            let answer = tap.answer
+            return .answer("tapped", Tapped(preview: answer.preview, pointOfInterest: answer.point))
         }
-        let answer = tap.answer
-        return .answer("tapped", Tapped(preview: answer.preview, pointOfInterest: answer.point))
     }
 
     /// The answer: the preview rectangle, and the point (null off the picture).

@@ -7,7 +7,11 @@ import Synchronization
 /// about "save").
 final class SaveFrameAction: PageAction {
     static let name = "saveFrame"
-    static let messages = [PageMessage("save", fields: ["caption"])]
+
+    enum Message: InboundMessages {
+        case save(Caption)
+        static let declarations: [MessageDeclaration<Message>] = [.init("save", Caption.self, Message.save)]
+    }
 
     private let saves: GallerySaves
     /// The caption of a save waiting for the next processed frame.
@@ -17,20 +21,28 @@ final class SaveFrameAction: PageAction {
         saves = context.saves
     }
 
-    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound? {
-        let caption = try message.caption()
-        if let refusal = saves.takeOne() { return refusal }
-        let accepted = pendingCaption.withLock { pending in
-            guard pending == nil else { return false }
-            pending = caption ?? ""
-            return true
+    func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        switch message {
+        case .save(let caption):
+            try saves.takeOne()
+            let accepted = pendingCaption.withLock { pending in
+                guard pending == nil else { return false }
+                pending = caption.caption ?? ""
+                return true
+            }
+            guard accepted else { throw StreamMessageError("a save is already waiting for the next frame") }
+            return nil
         }
-        return accepted ? nil : .error(about: "save", message: "a save is already waiting for the next frame")
     }
 
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? {
         guard let caption = pendingCaption.withLock({ pending in defer { pending = nil }; return pending }) else { return nil }
-        return saves.save(frame.image, named: "frame", recipe: recipe, source: "studio", caption: caption)
+        do throws(StreamMessageError) {
+            return .saved(try saves.save(frame.image, named: "frame", recipe: recipe, source: "studio", caption: caption))
+        } catch {
+            // Answered after the frame, for the message that asked for it.
+            return .error(about: "save", message: error.reason)
+        }
     }
 }
 
@@ -48,8 +60,9 @@ final class GallerySaves: Sendable {
         allowance = Mutex((Double(configuration.savesPerMinute), ContinuousClock.now))
     }
 
-    /// Takes one save from the allowance, or says why not.
-    func takeOne() -> StreamMessage.Outbound? {
+    /// Takes one save from the allowance.
+    /// - Throws: Saying why not.
+    func takeOne() throws(StreamMessageError) {
         let perMinute = Double(configuration.savesPerMinute)
         let allowed = allowance.withLock { allowance in
             let now = ContinuousClock.now
@@ -59,20 +72,23 @@ final class GallerySaves: Sendable {
             allowance.saves -= 1
             return true
         }
-        return allowed ? nil : .error(about: "save", message: "too many saves: one page may save \(configuration.savesPerMinute) pictures a minute; wait a moment")
+        guard allowed else {
+            throw StreamMessageError("too many saves: one page may save \(configuration.savesPerMinute) pictures a minute; wait a moment")
+        }
     }
 
-    /// Saves a picture (what the person calls it: "frame", "merge") in the gallery: `saved` with the
-    /// item, or an error about "save".
-    func save(_ picture: Image, named name: String, recipe: Recipe, source: String, caption: String) -> StreamMessage.Outbound {
+    /// Saves a picture (what the person calls it: "frame", "merge") in the gallery.
+    /// - Returns: The item saved, for the `saved` answer.
+    /// - Throws: Why it was not.
+    func save(_ picture: Image, named name: String, recipe: Recipe, source: String, caption: String) throws(StreamMessageError) -> GalleryItemResource {
         guard picture.width * picture.height <= configuration.maxFramePixels else {
-            return .error(about: "save", message: "the \(name) is \(picture.width)×\(picture.height), more than the studio's limit of \(configuration.maxFramePixels) pixels")
+            throw StreamMessageError("the \(name) is \(picture.width)×\(picture.height), more than the studio's limit of \(configuration.maxFramePixels) pixels")
         }
         do throws(GalleryError) {
             let item = try gallery.open().save(picture, recipe: recipe, source: source, caption: caption, withinBytes: configuration.galleryQuotaBytes)
-            return .saved(GalleryItemResource(item: item))
+            return GalleryItemResource(item: item)
         } catch {
-            return .error(about: "save", message: "the \(name) could not be saved: \(gallery.clientMessage(for: error))")
+            throw StreamMessageError("the \(name) could not be saved: \(gallery.clientMessage(for: error))")
         }
     }
 }

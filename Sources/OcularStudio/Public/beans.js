@@ -8,8 +8,8 @@
 // "ready" with its labels, or "failed" with a message). Messages of its own (StreamMessage in the
 // server): {"type": "classify"} classifies the biggest blob of the frame just answered, answered
 // {"type": "classified", blob: {bounds, label, description, distance}, image}; {"type": "saveBlob"}
-// saves that blob, answered "saved" with the gallery item. Each answers an error about "classify" or
-// "save" when there is nothing to classify or save. The blobs stay on the server, pixels included, so
+// saves that blob, answered "saved" with the gallery item. Each answers an error about its own type
+// ("classify", "saveBlob") when there is nothing to classify or save. The blobs stay on the server, pixels included, so
 // Classify names exactly the blob that was boxed.
 
 import { createBooth } from "./booth.js";

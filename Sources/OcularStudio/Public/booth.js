@@ -41,6 +41,7 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
   };
   const state = {
     waiting: null,     // the request that waits for the server's answer: "capture", "merge", "save"…
+    asked: null,       // the type of the message it sent, which the server's errors about it name
     timer: 0,
     reviewed: !review, // something can be saved: the next frame always; a review once opened
     savedItem: null,
@@ -62,11 +63,13 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
     whileSaving(busy);
   }
 
-  /// Sends a request and waits for its answer (`what` names it in the server's errors).
+  /// Sends a request and waits for its answer; `what` names the wait ("capture" for both ways of
+  /// picking), the server's errors name the message's type.
   function request(what, message, busyText) {
     if (state.waiting) return;
     if (what !== "save") showNotice("");
     state.waiting = what;
+    state.asked = message.type;
     setBusy(busyText);
     clearTimeout(state.timer);
     state.timer = setTimeout(() => finish(what, `no answer from the server in ${ANSWER_TIMEOUT_MS / 1000} s`), ANSWER_TIMEOUT_MS);
@@ -130,8 +133,8 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
 
   /// An error message from the server: ends the wait it answers and returns true, or returns false.
   function failed(message) {
-    if (state.waiting !== message.about) return false;
-    finish(message.about, message.message);
+    if (!state.waiting || state.asked !== message.about) return false;
+    finish(state.waiting, message.message);
     return true;
   }
 

@@ -8,8 +8,8 @@
 // {"type": "captureBiggest"} keeps the two biggest as face 1 and 2, answered {"type":
 // "capturedBiggest", faces: [captured, captured]}; {"type":
 // "merge"} answers {"type": "merged", face, image}; {"type": "saveMerge"} saves that merge, captioned
-// with its species, answered "saved" with the gallery item. Each answers an error about "capture",
-// "merge" or "save" when there is nothing to capture, merge or save. The faces themselves stay on the
+// with its species, answered "saved" with the gallery item. Each answers an error about its own type
+// ("capture", "captureBiggest", "merge", "saveMerge") when there is nothing to capture, merge or save. The faces themselves stay on the
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
 import { createBooth } from "./booth.js";

@@ -6,14 +6,15 @@ import Ocular
 /// actions; the session knows none of them by name. An action is made once per stream, for the
 /// stream's page (see ``pages``), and lives as long as the stream.
 ///
-/// Adding one: write the type, and add it to ``PageActionRegistry/standard``. The hello message
-/// lists it, its messages are routed to it, and the fields it declares are the only ones its messages
-/// may have.
+/// Adding one: write the type, and add it to ``PageActionRegistry/standard``. The hello lists it with
+/// the JSON Schema of each message it takes, its messages are routed to it, decoded, and their fields
+/// are the only ones they may have.
 protocol PageAction: AnyObject, Sendable {
+    /// The messages it takes, each decoded before it arrives: an enum with a case per message type.
+    associatedtype Message: InboundMessages
+
     /// Names the action in the hello message: `faceMerge`.
     static var name: String { get }
-    /// The messages it takes.
-    static var messages: [PageMessage] { get }
     /// The pages it serves, by the name a page streams under (`manyMasks`); empty for every page.
     static var pages: [String] { get }
 
@@ -23,38 +24,36 @@ protocol PageAction: AnyObject, Sendable {
     /// after the frame's answer (a save waiting for that frame answers "saved").
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound?
 
-    /// One of its messages, its keys checked against the declaration; nil when the answer comes later
-    /// (after a frame).
-    /// - Throws: When a field is not what the message takes; the session answers it as it answers
-    ///   every message it cannot read (an error about "settings").
-    func receive(_ message: InboundMessage) throws(StreamMessageError) -> StreamMessage.Outbound?
+    /// One of its messages, decoded; nil when the answer comes later (after a frame).
+    /// - Throws: Why the message cannot be done; the session answers it as an error about the
+    ///   message's type.
+    func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound?
 }
 
 extension PageAction {
     static var pages: [String] { [] }
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? { nil }
 
+    /// What the hello says of it.
+    static var description: PageActionRegistry.Description { PageActionRegistry.Description(of: Self.self) }
+
+    /// The message types it takes.
+    static var messageTypes: [String] { Message.declarations.map(\.type) }
+
     /// Whether the action serves a page; a stream that names no page gets every action.
     static func serves(page: String?) -> Bool {
         guard let page else { return true }
         return pages.isEmpty || pages.contains(page)
     }
-}
 
-/// One message type of a page action: `{"type":"capture","slot":1}`.
-struct PageMessage: Sendable, Encodable {
-    /// The `type` it is sent with.
-    let type: String
-    /// The fields beside `type` it may have; any other is refused by name.
-    let fields: [String]
-
-    init(_ type: String, fields: [String] = []) {
-        self.type = type
-        self.fields = fields
+    /// Decodes a message of one of its types and receives it.
+    func receive(_ envelope: StreamMessage.Envelope, data: Data) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        guard let declaration = Message.declarations.first(where: { $0.type == envelope.type }) else {
+            throw StreamMessageError("the page action \(Self.name) takes no \(StageError.quoted(envelope.type)) message")
+        }
+        try envelope.refuseUnknownKeys(of: declaration)
+        return try receive(declaration.message(from: data))
     }
-
-    /// How a refusal says what the message has.
-    var has: String { fields.isEmpty ? "only its type" : fields.joined(separator: ", ") }
 }
 
 /// What a page action may use beside its message: the studio's limits, the session's gallery saves
@@ -74,8 +73,8 @@ struct PageActionRegistry: Sendable {
     init(_ actions: [any PageAction.Type]) {
         var types = Set(StreamSession.ownTypes)
         for action in actions {
-            for message in action.messages {
-                precondition(types.insert(message.type).inserted, "the page action \(action.name) takes '\(message.type)', which another already takes")
+            for type in action.messageTypes {
+                precondition(types.insert(type).inserted, "the page action \(action.name) takes '\(type)', which another already takes")
             }
         }
         self.actions = actions
@@ -90,57 +89,14 @@ struct PageActionRegistry: Sendable {
     /// What the hello message says of each action.
     struct Description: Encodable, Sendable {
         let name: String
-        let messages: [PageMessage]
+        let messages: [MessageDescription]
         let pages: [String]
 
-        init(of action: any PageAction.Type) {
+        init<Action: PageAction>(of action: Action.Type) {
             name = action.name
-            messages = action.messages
+            messages = Action.Message.declarations.map(\.description)
             pages = action.pages
         }
-    }
-}
-
-/// A text message for a page action: its type, and its fields read on demand as the action wants
-/// them (the keys were checked against the declaration before it arrives).
-struct InboundMessage: Sendable {
-    let type: String
-    let text: String
-
-    /// A field as `Value`, nil when absent.
-    /// - Throws: `otherwise` when the field is there but is no `Value`.
-    func field<Value: Decodable>(_ name: String, as _: Value.Type, otherwise: @autoclosure () -> String) throws(StreamMessageError) -> Value? {
-        do {
-            return try Self.field(name, as: Value.self, in: text)
-        } catch {
-            throw StreamMessageError(otherwise())
-        }
-    }
-
-    /// A field decoded as `Value` (nil when absent), with Swift's own decoding error for the caller
-    /// to explain.
-    static func field<Value: Decodable>(_ name: String, as _: Value.Type, in text: String) throws -> Value? {
-        let decoder = JSONDecoder()
-        decoder.userInfo[FieldOf<Value>.nameKey] = name
-        return try decoder.decode(FieldOf<Value>.self, from: Data(text.utf8)).value
-    }
-
-    /// A caption, which every save may carry: text of at most 500 characters.
-    func caption() throws(StreamMessageError) -> String? {
-        let caption = try field("caption", as: String.self, otherwise: "a \(type) message's caption must be text")
-        if let caption, caption.count > 500 { throw StreamMessageError("a caption may have at most 500 characters") }
-        return caption
-    }
-}
-
-/// Reads one named field of a JSON object.
-private struct FieldOf<Value: Decodable>: Decodable {
-    static var nameKey: CodingUserInfoKey { CodingUserInfoKey(rawValue: "ocular.field")! }
-    let value: Value?
-
-    init(from decoder: any Decoder) throws {
-        let name = decoder.userInfo[Self.nameKey] as? String ?? ""
-        value = try decoder.container(keyedBy: MessageKey.self).decodeIfPresent(Value.self, forKey: MessageKey(stringValue: name))
     }
 }
 

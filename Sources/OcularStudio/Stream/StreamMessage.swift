@@ -20,9 +20,9 @@ enum StreamMessage {
         let keys: [String]
 
         /// - Throws: ``StreamMessageError`` when the text is no JSON object with a textual `type`.
-        static func read(_ text: String) throws(StreamMessageError) -> Envelope {
+        static func read(_ data: Data) throws(StreamMessageError) -> Envelope {
             do {
-                let container = try JSONDecoder().decode(KeysOf.self, from: Data(text.utf8))
+                let container = try JSONDecoder().decode(KeysOf.self, from: data)
                 guard let type = container.type else { throw StreamMessageError("a message needs a 'type'; \(example)") }
                 return Envelope(type: type, keys: container.keys)
             } catch let error as StreamMessageError {
@@ -36,10 +36,10 @@ enum StreamMessage {
 
         /// A misspelt field must not pass unnoticed: a key beyond `type` and the declared fields is
         /// refused, naming the first such key and what the message has.
-        func refuseUnknownKeys(allowed fields: [String], has: String) throws(StreamMessageError) {
+        func refuseUnknownKeys<Message>(of declaration: MessageDeclaration<Message>) throws(StreamMessageError) {
+            let fields = declaration.fields.map(\.name)
             if let first = keys.filter({ $0 != "type" && !fields.contains($0) }).sorted().first {
-                let article = type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-                throw StreamMessageError("\(article) \(type) message has no \(StageError.quoted(first)); it has \(has)")
+                throw StreamMessageError("\(StreamMessageError.article(for: type)) \(type) message has no \(StageError.quoted(first)); it has \(declaration.has)")
             }
         }
 
@@ -55,20 +55,70 @@ enum StreamMessage {
         }
     }
 
-    /// Reads a settings message's fields: both, either or none.
-    static func settings(from text: String) throws(StreamMessageError) -> (recipe: Recipe?, quality: Int?) {
-        let quality: Int?
-        do {
-            quality = try InboundMessage.field("quality", as: Int.self, in: text)
-        } catch {
-            throw StreamMessageError("quality must be a whole number from 1 to 100")
+    /// The messages the session takes itself; every other type is a page action's.
+    enum Own: InboundMessages {
+        /// `{"type":"settings","recipe":{…},"quality":80}`: either part may be left out to keep it.
+        case settings(Settings)
+        /// `{"type":"received","next":true}`: the page has an answer; `next` when its next frame follows
+        /// at once. The stream's link is measured by these (``LinkMeter``).
+        case received(next: Bool)
+        /// `{"type":"upload"}`: a frame follows at once though no answer came before it (a page sends
+        /// one while another is processed, where the recipe is slower than the camera). Its upload is
+        /// timed from here, as from a `received` with `next`.
+        case upload
+
+        static let declarations: [MessageDeclaration<Own>] = [
+            .init("settings", Settings.self, Own.settings),
+            .init("received", Received.self) { Own.received(next: $0.next ?? false) },
+            .init("upload", .upload),
+        ]
+
+        struct Settings: MessageBody {
+            let recipe: Recipe?
+            let quality: Int?
+
+            enum CodingKeys: String, CodingKey, CaseIterable { case recipe, quality }
+
+            static func describe(_ field: CodingKeys) -> MessageField {
+                switch field {
+                case .recipe: MessageField(.object, #"a recipe, {"stages":[{"stage":"gray"}]}"#)
+                case .quality: MessageField(.integer, "a whole number from 1 to 100")
+                }
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                do {
+                    quality = try container.decodeIfPresent(Int.self, forKey: .quality)
+                } catch {
+                    throw StreamMessageError("quality must be a whole number from 1 to 100")
+                }
+                do {
+                    recipe = try container.decodeIfPresent(Recipe.self, forKey: .recipe)
+                } catch let error as DecodingError {
+                    throw StreamMessageError("the recipe is not one: \(Recipe.explain(error))")
+                } catch {
+                    throw StreamMessageError("the recipe is not one: \(error)")
+                }
+            }
         }
-        do {
-            return (try InboundMessage.field("recipe", as: Recipe.self, in: text), quality)
-        } catch let error as DecodingError {
-            throw StreamMessageError("the recipe is not one: \(Recipe.explain(error))")
-        } catch {
-            throw StreamMessageError("the recipe is not one: \(error)")
+
+        struct Received: MessageBody {
+            let next: Bool?
+
+            enum CodingKeys: String, CodingKey, CaseIterable { case next }
+
+            static func describe(_ field: CodingKeys) -> MessageField {
+                MessageField(.boolean, "true or false")
+            }
+
+            init(from decoder: any Decoder) throws {
+                do {
+                    next = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Bool.self, forKey: .next)
+                } catch {
+                    throw StreamMessageError("next must be true or false")
+                }
+            }
         }
     }
 
@@ -78,12 +128,28 @@ enum StreamMessage {
         var maxBytes: Int
     }
 
+    /// What opens every stream.
+    struct Hello: Encodable {
+        var ocular = OcularVersion.current
+        var opencv = OcularVersion.openCV
+        let stages: [StageDescription]
+        /// The session's own messages (settings, received, upload), each with its JSON Schema.
+        let messages: [MessageDescription]
+        /// The page actions live on the stream's page, each with its messages' schemas.
+        let actions: [PageActionRegistry.Description]
+        let recipe: Recipe
+        let quality: Int
+        let maxFrameBytes: Int
+        let recording: RecordingLimits
+        /// What the page says for the whole session (a read-only gallery).
+        let notice: String?
+    }
+
     /// What the server sends.
     enum Outbound: Encodable {
-        /// Once on connection: the versions, every stage the server offers, the current settings and
-        /// the largest frame it accepts.
-        case hello(stages: [StageDescription], actions: [PageActionRegistry.Description], recipe: Recipe, quality: Int,
-                   maxFrameBytes: Int, recording: RecordingLimits, notice: String? = nil)
+        /// Once on connection: the versions, every stage the server offers, the messages the page may
+        /// send (the session's own and its page actions'), the current settings and the limits.
+        case hello(Hello)
         /// After every accepted settings message: the recipe with every value spelled out.
         case settings(recipe: Recipe, quality: Int)
         /// What went wrong; `about` is "frame" when a frame was refused (its answer), "settings" otherwise.
@@ -100,7 +166,7 @@ enum StreamMessage {
         case annotations(AnnotationGroups)
 
         private enum CodingKeys: String, CodingKey {
-            case type, ocular, opencv, stages, actions, recipe, quality, maxFrameBytes, recording, about, message, item, notice
+            case type, recipe, quality, about, message, item
         }
 
         /// A page action's answer: `.answer("captured", Captured(…))`.
@@ -109,17 +175,9 @@ enum StreamMessage {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             switch self {
-            case .hello(let stages, let actions, let recipe, let quality, let maxFrameBytes, let recording, let notice):
+            case .hello(let hello):
                 try container.encode("hello", forKey: .type)
-                try container.encodeIfPresent(notice, forKey: .notice)
-                try container.encode(OcularVersion.current, forKey: .ocular)
-                try container.encode(OcularVersion.openCV, forKey: .opencv)
-                try container.encode(stages, forKey: .stages)
-                try container.encode(actions, forKey: .actions)
-                try container.encode(recipe, forKey: .recipe)
-                try container.encode(quality, forKey: .quality)
-                try container.encode(maxFrameBytes, forKey: .maxFrameBytes)
-                try container.encode(recording, forKey: .recording)
+                try hello.encode(to: encoder)
             case .settings(let recipe, let quality):
                 try container.encode("settings", forKey: .type)
                 try container.encode(recipe, forKey: .recipe)

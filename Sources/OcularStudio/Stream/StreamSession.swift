@@ -1,3 +1,4 @@
+import Foundation
 internal import NIOCore
 import Ocular
 import Synchronization
@@ -19,16 +20,8 @@ final class StreamSession: Sendable {
         var quality: Int
     }
 
-    /// The message types the session takes itself; every other is a page action's.
-    static let settingsType = "settings"
-    /// The page has an answer: `{"type":"received","next":true}`, `next` when its next frame follows
-    /// at once. The stream's link is measured by these (``LinkMeter``).
-    static let receivedType = "received"
-    /// A frame follows at once though no answer came before it: `{"type":"upload"}`, before a frame a
-    /// page sends while another is processed (a recipe slower than the camera). Its upload is timed
-    /// from here, as from a `received` with `next`.
-    static let uploadType = "upload"
-    static let ownTypes = [settingsType, receivedType, uploadType]
+    /// The message types the session takes itself (``StreamMessage/Own``); every other is a page action's.
+    static let ownTypes = StreamMessage.Own.declarations.map(\.type)
     /// How often the link's figures go to the page when its level stays.
     static let linkReportIntervalMs = 1000.0
 
@@ -40,7 +33,7 @@ final class StreamSession: Sendable {
     /// The actions of the stream's page, made for this stream.
     let actions: [any PageAction]
     /// Each message type an action takes: the action and the message's declaration.
-    private let routes: [String: (action: any PageAction, message: PageMessage)]
+    private let routes: [String: any PageAction]
     private let started = ContinuousClock.now
     /// The link's measurements and level, and when the page last heard of them.
     private let link: Mutex<(meter: LinkMeter, reportedAt: Double)>
@@ -64,9 +57,9 @@ final class StreamSession: Sendable {
         self.settings = Mutex(Settings(pipeline: try Pipeline(Recipe(), registry: registry), quality: configuration.jpegQuality))
         let context = PageActionContext(configuration: configuration, saves: GallerySaves(configuration: configuration, gallery: gallery), beans: beans)
         actions = actionRegistry.actions.filter { $0.serves(page: page) }.map { $0.init(context: context) }
-        var routes: [String: (action: any PageAction, message: PageMessage)] = [:]
+        var routes: [String: any PageAction] = [:]
         for action in actions {
-            for message in type(of: action).messages { routes[message.type] = (action, message) }
+            for type in type(of: action).messageTypes { routes[type] = action }
         }
         self.routes = routes
     }
@@ -80,7 +73,7 @@ final class StreamSession: Sendable {
 
     /// The message types this stream takes, its own first.
     var messageTypes: [String] {
-        Self.ownTypes + actions.flatMap { type(of: $0).messages.map(\.type) }
+        Self.ownTypes + actions.flatMap { type(of: $0).messageTypes }
     }
 
     /// Milliseconds since the stream opened, the link meter's clock.
@@ -118,42 +111,55 @@ final class StreamSession: Sendable {
     /// The message that opens the stream.
     var hello: StreamMessage.Outbound {
         let current = currentSettings
-        return .hello(stages: registry.descriptions, actions: actions.map { PageActionRegistry.Description(of: type(of: $0)) },
-                      recipe: current.pipeline.recipe, quality: current.quality,
-                      maxFrameBytes: configuration.maxFrameBytes,
-                      recording: .init(maxSeconds: configuration.maxRecordingSeconds, maxBytes: configuration.maxClipBytes),
-                      notice: gallery.readOnlyNotice)
+        let actions: [PageActionRegistry.Description] = actions.map { type(of: $0).description }
+        return .hello(StreamMessage.Hello(stages: registry.descriptions, messages: StreamMessage.Own.declarations.map(\.description),
+                            actions: actions,
+                            recipe: current.pipeline.recipe, quality: current.quality,
+                            maxFrameBytes: configuration.maxFrameBytes,
+                            recording: .init(maxSeconds: configuration.maxRecordingSeconds, maxBytes: configuration.maxClipBytes),
+                            notice: gallery.readOnlyNotice))
     }
 
-    /// Applies a text message: the settings, all or nothing, or an action's.
-    /// - Returns: The reply: the new settings, an action's answer, or an error naming what is wrong;
-    ///   nil when the answer comes after the next frame (a save).
+    /// Applies a text message: the session's own (the settings, all or nothing; the link's
+    /// acknowledgements) or an action's, decoded once.
+    /// - Returns: The reply: the new settings, an action's answer, or an error about the message's
+    ///   type naming what is wrong (about "settings" for a message that is none); nil when the answer
+    ///   comes after the next frame (a save).
     func receive(_ text: String) -> StreamMessage.Outbound? {
+        let data = Data(text.utf8)
+        let envelope: StreamMessage.Envelope
         do throws(StreamMessageError) {
-            let envelope = try StreamMessage.Envelope.read(text)
-            if envelope.type == Self.receivedType {
-                try envelope.refuseUnknownKeys(allowed: ["next"], has: "next")
-                let next = try InboundMessage(type: envelope.type, text: text).field("next", as: Bool.self, otherwise: "next must be true or false")
-                return acknowledge(sendingNext: next ?? false)
-            }
-            if envelope.type == Self.uploadType {
-                try envelope.refuseUnknownKeys(allowed: [], has: "only its type")
-                let time = now
-                link.withLock { $0.meter.uploadStarts(at: time) }
-                return nil
-            }
-            if envelope.type == Self.settingsType {
-                try envelope.refuseUnknownKeys(allowed: ["recipe", "quality"], has: "recipe and quality")
-                let (recipe, quality) = try StreamMessage.settings(from: text)
-                return apply(recipe: recipe, quality: quality)
-            }
-            guard let route = routes[envelope.type] else {
-                throw StreamMessageError("unknown message type \(StageError.quoted(envelope.type)); the types are \(messageTypes.joined(separator: ", "))")
-            }
-            try envelope.refuseUnknownKeys(allowed: route.message.fields, has: route.message.has)
-            return try route.action.receive(InboundMessage(type: envelope.type, text: text))
+            envelope = try StreamMessage.Envelope.read(data)
         } catch {
             return .error(about: "settings", message: error.reason)
+        }
+        let action = routes[envelope.type]
+        let own = StreamMessage.Own.declarations.first { $0.type == envelope.type }
+        guard own != nil || action != nil else {
+            let reason = "unknown message type \(StageError.quoted(envelope.type)); the types are \(messageTypes.joined(separator: ", "))"
+            return .error(about: "settings", message: reason)
+        }
+        do throws(StreamMessageError) {
+            if let own {
+                try envelope.refuseUnknownKeys(of: own)
+                return try receive(own.message(from: data))
+            }
+            return try action?.receive(envelope, data: data)
+        } catch {
+            return .error(about: envelope.type, message: error.reason)
+        }
+    }
+
+    private func receive(_ message: StreamMessage.Own) throws(StreamMessageError) -> StreamMessage.Outbound? {
+        switch message {
+        case .settings(let settings):
+            return apply(recipe: settings.recipe, quality: settings.quality)
+        case .received(let next):
+            return acknowledge(sendingNext: next)
+        case .upload:
+            let time = now
+            link.withLock { $0.meter.uploadStarts(at: time) }
+            return nil
         }
     }
 

@@ -1,0 +1,210 @@
+import Foundation
+import Ocular
+
+/// The fields of one text message a page may send, beside its `type`: a `Decodable` type whose coding
+/// keys are the fields it may have. The session checks a message's keys against them (a misspelt
+/// field is refused by name), decodes the message once, and the hello publishes each as JSON Schema.
+protocol MessageBody: Decodable, Sendable {
+    /// Every field, in the order the hello lists them: the keys the decoder reads.
+    associatedtype CodingKeys: CodingKey & CaseIterable
+    /// How the hello publishes a field and errors name what it must be.
+    static func describe(_ field: CodingKeys) -> MessageField
+    /// What the types cannot say (a caption's length, a point inside the frame).
+    func check(as type: String) throws(StreamMessageError)
+}
+
+extension MessageBody {
+    func check(as type: String) throws(StreamMessageError) {}
+
+    static var fields: [(name: String, field: MessageField)] {
+        CodingKeys.allCases.map { ($0.stringValue, describe($0)) }
+    }
+}
+
+/// A field of a message as the hello publishes it and errors name it.
+struct MessageField: Sendable {
+    enum Kind: Sendable {
+        case integer, number, boolean, text, object
+        /// A list of numbers.
+        case numbers
+        /// One of these words.
+        case choice([String])
+    }
+
+    let kind: Kind
+    let required: Bool
+    /// What it must be, in the words of an error: "1 or 2", "text".
+    let meaning: String
+
+    init(_ kind: Kind, required: Bool = false, _ meaning: String) {
+        self.kind = kind
+        self.required = required
+        self.meaning = meaning
+    }
+
+    /// The field's JSON Schema.
+    fileprivate var schema: [String: SchemaValue] {
+        var schema: [String: SchemaValue] = ["description": .text(meaning)]
+        switch kind {
+        case .integer: schema["type"] = .text("integer")
+        case .number: schema["type"] = .text("number")
+        case .boolean: schema["type"] = .text("boolean")
+        case .text: schema["type"] = .text("string")
+        case .object: schema["type"] = .text("object")
+        case .numbers:
+            schema["type"] = .text("array")
+            schema["items"] = .object(["type": .text("number")])
+        case .choice(let words):
+            schema["type"] = .text("string")
+            schema["enum"] = .list(words.map(SchemaValue.text))
+        }
+        return schema
+    }
+}
+
+/// A message of only its type: `{"type":"merge"}`.
+struct NoFields: MessageBody {
+    enum CodingKeys: CodingKey, CaseIterable {}
+    static func describe(_ field: CodingKeys) -> MessageField {
+        switch field {}
+    }
+}
+
+/// A save's caption, which every save may carry: text of at most ``maxLength`` characters.
+struct Caption: MessageBody {
+    static let maxLength = 500
+    let caption: String?
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case caption }
+
+    static func describe(_ field: CodingKeys) -> MessageField {
+        MessageField(.text, "text")
+    }
+
+    func check(as type: String) throws(StreamMessageError) {
+        if let caption, caption.count > Self.maxLength {
+            throw StreamMessageError("a caption may have at most \(Self.maxLength) characters")
+        }
+    }
+}
+
+/// One message type an action (or the session) takes: its `type`, its fields, and how its body
+/// becomes the receiver's message.
+struct MessageDeclaration<Message>: Sendable {
+    let type: String
+    let fields: [(name: String, field: MessageField)]
+    private let make: @Sendable (Data, String) throws(StreamMessageError) -> Message
+
+    /// A message with fields: `.init("capture", Capture.self, Message.capture)`.
+    init<Body: MessageBody>(_ type: String, _ body: Body.Type, _ message: @escaping @Sendable (Body) -> Message) {
+        self.type = type
+        fields = Body.fields
+        make = { (data, type) throws(StreamMessageError) in
+            let body = try Self.decode(Body.self, from: data, type: type)
+            try body.check(as: type)
+            return message(body)
+        }
+    }
+
+    /// A message of only its type: `.init("merge", .merge)`.
+    init(_ type: String, _ message: Message) where Message: Sendable {
+        self.type = type
+        fields = []
+        make = { _, _ in message }
+    }
+
+    /// How a refusal says what the message has.
+    var has: String { fields.isEmpty ? "only its type" : fields.map(\.name).joined(separator: ", ") }
+
+    /// The message in `data`, whose keys are already checked against ``fields``.
+    /// - Throws: Naming the field that is not what the message takes, and what it must be.
+    func message(from data: Data) throws(StreamMessageError) -> Message {
+        try make(data, type)
+    }
+
+    private static func decode<Body: MessageBody>(_: Body.Type, from data: Data, type: String) throws(StreamMessageError) -> Body {
+        let article = StreamMessageError.article(for: type)
+        do {
+            return try JSONDecoder().decode(Body.self, from: data)
+        } catch let error as StreamMessageError {
+            throw error
+        } catch DecodingError.keyNotFound(let key, _) {
+            let field = Body.CodingKeys.allCases.first { $0.stringValue == key.stringValue }
+            let meaning = field.map { ", " + Body.describe($0).meaning } ?? ""
+            throw StreamMessageError("\(article) \(type) message needs \(StreamMessageError.article(for: key.stringValue)) \(key.stringValue)\(meaning)")
+        } catch let error as DecodingError {
+            if let key = error.fieldKey, let field = Body.CodingKeys.allCases.first(where: { $0.stringValue == key.stringValue }) {
+                throw StreamMessageError("\(article) \(type) message's \(key.stringValue) must be \(Body.describe(field).meaning)")
+            }
+            throw StreamMessageError("\(article) \(type) message is not one: \(error)")
+        } catch {
+            throw StreamMessageError("\(article) \(type) message is not one: \(error)")
+        }
+    }
+
+    /// What the hello publishes of it: its type, its fields' names, and its JSON Schema.
+    var description: MessageDescription {
+        var properties: [String: SchemaValue] = ["type": .object(["const": .text(type)])]
+        for (name, field) in fields { properties[name] = .object(field.schema) }
+        let required = ["type"] + fields.filter(\.field.required).map(\.name)
+        return MessageDescription(type: type, fields: fields.map(\.name), schema: [
+            "type": .text("object"),
+            "properties": .object(properties),
+            "required": .list(required.map(SchemaValue.text)),
+            "additionalProperties": .boolean(false),
+        ])
+    }
+}
+
+/// The messages a receiver (a page action, the session) takes: usually an enum with a case per
+/// message type, so that its `receive` switches over them exhaustively.
+protocol InboundMessages: Sendable {
+    static var declarations: [MessageDeclaration<Self>] { get }
+}
+
+/// A message type as the hello lists it: `{"type":"capture","fields":["slot","at"],"schema":{…}}`.
+struct MessageDescription: Encodable, Sendable {
+    let type: String
+    let fields: [String]
+    /// JSON Schema (draft 2020-12) of the whole message, `type` included.
+    let schema: [String: SchemaValue]
+}
+
+/// The few JSON values a schema needs.
+indirect enum SchemaValue: Encodable, Sendable {
+    case text(String)
+    case boolean(Bool)
+    case list([SchemaValue])
+    case object([String: SchemaValue])
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .text(let text): try container.encode(text)
+        case .boolean(let value): try container.encode(value)
+        case .list(let values): try container.encode(values)
+        case .object(let members): try container.encode(members)
+        }
+    }
+}
+
+extension StreamMessageError {
+    /// "a" or "an" before a word, as errors name messages and fields.
+    static func article(for word: String) -> String {
+        word.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    }
+}
+
+private extension DecodingError {
+    /// The message's field the error is in (the first key of its path).
+    var fieldKey: (any CodingKey)? {
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return context.codingPath.first
+        case .keyNotFound(let key, let context):
+            return context.codingPath.first ?? key
+        @unknown default:
+            return nil
+        }
+    }
+}
