@@ -1,18 +1,17 @@
 # Ocular: `make run` starts Ocular Studio, `make test` runs every test. Both install what is missing.
 SWIFT ?= swift
-HOST ?= 127.0.0.1
-PORT ?= 8080
 # Every build goes through scripts/swift-build.sh, which keeps SwiftPM's trait flags in one order between runs.
 BUILD = SWIFT=$(SWIFT) scripts/swift-build.sh
 
 .PHONY: run test eval build bench fuzz docs clean
 
-## Install what is missing, build, and serve Ocular Studio (http://127.0.0.1:8080/ by default).
+## Install what is missing, build, and serve Ocular Studio: at `ocular studio`'s defaults (StudioConfiguration's,
+## http://127.0.0.1:8080/), or at HOST= and PORT= when given.
 run:
 	scripts/setup.sh run
 	scripts/touch-dependents.sh
 	$(BUILD) -c release --product ocular
-	.build/release/ocular studio --host $(HOST) --port $(PORT)
+	.build/release/ocular studio $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
 
 ## Install what is missing and run the Swift tests (the evaluations on a sample), a client package that depends
 ## on Ocular by version, then the browser tests in headless Chromium; ends with each suite's time.

@@ -239,7 +239,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OcularCLITests",
-            dependencies: ["ocular", "gallery-save-loop", "Ocular", "OcularGallery", "OcularTestSupport"],
+            dependencies: ["ocular", "gallery-save-loop", "Ocular", "OcularGallery", "OcularStudio", "OcularTestSupport"],
             linkerSettings: linksOnlyWhatItCalls
         ),
     ],

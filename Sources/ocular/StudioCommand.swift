@@ -16,17 +16,20 @@ struct StudioCommand: AsyncParsableCommand {
             the certificate's fingerprint to compare with what the phone shows.
             """)
 
+    /// The studio's defaults live in its configuration; the options start from them.
+    private static let defaults = StudioConfiguration()
+
     @Option(help: "Address to listen on; 0.0.0.0 listens on every network interface.")
-    var host = "127.0.0.1"
+    var host = Self.defaults.host
 
     @Option(help: "Port to listen on; 0 picks a free one.")
-    var port = 8080
+    var port = Self.defaults.port
 
     @Option(help: "Largest frame accepted, in megabytes.")
-    var maxFrameMegabytes = 8
+    var maxFrameMegabytes = Self.defaults.maxFrameBytes >> 20
 
     @Option(help: "JPEG quality of processed frames, 1 to 100.")
-    var quality = 80
+    var quality = Self.defaults.jpegQuality
 
     @Option(name: .customLong("public"), help: "Serve the web app from this folder instead of the built-in one.")
     var publicFolder: String?
@@ -48,7 +51,7 @@ struct StudioCommand: AsyncParsableCommand {
     var token: String?
 
     @Option(help: "Saves are refused once the gallery's files take this many megabytes.")
-    var galleryQuotaMegabytes = 2048
+    var galleryQuotaMegabytes = Int(Self.defaults.galleryQuotaBytes >> 20)
 
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
     var tlsCertificate: String?
@@ -63,13 +66,13 @@ struct StudioCommand: AsyncParsableCommand {
     var fixedQuality = false
 
     @Option(help: "Longest recording a page may make, in seconds (its recorder stops there; the server refuses longer clips).")
-    var maxRecordingSeconds = 300
+    var maxRecordingSeconds = Int(Self.defaults.maxRecordingSeconds)
 
     @Option(help: "Largest recorded clip accepted, in megabytes.")
-    var maxClipMegabytes = 512
+    var maxClipMegabytes = Self.defaults.maxClipBytes >> 20
 
     @Option(help: "Most processing one stream frame may cost, in seconds: a heavier frame (a huge one, a heavy recipe) is processed shrunk to fit.")
-    var maxFrameSeconds = 2.0
+    var maxFrameSeconds = Self.defaults.maxFrameWorkSeconds
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .notice

@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularStudio
 import Testing
 
 @Suite("The ocular command line")
@@ -119,6 +120,27 @@ struct CLITests {
         }
         #expect(info.frameCount == 6 && info.framesPerSecond == 4 && info.width == 600 && info.height == 400)
         #expect(folder.contents == ["t.avi"])
+    }
+
+    @Test("ocular studio's defaults are the studio configuration's, shown in its help")
+    func studioDefaults() throws {
+        let defaults = StudioConfiguration()
+        let help = try ocular("studio", "--help").output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for (option, value) in [("--host", defaults.host), ("--port", "\(defaults.port)"), ("--quality", "\(defaults.jpegQuality)"),
+                                ("--max-frame-megabytes", "\(defaults.maxFrameBytes >> 20)"),
+                                ("--gallery-quota-megabytes", "\(defaults.galleryQuotaBytes >> 20)"),
+                                ("--max-recording-seconds", "\(Int(defaults.maxRecordingSeconds))"),
+                                ("--max-clip-megabytes", "\(defaults.maxClipBytes >> 20)"),
+                                ("--max-frame-seconds", "\(defaults.maxFrameWorkSeconds)")] {
+            // An option's help runs from its name to the next option.
+            guard let start = help.range(of: "\(option) <") else {
+                Issue.record("\(option) is not in the help: \(help)")
+                continue
+            }
+            let rest = help[start.upperBound...]
+            let own = rest[..<(rest.range(of: " --")?.lowerBound ?? rest.endIndex)]
+            #expect(own.contains("(default: \(value))"), "\(option): \(own)")
+        }
     }
 
     @Test("bad options are refused with a reason")

@@ -40,7 +40,7 @@ struct GalleryController {
         router.get(RouterPath(stringLiteral: Self.path + "/:id/thumbnail")) { request, context in
             try await withItem(context) { gallery, item in
                 guard let thumbnail = gallery.thumbnailPath(of: item) else {
-                    return try StudioErrorBody.response(.notFound, "item \(item.id) has no thumbnail")
+                    throw StudioHTTPError(.notFound, "item \(item.id) has no thumbnail")
                 }
                 return try await file(thumbnail, of: nil, request: request, context: context)
             }
@@ -48,19 +48,19 @@ struct GalleryController {
         router.get(RouterPath(stringLiteral: Self.path + "/:id/alternate")) { request, context in
             try await withItem(context) { gallery, item in
                 guard let alternate = gallery.alternatePath(of: item) else {
-                    return try StudioErrorBody.response(.notFound, "item \(item.id) has no other format (yet)")
+                    throw StudioHTTPError(.notFound, "item \(item.id) has no other format (yet)")
                 }
                 return try await file(alternate, of: nil, request: request, context: context)
             }
         }
         router.delete(RouterPath(stringLiteral: Self.path + "/:id")) { _, context in
-            guard let id = Self.id(context) else { return try Self.unknown(context) }
+            guard let id = Self.id(context) else { throw Self.unknown(context) }
             let outcome = await blocking { () throws(GalleryError) in try gallery.open().delete(id: id) }
             switch outcome {
             case .success(let item):
                 converter?.cancel(itemID: item.id)
                 return try jsonResponse(Deleted(deleted: item.id), status: .ok)
-            case .failure(let error): return try response(for: error)
+            case .failure(let error): throw refusal(of: error)
             }
         }
     }
@@ -68,10 +68,10 @@ struct GalleryController {
     private func list(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         guard let limit = query.get("limit").map({ Int($0) }) ?? 60, (1...Self.largestPage).contains(limit) else {
-            return try StudioErrorBody.response(.badRequest, "limit must be a whole number from 1 to \(Self.largestPage)")
+            throw StudioHTTPError(.badRequest, "limit must be a whole number from 1 to \(Self.largestPage)")
         }
         guard let offset = query.get("offset").map({ Int($0) }) ?? 0, offset >= 0 else {
-            return try StudioErrorBody.response(.badRequest, "offset must be a whole number from 0")
+            throw StudioHTTPError(.badRequest, "offset must be a whole number from 0")
         }
         let outcome = await blocking { () throws(GalleryError) in
             let opened = try gallery.open()
@@ -80,20 +80,20 @@ struct GalleryController {
         }
         switch outcome {
         case .success(let page): return try jsonResponse(page, status: .ok, datesAs: .iso8601)
-        case .failure(let error): return try response(for: error)
+        case .failure(let error): throw refusal(of: error)
         }
     }
 
     /// Looks the id up, then answers with `body`.
     private func withItem(_ context: BasicRequestContext, _ body: (Gallery, GalleryItem) async throws -> Response) async throws -> Response {
-        guard let id = Self.id(context) else { return try Self.unknown(context) }
+        guard let id = Self.id(context) else { throw Self.unknown(context) }
         let outcome = await blocking { () throws(GalleryError) in
             let opened = try gallery.open()
             return (opened, try opened.item(id: id))
         }
         switch outcome {
         case .success(let (opened, item)): return try await body(opened, item)
-        case .failure(let error): return try response(for: error)
+        case .failure(let error): throw refusal(of: error)
         }
     }
 
@@ -118,8 +118,8 @@ struct GalleryController {
         let file: GalleryFile
         switch opened {
         case .success(let found): file = found
-        case .failure(.missingFile): return try StudioErrorBody.response(.notFound, "the item's file is missing from the gallery")
-        case .failure(let error): return try StudioErrorBody.response(.internalServerError, gallery.clientMessage(for: error))
+        case .failure(.missingFile): throw StudioHTTPError(.notFound, "the item's file is missing from the gallery")
+        case .failure(let error): throw StudioHTTPError(.internalServerError, gallery.clientMessage(for: error))
         }
         let size = file.size
         var headers: HTTPFields = [.contentType: Self.mediaType(of: path), .acceptRanges: "bytes", .cacheControl: "no-cache"]
@@ -193,15 +193,15 @@ struct GalleryController {
         return Int64(text)
     }
 
-    private static func unknown(_ context: BasicRequestContext) throws -> Response {
+    private static func unknown(_ context: BasicRequestContext) -> StudioHTTPError {
         let id = context.parameters.get("id") ?? ""
-        return try StudioErrorBody.response(.notFound, "the gallery has no item \(StageError.quoted(id)); ids are whole numbers from \(path)")
+        return StudioHTTPError(.notFound, "the gallery has no item \(StageError.quoted(id)); ids are whole numbers from \(path)")
     }
 
     /// The status follows the error's code (a missing item 404, a read-only gallery 409, a full one
     /// 507); the message names files relative to the gallery.
-    private func response(for error: GalleryError) throws -> Response {
-        try StudioErrorBody.response(for: error, message: gallery.clientMessage(for: error))
+    private func refusal(of error: GalleryError) -> StudioHTTPError {
+        StudioHTTPError(error, message: gallery.clientMessage(for: error))
     }
 }
 

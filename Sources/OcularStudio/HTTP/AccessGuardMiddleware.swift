@@ -54,7 +54,7 @@ struct AccessGuardMiddleware<Context: RequestContext>: RouterMiddleware {
                                         tokens: [StudioAccess.token(inAuthorization: request.headers[.authorization]),
                                                  StudioAccess.token(inCookies: request.headers[.cookie])]) {
             context.logger.notice("refused \(request.method) \(request.uri.path): \(refusal.message)")
-            return try StudioErrorBody.response(HTTPResponse.Status(code: refusal.status), refusal.message)
+            throw StudioHTTPError(HTTPResponse.Status(code: refusal.status), refusal.message)
         }
         return try await next(request, context)
     }

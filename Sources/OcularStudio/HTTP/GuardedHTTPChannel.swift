@@ -119,7 +119,7 @@ final class HTTPRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
                 guard let refusal = refusal(of: head) else { return context.fireChannelRead(data) }
                 refused = true
                 respond(context: context, status: HTTPResponseStatus(statusCode: refusal.status),
-                        body: StudioErrorBody(error: refusal.message).json,
+                        body: StudioHTTPError.Body(error: refusal.message).json,
                         contentType: "application/json; charset=utf-8")
                 return
             }

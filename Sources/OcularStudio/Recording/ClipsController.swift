@@ -55,7 +55,7 @@ struct ClipsController {
         case "video/webm": declared = .webm
         case "video/mp4": declared = .mp4
         default:
-            return try StudioErrorBody.response(.unsupportedMediaType,
+            throw StudioHTTPError(.unsupportedMediaType,
                 "send the clip with Content-Type video/webm or video/mp4, not '\(StudioAccess.printable(type))'")
         }
         let query = request.uri.queryParameters
@@ -63,22 +63,22 @@ struct ClipsController {
         do {
             recipe = try Pipeline(Recipe(json: query.get("recipe") ?? "{\"stages\":[]}"), registry: registry).recipe
         } catch {
-            return try StudioErrorBody.response(.badRequest, "the recipe is not one: \(error)")
+            throw StudioHTTPError(.badRequest, "the recipe is not one: \(error)")
         }
         let page = String((query.get("page") ?? "").prefix(40).filter { $0.isASCII && ($0.isLetter || $0.isNumber) })
         let limit = configuration.maxClipBytes
         let tooLarge = "the clip is larger than the limit of \(limit) bytes (\(limit >> 20) MB)"
         let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
-        if let declaredLength, declaredLength > limit { return try StudioErrorBody.response(.contentTooLarge, tooLarge) }
+        if let declaredLength, declaredLength > limit { throw StudioHTTPError(.contentTooLarge, tooLarge) }
 
         let opened = await blocking { () throws(GalleryError) in try self.gallery.open() }
         let gallery: Gallery
         switch opened {
         case .success(let found): gallery = found
-        case .failure(let error): return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+        case .failure(let error): throw StudioHTTPError(error, message: self.gallery.clientMessage(for: error))
         }
         if gallery.isReadOnly {
-            return try StudioErrorBody.response(for: GalleryError.readOnly(path: gallery.folder), message: self.gallery.readOnlyNotice)
+            throw StudioHTTPError(GalleryError.readOnly(path: gallery.folder), message: self.gallery.readOnlyNotice)
         }
         // A full gallery refuses the clip before a byte of it is written (and again with its row);
         // uploads under way count with what they announced.
@@ -88,7 +88,7 @@ struct ClipsController {
         if let declaredLength, case .success(let used) = await blocking({ () throws(GalleryError) in try gallery.bytesUsed() }) {
             if let pending = reservations.reserve(Int64(declaredLength), used: used, quota: quota) {
                 let error = GalleryError.quotaExceeded(used: used + pending, adding: declaredLength, quota: quota)
-                return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+                throw StudioHTTPError(error, message: self.gallery.clientMessage(for: error))
             }
             reserved = Int64(declaredLength)
         }
@@ -101,25 +101,25 @@ struct ClipsController {
         let received: Int
         switch try await receive(request.body, into: partial, limit: limit) {
         case .written(let count): received = count
-        case .tooLarge: return try StudioErrorBody.response(.contentTooLarge, tooLarge)
+        case .tooLarge: throw StudioHTTPError(.contentTooLarge, tooLarge)
         case .failed(let reason, let code):
             context.logger.error("clip upload: \(reason)")
             if code == ENOSPC || code == EDQUOT {
-                return try StudioErrorBody.response(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                throw StudioHTTPError(StudioHTTPError.insufficientStorage,
                                                     "the clip could not be written: the disk is full (\(reason))")
             }
-            return try StudioErrorBody.response(.internalServerError, "the clip could not be written: \(reason)")
+            throw StudioHTTPError(.internalServerError, "the clip could not be written: \(reason)")
         }
-        guard received > 0 else { return try StudioErrorBody.response(.badRequest, "the request has no body: send the clip's file as the body") }
+        guard received > 0 else { throw StudioHTTPError(.badRequest, "the request has no body: send the clip's file as the body") }
         if let declaredLength, declaredLength != received {
-            return try StudioErrorBody.response(.badRequest, "the upload ended after \(received) of the \(declaredLength) bytes announced: try again")
+            throw StudioHTTPError(.badRequest, "the upload ended after \(received) of the \(declaredLength) bytes announced: try again")
         }
 
         let checked = await Self.check(partial, declared: declared, maxSeconds: configuration.maxRecordingSeconds)
         let probe: ClipProbe, firstFrame: Image
         switch checked {
         case .success(let found): (probe, firstFrame) = found
-        case .failure(let refusal): return try StudioErrorBody.response(refusal.status, refusal.message)
+        case .failure(let refusal): throw refusal
         }
         let source = page.isEmpty ? "studio recording" : "studio \(page) recording"
         let stored = await blocking { () throws(GalleryError) in
@@ -131,44 +131,39 @@ struct ClipsController {
             if probe.container == .webm, let converter { converter.enqueue(itemID: item.id, gallery: gallery) }
             return try jsonResponse(GalleryItemResource(item: item), status: .created, datesAs: .iso8601)
         case .failure(let error):
-            return try StudioErrorBody.response(for: error, message: self.gallery.clientMessage(for: error))
+            throw StudioHTTPError(error, message: self.gallery.clientMessage(for: error))
         }
     }
 
-    struct Refusal: Error {
-        let status: HTTPResponse.Status
-        let message: String
-    }
-
     /// Walks the clip's container and decodes its first frame, off the cooperative threads.
-    static func check(_ path: String, declared: ClipProbe.Container, maxSeconds: Double) async -> Result<(ClipProbe, Image), Refusal> {
-        let outcome = try? await NIOThreadPool.singleton.runIfActive { () -> Result<(ClipProbe, Image), Refusal> in
+    static func check(_ path: String, declared: ClipProbe.Container, maxSeconds: Double) async -> Result<(ClipProbe, Image), StudioHTTPError> {
+        let outcome = try? await NIOThreadPool.singleton.runIfActive { () -> Result<(ClipProbe, Image), StudioHTTPError> in
             let damaged = HTTPResponse.Status.unprocessableContent
             let probe: ClipProbe
             switch Result(catching: { () throws(OcularError) in try ClipProbe(contentsOfFile: path) }) {
             case .success(let found): probe = found
             case .failure(.unreadableMedia(_, let reason)):
-                return .failure(Refusal(status: damaged, message: "the clip is not a whole WebM or MP4: \(reason)"))
+                return .failure(StudioHTTPError(damaged, "the clip is not a whole WebM or MP4: \(reason)"))
             case .failure(let error):
-                return .failure(Refusal(status: damaged, message: "the clip cannot be read: \(error)"))
+                return .failure(StudioHTTPError(damaged, "the clip cannot be read: \(error)"))
             }
             guard probe.container == declared else {
-                return .failure(Refusal(status: damaged, message: "the clip was sent as video/\(declared.rawValue) but is an \(probe.container.rawValue.uppercased()) file"))
+                return .failure(StudioHTTPError(damaged, "the clip was sent as video/\(declared.rawValue) but is an \(probe.container.rawValue.uppercased()) file"))
             }
             guard probe.duration <= maxSeconds + durationSlack else {
-                return .failure(Refusal(status: .contentTooLarge,
-                                        message: String(format: "the clip lasts %.1f s, longer than the studio's limit of %.0f s", probe.duration, maxSeconds)))
+                return .failure(StudioHTTPError(.contentTooLarge,
+                                                String(format: "the clip lasts %.1f s, longer than the studio's limit of %.0f s", probe.duration, maxSeconds)))
             }
             guard probe.width > 0, probe.height > 0 else {
-                return .failure(Refusal(status: damaged, message: "the clip's video track declares no frame size"))
+                return .failure(StudioHTTPError(damaged, "the clip's video track declares no frame size"))
             }
             do {
                 return .success((probe, try Image(firstFrameOfVideo: path)))
             } catch {
-                return .failure(Refusal(status: damaged, message: "the clip's first frame does not decode: its frames are damaged"))
+                return .failure(StudioHTTPError(damaged, "the clip's first frame does not decode: its frames are damaged"))
             }
         }
-        return outcome ?? .failure(Refusal(status: .serviceUnavailable, message: "the server is shutting down"))
+        return outcome ?? .failure(StudioHTTPError(.serviceUnavailable, "the server is shutting down"))
     }
 
     enum Received {
