@@ -67,28 +67,27 @@ func streamFrames(to port: Int, frames: [[UInt8]], width: Int, height: Int, effe
         guard case .text(let hello)? = try await messages.next(), hello.contains(#""hello""#) else {
             throw BenchError("the studio did not say hello")
         }
-        /// Sends a frame and waits for its processed frame; returns the frame's bytes. A stage that finds
-        /// things (detections, a sample's corners) answers each frame with an annotations message after
-        /// it: the one that belongs to the frame before is read on the way, so every stage is timed alike.
+        /// Sends a frame and waits for its processed frame; returns the JPEG. The answer is one binary
+        /// message: a 4-byte big-endian length, a JSON header of that length (the frame's number and
+        /// what goes with it: a stage's findings), then the JPEG.
         func roundTrip(_ frame: ByteBuffer) async throws -> ByteBuffer {
             try await outbound.write(.binary(frame))
-            while true {
-                switch try await messages.next() {
-                case .binary(let bytes)?: return bytes
-                case .text(let text)? where text.contains(#""type":"annotations""#): continue
-                case .text(let text)?: throw BenchError("the studio answered a frame with text: \(text.prefix(200))")
-                case nil: throw BenchError("the studio closed the stream")
+            switch try await messages.next() {
+            case .binary(var answer)?:
+                guard let length = answer.readInteger(endianness: .big, as: UInt32.self), answer.readableBytes >= Int(length) else {
+                    throw BenchError("the studio answered a frame with \(answer.readableBytes) bytes and no header")
                 }
+                answer.moveReaderIndex(forwardBy: Int(length))
+                return answer
+            case .text(let text)?: throw BenchError("the studio answered a frame with text: \(text.prefix(200))")
+            case nil: throw BenchError("the studio closed the stream")
             }
         }
         for effect in effects {
             // "none" is the empty recipe; any other name a recipe of that one stage at its defaults.
             let stages = effect == "none" ? "" : #"{"stage":"\#(effect)"}"#
             try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[\#(stages)]}}"#))
-            // The last frame's annotations may come first.
-            var answer = try await messages.next()
-            while case .text(let text)? = answer, text.contains(#""type":"annotations""#) { answer = try await messages.next() }
-            guard case .text(let text)? = answer, text.contains(#""type":"settings""#) else {
+            guard case .text(let text)? = try await messages.next(), text.contains(#""type":"settings""#) else {
                 throw BenchError("the studio refused stage \(effect)")
             }
             // Warm-up; check that the reply is a JPEG of the frame's size.

@@ -58,6 +58,9 @@ public struct StudioConfiguration: Sendable {
     /// The largest frame processed whole before its recipe's rate is known (a new stream, new
     /// settings): 1920×1080. A larger one is shrunk to it for that first measurement.
     public var unmeasuredFramePixels: Int = 1920 * 1080
+    /// The camera rate the studio aims to keep: the most frames a page sends a second, and the rate
+    /// the link is measured against (``LinkMeter``). Pages take it from the hello.
+    public var framesPerSecond: Double = 30
     /// Whether each stream's frame size and JPEG qualities follow its link (``LinkMeter``); when
     /// false they stay at the top rung whatever the link holds.
     public var adaptsToLink = true

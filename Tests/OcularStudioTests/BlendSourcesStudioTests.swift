@@ -99,8 +99,7 @@ struct BlendSourcesStudioTests {
                 guard case .text(let settings) = try await messages.next() else { Issue.record("no answer"); return }
                 #expect(settings.contains(#""type":"settings""#) && settings.contains(id), "\(settings)")
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                guard case .binary(let reply) = try await messages.next() else { Issue.record("no frame"); return }
-                let blended = try Image(decoding: Array(reply.readableBytesView))
+                let blended = try ReadFrameAnswer(try await messages.next()).image
                 let expected = try Blend(source: Image(contentsOfFile: dataRoot + "/images/rocket.jpg"), mode: .multiply).apply(to: sent)
                 // The server's JPEG (quality 80) of exactly this blend: channel means within a level.
                 let means = blended.channelMeans(), wanted = expected.channelMeans()

@@ -54,15 +54,17 @@ struct GalleryStudioTests {
                 let refused = try text(try await messages.next())
                 #expect(refused["about"] as? String == "save" && (refused["message"] as? String)?.contains("already waiting") == true)
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                guard case .binary = try await messages.next() else { Issue.record("no frame before saved"); return }
-                let saved = try text(try await messages.next())
+                // The save's answer travels with the frame it saved.
+                let answer = try ReadFrameAnswer(try await messages.next())
+                let saved = try #require(answer.messages.first)
+                #expect(answer.frame == 1 && answer.messages.count == 1)
                 #expect(saved["type"] as? String == "saved")
                 let item = try #require(saved["item"] as? [String: Any])
                 #expect(item["id"] as? Int == 1 && item["url"] as? String == "/api/gallery/1")
                 #expect(item["thumbnailURL"] as? String == "/api/gallery/1/thumbnail" && item["caption"] as? String == "gray cup")
                 // The next frame is not saved again.
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                guard case .binary = try await messages.next() else { Issue.record("no second frame"); return }
+                #expect(try ReadFrameAnswer(try await messages.next()).messages.isEmpty)
                 try await outbound.write(.text(#"{"type":"save","caption":5}"#))
                 let badCaption = try text(try await messages.next())
                 #expect(badCaption["type"] as? String == "error" && (badCaption["message"] as? String)?.contains("caption must be text") == true)

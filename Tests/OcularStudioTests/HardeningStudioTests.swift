@@ -33,8 +33,9 @@ struct HardeningStudioTests {
                 guard case .text(let reply) = try await messages.next() else { Issue.record("a frame came back"); return }
                 #expect(reply.contains(#""about":"frame""#) && reply.contains("4294967295×4294967295"), "\(reply)")
                 try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                guard case .binary(let frame) = try await messages.next() else { Issue.record("no frame after the refusal"); return }
-                #expect(try Image(decoding: Array(frame.readableBytesView)).width == 64)
+                let answer = try ReadFrameAnswer(try await messages.next())
+                #expect(try answer.image.width == 64)
+                #expect(answer.frame == 2, "the refused frame counts as the first")
             }
             try await client.execute(uri: "/api/health", method: .get) { response in #expect(response.status == .ok) }
         }
@@ -56,8 +57,7 @@ struct HardeningStudioTests {
                 _ = try await messages.next()  // hello
                 for png in [rgba, grayAlpha] {
                     try await outbound.write(.binary(ByteBuffer(bytes: png)))
-                    guard case .binary(let frame) = try await messages.next() else { Issue.record("no frame came back"); return }
-                    let image = try Image(decoding: Array(frame.readableBytesView))
+                    let image = try ReadFrameAnswer(try await messages.next()).image
                     #expect(image.width == 7 && image.height == 5)
                 }
             }
@@ -97,7 +97,7 @@ struct HardeningStudioTests {
                     case .text(let reply):
                         #expect(reply.contains(#""type":"error""#) && reply.contains(#""about":"frame""#), "\(reply)")
                     case .binary(let leaked):
-                        let image = try Image(decoding: Array(leaked.readableBytesView))
+                        let image = try ReadFrameAnswer(.binary(leaked)).image
                         Issue.record("a refused frame came back as \(image), channel means \(image.channelMeans())")
                     case nil:
                         Issue.record("the stream ended")

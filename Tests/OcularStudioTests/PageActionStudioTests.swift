@@ -98,9 +98,10 @@ struct PageActionStudioTests {
                 try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"brightestQuadrant"}]}}"#))
                 #expect(try text(try await messages.next())["type"] as? String == "settings")
                 try await outbound.write(.binary(ByteBuffer(bytes: frame)))
-                guard case .binary = try await messages.next() else { throw Unexpected(description: "no frame") }
-                // The unknown kind goes out under its declared group, as the stage made it.
-                let annotations = try text(try await messages.next())
+                // The unknown kind goes out under its declared group, as the stage made it, with its frame.
+                let answer = try ReadFrameAnswer(try await messages.next())
+                #expect(answer.frame == 1 && answer.messages.count == 1)
+                let annotations = try #require(answer.messages.first)
                 #expect(annotations["type"] as? String == "annotations")
                 let quadrants = try #require(annotations["quadrants"] as? [[String: Any]])
                 #expect(quadrants.count == 1 && quadrants.first?["name"] as? String == "bottom right")
@@ -146,6 +147,25 @@ struct PageActionStudioTests {
         let tap = try #require(actions.first { $0["name"] as? String == "focusTap" }?["messages"] as? [[String: Any]])
         let layout = try #require(((tap.first?["schema"] as? [String: Any])?["properties"] as? [String: [String: Any]])?["layout"])
         #expect(layout["enum"] as? [String] == PreviewLayout.allCases.map(\.rawValue))
+    }
+
+    @Test("the hello publishes what the page would otherwise keep a copy of: categories, the rate cap and link rungs, the camera order, the limits")
+    func constantsInHello() throws {
+        var configuration = StudioConfiguration(port: 0)
+        configuration.framesPerSecond = 12
+        configuration.maxRecordingSeconds = 42
+        let hello = try #require(try JSONSerialization.jsonObject(with: Data(try StreamSession(configuration: configuration).hello.json.utf8)) as? [String: Any])
+        let categories = try #require(hello["categories"] as? [[String: String]])
+        #expect(categories.map { $0["name"] } == StageCategory.allCases.map(\.rawValue))
+        #expect(categories.first?["title"] == "Colour adjustment" && categories.last?["title"] == "Samples")
+        let link = try #require(hello["link"] as? [String: Any])
+        #expect(link["framesPerSecond"] as? Double == 12)
+        let levels = try #require(link["levels"] as? [[String: Any]])
+        #expect(levels.count == LinkLevel.ladder.count && levels.first?["uploadQuality"] as? Double == LinkLevel.ladder[0].uploadQuality)
+        #expect(hello["cameras"] as? [String] == ["static", "front", "back"])
+        #expect((hello["recording"] as? [String: Any])?["maxSeconds"] as? Double == 42)
+        // The link meter measures against the same cap.
+        #expect(abs(try StreamSession(configuration: configuration).linkMeter.frameIntervalMs - 1000.0 / 12) < 1e-9)
     }
 
     @Test("an action's error names the message that caused it, whatever its cause")

@@ -32,10 +32,7 @@ private func json(_ message: WebSocketMessage) throws -> [String: Any] {
 }
 
 private func frame(_ message: WebSocketMessage) throws -> Image {
-    guard case .binary(let buffer) = message else {
-        throw UnexpectedMessage(description: "expected a frame, got \(message)")
-    }
-    return try Image(decoding: Array(buffer.readableBytesView), name: "reply")
+    try ReadFrameAnswer(message).image
 }
 
 private struct UnexpectedMessage: Error, CustomStringConvertible { let description: String }
@@ -237,17 +234,25 @@ struct StudioTests {
                 let sent = 20
                 for _ in 0..<sent { try await outbound.write(.binary(ByteBuffer(bytes: large))) }
                 var frames = 0, dropped = 0
+                var answered: [Int] = []
                 for _ in 0..<sent {
                     switch try await next(&messages) {
                     case .binary(let reply):
-                        #expect(try Image(decoding: Array(reply.readableBytesView)).width == width)
+                        let answer = try ReadFrameAnswer(.binary(reply))
+                        #expect(try answer.image.width == width)
+                        answered.append(answer.frame)
                         frames += 1
                     case .text(let text):
                         #expect(text.contains(#""type":"dropped""#), "\(text)")
+                        answered.append(try #require(try json(.text(text))["frame"] as? Int))
                         dropped += 1
                     }
                 }
                 #expect(frames + dropped == sent)
+                // Each answer names its frame: every frame once. A dropped frame is answered as soon as a
+                // newer one replaces it, before the frame under way is done: answers need not come in the
+                // order the frames went, which is why they carry the number.
+                #expect(answered.sorted() == Array(1...sent), "\(answered)")
                 #expect(frames >= 1)
                 #expect(dropped >= 1, "\(sent) frames sent at once should not all be processed")
             }

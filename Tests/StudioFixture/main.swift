@@ -4,7 +4,10 @@
 //
 // It also serves the slow recipes of the latency tests (SleepStage), over HTTPS in a network namespace.
 //
+// And it sets what the page must take from the server, not keep a copy of (--frames-per-second).
+//
 //     ocular-studio-fixture [studio] --port 0 --gallery FOLDER [--host ADDRESS] [--self-signed] [--fixed-quality]
+//                                    [--frames-per-second N]
 import Foundation
 import Ocular
 import OcularStudio
@@ -15,6 +18,7 @@ var gallery: String?
 var host = "127.0.0.1"
 var selfSigned = false
 var fixedQuality = false
+var framesPerSecond: Double?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -23,6 +27,7 @@ while let argument = arguments.next() {
     case "--host": host = arguments.next() ?? host
     case "--self-signed": selfSigned = true
     case "--fixed-quality": fixedQuality = true
+    case "--frames-per-second": framesPerSecond = arguments.next().flatMap { Double($0) }
     case "studio": continue  // as `ocular studio` is called
     default:
         FileHandle.standardError.write(Data("ocular-studio-fixture: unknown argument \(argument)\n".utf8))
@@ -33,6 +38,7 @@ let registry = StageRegistry(StageRegistry.standard.stages + [BrightestQuadrantS
 do {
     var configuration = StudioConfiguration(host: host, port: port, galleryFolder: gallery)
     configuration.adaptsToLink = !fixedQuality
+    if let framesPerSecond { configuration.framesPerSecond = framesPerSecond }
     if selfSigned {
         configuration.tls = try SelfSignedCertificate.load(names: LocalAddresses.certificateNames(including: host)).tls
     }

@@ -1,6 +1,8 @@
 """Studio pages as plug-ins: Light Work lists whatever the recipe's stages find (faces, blobs), each in
 its colour, and a stage registered only by the tests reaches the page, its findings listed by the
 generic renderer, with no change to the session or the page."""
+import time
+
 import pytest
 
 from conftest import STUDIO_FIXTURE, Studio, screenshot
@@ -100,3 +102,22 @@ def test_a_stage_registered_only_in_a_test_reaches_the_page(fixture_studio, came
     }}""", timeout=5000)
     page.locator("#findings").scroll_into_view_if_needed()
     screenshot(page, "generic-findings.png")
+
+
+@pytest.mark.alone
+def test_the_page_sends_at_the_rate_the_studio_sets(tmp_path, cameraless_page):
+    """The frame cap is the server's, from its hello (link.framesPerSecond): the page keeps no copy of it.
+    A still goes at the cap (it has no camera rate): 30 frames/s by default, 8 here. Alone: a rate."""
+    server = Studio(tmp_path / "gallery", executable=STUDIO_FIXTURE, arguments=["--frames-per-second", "8"])
+    try:
+        page = cameraless_page
+        page.goto(server.url)
+        wait_for_frames(page, 3)
+        first, start = stats(page)["framesSent"], time.monotonic()
+        page.wait_for_timeout(3000)
+        rate = (stats(page)["framesSent"] - first) / (time.monotonic() - start)
+        assert 6 <= rate <= 8.5, rate
+        # The camera switch's order is the server's too.
+        assert "static → front → back → static" in page.get_attribute("#switch-camera", "title")
+    finally:
+        server.stop()

@@ -80,4 +80,20 @@ extension Stage {
 public enum StageCategory: String, Sendable, Codable, CaseIterable {
     /// Colour adjustments, colour effects, blurs, sharpening, stylizing, geometry, compositing, generators, detection, and the tutorial's samples.
     case colourAdjustment, colourEffect, blur, sharpen, stylize, geometry, composite, generator, detection, sample
+
+    /// What people read: "Colour adjustment". The cases' order is the order lists show them in.
+    public var title: String {
+        switch self {
+        case .colourAdjustment: "Colour adjustment"
+        case .colourEffect: "Colour effect"
+        case .blur: "Blur"
+        case .sharpen: "Sharpen"
+        case .stylize: "Stylize"
+        case .geometry: "Geometry"
+        case .composite: "Composite"
+        case .generator: "Generator"
+        case .detection: "Detection"
+        case .sample: "Samples"
+        }
+    }
 }

@@ -10,18 +10,6 @@ import { createSplitView } from "./splitview.js";
 
 const FIRST_CHAIN = ["sepiaTone"];  // what a first visit shows: something happens at once
 
-/// SPEC §7's categories, in the palette's order, as people read them.
-const CATEGORIES = [
-  ["colourAdjustment", "Colour adjustment"],
-  ["colourEffect", "Colour effect"],
-  ["blur", "Blur"],
-  ["sharpen", "Sharpen"],
-  ["stylize", "Stylize"],
-  ["geometry", "Geometry"],
-  ["composite", "Composite"],
-  ["generator", "Generator"],
-];
-
 const elements = {
   ...liveElements,
   panel: document.querySelector(".stages-panel"),
@@ -45,9 +33,10 @@ const booth = createBooth({
 
 // ---- The palette -----------------------------------------------------------------------------
 
-/// A group of buttons per category that has filters; a filter already in the chain is marked.
-function buildPalette() {
-  const groups = CATEGORIES.map(([category, title]) => {
+/// A group of buttons per category that has filters, in the server's order and under its titles
+/// (the hello's categories); a filter already in the chain is marked.
+function buildPalette(categories) {
+  const groups = categories.map(({ name: category, title }) => {
     const filters = state.stages.filter((stage) => stage.category === category);
     if (!filters.length) return null;
     const group = document.createElement("section");
@@ -104,7 +93,7 @@ function handleMessage(message) {
   switch (message.type) {
     case "hello":
       buildStageControls(message.stages, (stage) => stage.filter);
-      buildPalette();
+      buildPalette(message.categories);
       if (state.recipe.stages.length || state.enabled.size) {
         sendSettings();  // a reconnect keeps what was chosen
       } else if (listsEveryStage(message.recipe) && message.recipe.stages.length) {

@@ -1,5 +1,5 @@
 // What the recipe's stages found in the frame just shown, listed beside it. The server sends
-// {"type": "annotations", "faces": [...], "blobs": [...], ...} after each frame while the recipe has a
+// {"type": "annotations", "faces": [...], "blobs": [...], ...} with each frame (in its answer's header) while the recipe has a
 // stage that declares annotations: one list per kind, under the kind's group, the recipe's kinds
 // always listed (empty when none was found). Each group has a renderer here; a group this page has
 // never heard of is listed by the generic one (its boxes, and its other plain fields), so a new

@@ -4,8 +4,11 @@
 // The stream is opened under the page's name (?page=manyMasks): the server's page actions for that
 // page see its frames and take its messages; the hello lists them ("actions").
 //
-// Protocol (/api/stream): binary messages carry frames, JPEG both ways; the server answers every frame
-// with exactly one message: the processed JPEG, or JSON {type: "error", about: "frame"} / {type: "dropped"}.
+// Protocol (/api/stream): binary messages carry frames, JPEG both ways, numbered from 1 in the order the
+// page sends them; the server answers every frame with exactly one message naming its number: the
+// processed frame, or JSON {type: "error", about: "frame", frame} / {type: "dropped", frame}. A processed
+// frame is one binary message: a 4-byte big-endian length, a JSON header {frame, messages: [...]} of that
+// length, then the JPEG; the header's messages go with that frame (its annotations, a save's "saved").
 // Text messages are JSON objects with a "type". The server opens with "hello", which lists every stage
 // with its declared parameters; the page builds its controls from that list, so no stage needs HTML of
 // its own. The page sends {"type": "settings", "recipe": {"stages": [...]}}; the server answers
@@ -18,7 +21,7 @@
 // W3C Image Capture pointsOfInterest constraint where the camera takes it.
 //
 // Pacing: one frame is in flight at a time (two where processing sets the rate, below). A camera frame that arrives while one is in flight waits,
-// and is sent the moment the answer comes in; only sends faster than MAX_FRAMES_PER_SECOND are held back.
+// and is sent the moment the answer comes in; only sends faster than the studio's cap (the hello's link.framesPerSecond) are held back.
 // So no queue anywhere holds frames: what is shown is at most one processing time and one round trip old.
 // When the recipe is slower than the camera, the newest frame is up to a camera interval old when the
 // answer comes: the page waits for the camera's next one when it will be ready (due, then encoded) within a
@@ -44,10 +47,6 @@ import { isPhone, pageName } from "./shell.js";
 import { attachRecorder, setRecordingLimits } from "./recorder.js";
 import { attachSoundSwitch } from "./sounds.js";
 
-const MAX_FRAMES_PER_SECOND = 30;
-const FRAME_INTERVAL_MS = 1000 / MAX_FRAMES_PER_SECOND;
-// Until the server has measured the link: its top rung.
-const CAPTURE_QUALITY = 0.85;
 const STALL_TIMEOUT_MS = 5000;
 // A camera's frame intervals jitter around its rate: only hold back what comes much faster than the cap.
 const CAMERA_JITTER = 0.75;
@@ -81,7 +80,8 @@ const state = {
   socket: null,
   connected: false,
   retryDelay: 500,
-  inFlight: [],               // {sentAt, capturedAt, blob, ahead} of each frame sent and not yet answered, oldest first
+  inFlight: [],               // {number, sentAt, capturedAt, blob, ahead} of each frame sent and not yet answered, oldest first
+  frameNumber: 0,             // the number of the last frame sent on this stream (the server counts them alike)
   lastSend: 0,
   stallTimer: 0,
   capTimer: 0,
@@ -91,7 +91,7 @@ const state = {
   stillBlob: null,            // {image, blob}: the still's encoding
   cameraFrames: 0,            // requestVideoFrameCallback calls
   cameraFrameAt: 0,           // when the newest camera frame arrived
-  cameraInterval: FRAME_INTERVAL_MS,  // the camera's frame interval, smoothed
+  cameraInterval: null,       // the camera's frame interval, smoothed (null before two frames)
   encodeMs: 0,                // what capturing and encoding a frame takes, smoothed
   answers: 0,                 // frames answered
   shownAnswer: 0,             // the newest answer drawn
@@ -114,6 +114,24 @@ const state = {
   recipe: null,             // the recipe in force, every value spelled out (the server's hello and settings)
 };
 export const live = state;
+
+/// What the server's hello sets for pacing and the camera, and the page keeps no copy of; null until
+/// the stream's hello. `frameIntervalMs`: the least time between frames sent (the studio's rate cap);
+/// `captureQuality`: frames' JPEG quality until the link is measured (its top rung); `cameraCycle`:
+/// what Switch camera goes through, in order.
+let server = null;
+
+function adoptServer(hello) {
+  server = {
+    frameIntervalMs: 1000 / hello.link.framesPerSecond,
+    captureQuality: hello.link.levels[0].uploadQuality,
+    cameraCycle: hello.cameras,
+  };
+  setCameraChoice(state.cameraChoice);
+}
+
+/// The camera's frame interval as measured, else the studio's cap.
+const cameraInterval = () => state.cameraInterval ?? server.frameIntervalMs;
 
 /// What the page using the live view does with the stream; startLive sets it.
 const page = {
@@ -232,9 +250,9 @@ async function findCameras(stream) {
   state.cameras = cameras;
 }
 
-/// SPEC §3's cycle: static → front → back → static, skipping what is absent (CameraSwitcher in Swift).
+/// The server's cycle (static → front → back → static, CameraSwitcher in Swift), skipping what is absent.
 function nextCamera(current, available) {
-  const cycle = ["static", "front", "back"];
+  const cycle = server ? server.cameraCycle : [current];
   const start = Math.max(0, cycle.indexOf(current));
   for (let step = 1; step <= cycle.length; step += 1) {
     const candidate = cycle[(start + step) % cycle.length];
@@ -247,7 +265,8 @@ function setCameraChoice(choice) {
   state.cameraChoice = choice;
   document.body.dataset.camera = choice;
   const names = { static: "static picture", front: "front camera", back: "back camera" };
-  elements.switchCamera.title = `Showing the ${names[choice]}. Switch: static → front → back → static, skipping what is absent`;
+  const cycle = server ? [...server.cameraCycle, server.cameraCycle[0]].join(" → ") : "";
+  elements.switchCamera.title = `Showing the ${names[choice] ?? choice}.` + (cycle ? ` Switch: ${cycle}, skipping what is absent` : "");
 }
 
 async function switchCamera() {
@@ -317,7 +336,7 @@ async function chooseSource(value, camera = "front") {
 /// to the next.
 function uploadSettings() {
   const upload = state.source === "camera" && state.link && state.link.upload;
-  return { longSide: (upload && upload.longSide) || null, quality: (upload && upload.quality) || CAPTURE_QUALITY };
+  return { longSide: (upload && upload.longSide) || null, quality: (upload && upload.quality) || server.captureQuality };
 }
 
 /// Draws the current source into the capture canvas, scaled down to the link's size, and encodes it
@@ -360,7 +379,7 @@ async function prepareFrame() {
   }
   state.encoding = true;
   const began = performance.now();
-  const blob = state.connected ? await grabFrame() : null;
+  const blob = state.connected && server ? await grabFrame() : null;
   if (blob) state.encodeMs += 0.2 * (performance.now() - began - state.encodeMs);
   if (blob && !camera && state.still) state.stillBlob = { image: state.still, blob };
   state.encoding = false;
@@ -376,7 +395,7 @@ async function prepareFrame() {
 
 /// Whether the server spends longer on a frame than the camera takes to make one.
 function recipeIsSlow() {
-  return Boolean(state.link && state.link.processingMs > FRAME_INTERVAL_MS);
+  return Boolean(state.link && state.link.processingMs > server.frameIntervalMs);
 }
 
 /// Whether the server's processing takes at least as long as a frame's transfers, as the server
@@ -403,33 +422,33 @@ function serverFreeAt() {
 
 /// How long until the camera's next frame is ready to send: due by its interval so far, then encoded.
 function nextCameraFrameIn() {
-  return Math.max(0, state.cameraFrameAt + state.cameraInterval - performance.now()) + state.encodeMs;
+  return Math.max(0, state.cameraFrameAt + cameraInterval() - performance.now()) + state.encodeMs;
 }
 
 /// When the prepared frame may go: 0 now, a number of ms later (the rate cap), or null: nothing to send yet (nothing prepared, a frame in flight that is not
 /// followed ahead, or only a frame older than the last answer while the recipe is slow).
 function frameDueIn() {
-  if (!state.connected || !state.prepared || state.inFlight.length >= AHEAD_LIMIT) return null;
+  if (!state.connected || !server || !state.prepared || state.inFlight.length >= AHEAD_LIMIT) return null;
   const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
   if (state.inFlight.length > 0) {
     // Ahead, unless the camera's next frame will be ready before the server is free for this one:
     // that one is fresher, and calls again.
     if (!camera || !processingSetsTheRate()) return null;
     if (nextCameraFrameIn() < serverFreeAt() - performance.now()) return null;
-    return Math.max(0, state.lastSend + FRAME_INTERVAL_MS * CAMERA_JITTER - performance.now());
+    return Math.max(0, state.lastSend + server.frameIntervalMs * CAMERA_JITTER - performance.now());
   }
   // A slow recipe: a frame that waited through the processing would be shown that much later; the
   // camera's next one comes within an interval, and is awaited when it comes soon.
   if (camera && recipeIsSlow() && state.prepared.capturedAt < state.answeredAt
       && nextCameraFrameIn() <= FRESH_FRAME_WAIT_SHARE * state.roundTrip) return null;
-  const minimumInterval = FRAME_INTERVAL_MS * (camera ? CAMERA_JITTER : 1);
+  const minimumInterval = server.frameIntervalMs * (camera ? CAMERA_JITTER : 1);
   return Math.max(0, state.lastSend + minimumInterval - performance.now());
 }
 
 /// Sends the prepared frame if one is due (frameDueIn). Called on every prepared frame and every
 /// answer. A still is prepared on demand; a camera frame when it arrives.
 function sendIfDue() {
-  if (!state.connected || state.inFlight.length >= AHEAD_LIMIT) return;
+  if (!state.connected || !server || state.inFlight.length >= AHEAD_LIMIT) return;
   const camera = state.source === "camera" && elements.camera.requestVideoFrameCallback;
   if (!state.prepared) {
     if (!camera && !state.encoding) prepareFrame();
@@ -450,7 +469,8 @@ function sendIfDue() {
     state.framesSentAhead += 1;
   }
   const sentAt = performance.now();
-  state.inFlight.push({ sentAt, capturedAt, blob, ahead: state.inFlight.length > 0 });
+  state.frameNumber += 1;
+  state.inFlight.push({ number: state.frameNumber, sentAt, capturedAt, blob, ahead: state.inFlight.length > 0 });
   state.lastSend = sentAt;
   state.framesSent += 1;
   state.socket.send(blob);
@@ -477,7 +497,7 @@ function watchCameraFrames(video) {
     const now = performance.now();
     // Smoothed over about ten frames; a pause (a hidden tab) is no interval.
     const interval = now - state.cameraFrameAt;
-    if (state.cameraFrameAt && interval < 1000) state.cameraInterval += 0.1 * (interval - state.cameraInterval);
+    if (state.cameraFrameAt && interval < 1000) state.cameraInterval = state.cameraInterval === null ? interval : state.cameraInterval + 0.1 * (interval - state.cameraInterval);
     state.cameraFrameAt = now;
     prepareFrame();
     video.requestVideoFrameCallback(onFrame);
@@ -485,28 +505,30 @@ function watchCameraFrames(video) {
   video.requestVideoFrameCallback(onFrame);
 }
 
-/// The oldest frame in flight has its answer (or its fate); it is returned.
-function settleAnswer() {
+/// Frame `number` has its answer (or its fate): it is returned, or null when a stall gave up on it.
+/// By its number, not its place: a frame the server drops is answered at once, before the frame it
+/// is processing.
+function settleAnswer(number) {
   clearTimeout(state.stallTimer);
-  const settled = state.inFlight.shift();
+  const index = state.inFlight.findIndex((frame) => frame.number === number);
+  const settled = index >= 0 ? state.inFlight.splice(index, 1)[0] : null;
   if (state.inFlight.length > 0) watchForStall();
   return settled;
 }
 
-function frameAnswered() {
-  settleAnswer();
+function frameAnswered(number) {
+  settleAnswer(number);
   sendIfDue();
 }
 
 // ---- Frames in -------------------------------------------------------------------------------
 
-/// Shows an answer. The next frame is sent first, so that its capture and encoding overlap this
-/// one's decoding; a late decode never overwrites a newer frame.
-async function showFrame(data) {
+/// Shows the answer to frame `frameNumber` (its JPEG bytes). The next frame is sent first, so that
+/// its capture and encoding overlap this one's decoding; a late decode never overwrites a newer frame.
+async function showFrame(frameNumber, data) {
   state.answeredAt = performance.now();
-  // Answers come in the order their frames went. One whose frame a stall gave up on is still shown,
-  // but has no round trip or delay to count.
-  const sent = settleAnswer();
+  // One whose frame a stall gave up on is still shown, but has no round trip or delay to count.
+  const sent = settleAnswer(frameNumber);
   const capturedAt = sent ? sent.capturedAt : null;
   const original = sent && page.showsOriginal() ? sent.blob : null;
   const roundTrip = sent ? state.answeredAt - sent.sentAt : null;
@@ -564,7 +586,7 @@ async function showFrame(data) {
 /// Messages about frames are the live view's; the rest are the page's.
 function handleMessage(message) {
   if (message.type === "dropped") {
-    frameAnswered();
+    frameAnswered(message.frame);
     return;
   }
   if (message.type === "link") {
@@ -573,6 +595,7 @@ function handleMessage(message) {
   }
   if (message.type === "hello" || message.type === "settings") state.recipe = message.recipe;
   if (message.type === "hello") {
+    adoptServer(message);
     setRecordingLimits(message.recording);
     state.actions = (message.actions || []).map((action) => action.name);
     // A read-only gallery: saving is off (the Save buttons go), and the page says why.
@@ -582,10 +605,27 @@ function handleMessage(message) {
   }
   if (message.type === "error" && message.about === "frame") {
     showNotice(`Server: ${message.message}`, "error");
-    frameAnswered();
+    frameAnswered(message.frame);
     return;
   }
   page.onMessage(message);
+  if (message.type === "hello") sendIfDue();  // frames wait for it
+}
+
+/// A processed frame's message: its header's frame number and messages, then the JPEG. The frame is
+/// shown (its decoding started) before its messages are handled, as they belong to it.
+function receiveFrame(buffer) {
+  let header;
+  let length = 0;
+  try {
+    length = new DataView(buffer).getUint32(0);
+    header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, length)));
+  } catch (error) {
+    showNotice("The server sent a frame this page does not understand.", "error");
+    return;
+  }
+  showFrame(header.frame, new Uint8Array(buffer, 4 + length));
+  for (const message of header.messages || []) handleMessage(message);
 }
 
 // ---- Connection ------------------------------------------------------------------------------
@@ -605,6 +645,8 @@ function connect() {
     state.connected = true;
     state.retryDelay = 500;
     state.inFlight = [];
+    state.frameNumber = 0;  // a new stream counts its frames afresh
+    server = null;  // and may be another studio: frames wait for its hello
     state.link = null;  // a new stream measures its link afresh
     setConnection("live", "Live");
     if (elements.notice.dataset.kind === "error") showNotice("");
@@ -619,7 +661,7 @@ function connect() {
         showNotice("The server sent a message this page does not understand.", "error");
       }
     } else {
-      showFrame(event.data);
+      receiveFrame(event.data);
     }
   });
   socket.addEventListener("close", (event) => {

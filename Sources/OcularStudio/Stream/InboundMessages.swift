@@ -62,14 +62,6 @@ struct MessageField: Sendable {
     }
 }
 
-/// A message of only its type: `{"type":"merge"}`.
-struct NoFields: MessageBody {
-    enum CodingKeys: CodingKey, CaseIterable {}
-    static func describe(_ field: CodingKeys) -> MessageField {
-        switch field {}
-    }
-}
-
 /// A save's caption, which every save may carry: text of at most ``maxLength`` characters.
 struct Caption: MessageBody {
     static let maxLength = 500

@@ -43,8 +43,8 @@ struct LinkLevel: Equatable, Sendable {
 /// The transfers' samples are smoothed (EWMA) and restarted at every change, since a new size makes the
 /// old ones meaningless; processing is the median of the last frames (``processingSamples``).
 struct LinkMeter: Sendable {
-    /// The camera rate the studio aims to keep (the page's cap).
-    static let frameIntervalMs = 1000.0 / 30
+    /// The camera rate the studio aims to keep (the page's cap, ``StudioConfiguration/framesPerSecond``).
+    let frameIntervalMs: Double
     static let smoothing = 0.3
     /// Frames over budget in a row before stepping down, and well under it before trying the rung above.
     static let overBeforeStepDown = 3
@@ -89,8 +89,9 @@ struct LinkMeter: Sendable {
     /// The rung a try failed above, and the transfers it must fall under there to count as roomy.
     private var failedTry: (level: Int, roomyBelowMs: Double)?
 
-    init(adapts: Bool = true) {
+    init(adapts: Bool = true, framesPerSecond: Double = StudioConfiguration().framesPerSecond) {
         self.adapts = adapts
+        frameIntervalMs = 1000 / framesPerSecond
     }
 
     var current: LinkLevel { LinkLevel.ladder[level] }
@@ -101,7 +102,7 @@ struct LinkMeter: Sendable {
     /// processing time later than the recipe makes it. Never under half an interval.
     var budgetMs: Double {
         let processing = processingMs ?? 0
-        return max(Self.frameIntervalMs - processing, processing / 2, Self.frameIntervalMs / 2)
+        return max(frameIntervalMs - processing, processing / 2, frameIntervalMs / 2)
     }
 
     /// Both transfers of a frame, as measured lately.

@@ -62,7 +62,9 @@ struct StreamController {
         defer { if counted { activity.streams.subtract(1, ordering: .relaxed) } }
         try await outbound.write(.text(session.hello.json))
 
-        let (frames, pending) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(1))
+        // Frames are numbered as they arrive, from 1, as the client numbers them when it sends them;
+        // every answer names its frame's number.
+        let (frames, pending) = AsyncStream.makeStream(of: (number: Int, bytes: ByteBuffer).self, bufferingPolicy: .bufferingNewest(1))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in frames {
@@ -72,30 +74,34 @@ struct StreamController {
                     // this and other clients' readers from taking frames (and dropping late ones).
                     // On threads of their own, not the pool of gallery reads and clip writes: those
                     // answer at once however heavy the frames in flight.
-                    let reply = try await Self.framePool.runIfActive { session.process(frame) }
+                    let reply = try await Self.framePool.runIfActive { session.process(frame.bytes) }
                     switch reply {
                     case .frame(let jpeg, let annotations, let answers):
-                        try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                        session.answerWritten(bytes: jpeg.count)
-                        if let annotations { try await outbound.write(.text(annotations.json)) }
-                        for answer in answers { try await outbound.write(.text(answer.json)) }
+                        let answer = StreamMessage.FrameAnswer(header: .init(frame: frame.number, messages: (annotations.map { [$0] } ?? []) + answers), jpeg: jpeg)
+                        let bytes = answer.bytes
+                        let count = bytes.readableBytes
+                        try await outbound.write(.binary(bytes))
+                        session.answerWritten(bytes: count)
                     case .refused(let reason):
-                        try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))
+                        try await outbound.write(.text(StreamMessage.Outbound.frameRefused(frame: frame.number, message: reason).json))
                     }
                 }
             }
+            var received = 0
             for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
                 switch message {
                 case .text(let text):
                     if let reply = session.receive(text) { try await outbound.write(.text(reply.json)) }
                 case .binary(let frame) where frame.readableBytes > configuration.maxFrameBytes:
+                    received += 1
                     let reason = "frame of \(frame.readableBytes) bytes refused: the limit is \(configuration.maxFrameBytes) bytes"
                     logger.info("\(reason)")
-                    try await outbound.write(.text(StreamMessage.Outbound.error(about: "frame", message: reason).json))
+                    try await outbound.write(.text(StreamMessage.Outbound.frameRefused(frame: received, message: reason).json))
                 case .binary(let frame):
+                    received += 1
                     session.frameArrived(bytes: frame.readableBytes)
-                    if case .dropped = pending.yield(frame) {
-                        try await outbound.write(.text(StreamMessage.Outbound.dropped.json))
+                    if case .dropped(let superseded) = pending.yield((received, frame)) {
+                        try await outbound.write(.text(StreamMessage.Outbound.dropped(frame: superseded.number).json))
                     }
                 }
             }

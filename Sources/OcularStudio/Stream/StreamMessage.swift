@@ -1,15 +1,18 @@
 import Foundation
+internal import NIOCore
 import Ocular
 
-/// The JSON text messages of `/api/stream`, both directions, each an object with a `type`. Binary
-/// messages carry frames: the client sends an encoded image (JPEG), the server answers each with
-/// exactly one message, the processed frame as a JPEG of the same size, or an `error` (about
-/// "frame") or `dropped` message naming that frame's fate.
+/// The messages of `/api/stream`, both directions. Text messages are JSON objects, each with a
+/// `type`. The client sends frames as binary messages (an encoded image, JPEG), numbered in the order
+/// they are sent from 1; the server answers each with exactly one message naming that number: the
+/// processed frame (``FrameAnswer``: a binary message carrying the JPEG of the same size and what
+/// goes with it, the annotations and the page actions' answers), or a text `error` about "frame" or
+/// `dropped` with `"frame": N`. Not always in order: a frame superseded while another is processed is
+/// answered `dropped` at once, before the one under way.
 ///
-/// The session itself takes one text message, `{"type":"settings","recipe":{…},"quality":80}`: the
-/// recipe applied to every frame from now on and the JPEG quality of the answers, either left out to
-/// keep it. Every other type belongs to a page action (``PageAction``: save, tap, capture, merge,
-/// classify, …), whose messages the hello lists.
+/// The session itself takes three text messages (``Own``): the settings, and the link's
+/// acknowledgements. Every other type belongs to a page action (``PageAction``: save, tap, capture,
+/// merge, classify, …); the hello lists them all, each with its JSON Schema.
 enum StreamMessage {
     /// An example of a message, for errors about messages that are none.
     static let example = #"send messages like {"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#
@@ -128,6 +131,51 @@ enum StreamMessage {
         var maxBytes: Int
     }
 
+    /// JSON with sorted keys, as every message goes out.
+    static func encoded(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return (try? encoder.encode(value)) ?? Data(#"{"type":"error","about":"server","message":"unencodable reply"}"#.utf8)
+    }
+
+    /// A processed frame's answer, one binary message: a 4-byte big-endian length, that many bytes
+    /// of a JSON header `{"frame":N,"messages":[…]}`, then the JPEG. The header's messages are what
+    /// goes with this frame, in order: its annotations (when the recipe finds things), then the
+    /// page actions' answers to it (a save that waited for it). Nothing is paired by counting.
+    struct FrameAnswer {
+        struct Header: Encodable {
+            /// The number of the frame answered, counted from 1 in the order the client sent them.
+            let frame: Int
+            let messages: [Outbound]
+        }
+
+        let header: Header
+        let jpeg: [UInt8]
+
+        /// The binary message.
+        var bytes: ByteBuffer {
+            let json = StreamMessage.encoded(header)
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(4 + json.count + jpeg.count)
+            buffer.writeInteger(UInt32(json.count), endianness: .big)
+            buffer.writeBytes(json)
+            buffer.writeBytes(jpeg)
+            return buffer
+        }
+
+        /// Reads one back (tests, benchmarks, clients in Swift).
+        /// - Throws: ``StreamMessageError`` when the bytes are no frame answer.
+        static func read(_ message: ByteBuffer) throws(StreamMessageError) -> (header: [String: Any], jpeg: [UInt8]) {
+            var buffer = message
+            guard let length = buffer.readInteger(endianness: .big, as: UInt32.self), let json = buffer.readBytes(length: Int(length)),
+                  let header = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
+                throw StreamMessageError("not a frame answer: \(message.readableBytes) bytes without a whole header")
+            }
+            return (header, buffer.readBytes(length: buffer.readableBytes) ?? [])
+        }
+    }
+
     /// What opens every stream.
     struct Hello: Encodable {
         var ocular = OcularVersion.current
@@ -141,8 +189,32 @@ enum StreamMessage {
         let quality: Int
         let maxFrameBytes: Int
         let recording: RecordingLimits
+        /// The studio's rate cap and the rungs its link meter moves frames between.
+        let link: LinkConstants
         /// What the page says for the whole session (a read-only gallery).
         let notice: String?
+        /// Stage categories in the order lists show them, with their titles.
+        var categories = StageCategory.allCases.map { CategoryTitle(name: $0.rawValue, title: $0.title) }
+        /// What Switch camera goes through, in order (``CameraSwitcher``).
+        var cameras = CameraChoice.allCases.map(\.rawValue)
+    }
+
+    struct CategoryTitle: Encodable {
+        let name: String
+        let title: String
+    }
+
+    /// What the page's pacing follows: `framesPerSecond`, the most frames it sends a second; `levels`,
+    /// the link's rungs, the first what frames go at until the link is measured.
+    struct LinkConstants: Encodable {
+        struct Level: Encodable {
+            let longSide: Int?
+            let uploadQuality: Double
+            let answerQuality: Int
+        }
+
+        let framesPerSecond: Double
+        let levels: [Level]
     }
 
     /// What the server sends.
@@ -152,21 +224,25 @@ enum StreamMessage {
         case hello(Hello)
         /// After every accepted settings message: the recipe with every value spelled out.
         case settings(recipe: Recipe, quality: Int)
-        /// What went wrong; `about` is "frame" when a frame was refused (its answer), "settings" otherwise.
+        /// What went wrong with a text message: `about` names its type ("settings" for a text that is
+        /// no message).
         case error(about: String, message: String)
-        /// A frame that arrived while another was processed, superseded by a newer one (its answer).
-        case dropped
+        /// Frame `frame` was refused (its answer): `about` is "frame".
+        case frameRefused(frame: Int, message: String)
+        /// Frame `frame` arrived while another was processed, and a newer one superseded it (its answer).
+        case dropped(frame: Int)
         /// The frame just answered is in the gallery.
         case saved(GalleryItemResource)
         /// A page action's answer of its own: `{"type": TYPE, …}` with the body's fields.
         case answer(ActionAnswer)
-        /// Sent after each frame while the recipe has a detection stage: what it found, one list per
-        /// kind under the kind's declared group (`"faces": [...]`); the recipe's kinds are always
-        /// listed, an empty list when nothing was found, so a frame without any clears the page's list.
+        /// With each frame while the recipe has a detection stage (in its ``FrameAnswer``): what it
+        /// found, one list per kind under the kind's declared group (`"faces": [...]`); the recipe's
+        /// kinds are always listed, an empty list when nothing was found, so a frame without any
+        /// clears the page's list.
         case annotations(AnnotationGroups)
 
         private enum CodingKeys: String, CodingKey {
-            case type, recipe, quality, about, message, item
+            case type, recipe, quality, about, message, item, frame
         }
 
         /// A page action's answer: `.answer("captured", Captured(…))`.
@@ -186,8 +262,14 @@ enum StreamMessage {
                 try container.encode("error", forKey: .type)
                 try container.encode(about, forKey: .about)
                 try container.encode(message, forKey: .message)
-            case .dropped:
+            case .frameRefused(let frame, let message):
+                try container.encode("error", forKey: .type)
+                try container.encode("frame", forKey: .about)
+                try container.encode(frame, forKey: .frame)
+                try container.encode(message, forKey: .message)
+            case .dropped(let frame):
                 try container.encode("dropped", forKey: .type)
+                try container.encode(frame, forKey: .frame)
                 try container.encode("a newer frame arrived before this one was processed", forKey: .message)
             case .saved(let resource):
                 try container.encode("saved", forKey: .type)
@@ -201,13 +283,7 @@ enum StreamMessage {
         }
 
         /// The message as JSON text with sorted keys.
-        var json: String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            guard let data = try? encoder.encode(self) else { return #"{"type":"error","about":"server","message":"unencodable reply"}"# }
-            return String(decoding: data, as: UTF8.self)
-        }
+        var json: String { String(decoding: StreamMessage.encoded(self), as: UTF8.self) }
     }
 }
 

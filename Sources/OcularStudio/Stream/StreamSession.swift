@@ -53,7 +53,7 @@ final class StreamSession: Sendable {
         self.images = images
         let gallery = gallery ?? StudioGallery(folder: configuration.galleryFolder)
         self.gallery = gallery
-        self.link = Mutex((meter: LinkMeter(adapts: configuration.adaptsToLink && adaptsToLink), reportedAt: -Double.infinity))
+        self.link = Mutex((meter: LinkMeter(adapts: configuration.adaptsToLink && adaptsToLink, framesPerSecond: configuration.framesPerSecond), reportedAt: -Double.infinity))
         self.settings = Mutex(Settings(pipeline: try Pipeline(Recipe(), registry: registry), quality: configuration.jpegQuality))
         let context = PageActionContext(configuration: configuration, saves: GallerySaves(configuration: configuration, gallery: gallery), beans: beans)
         actions = actionRegistry.actions.filter { $0.serves(page: page) }.map { $0.init(context: context) }
@@ -117,6 +117,8 @@ final class StreamSession: Sendable {
                             recipe: current.pipeline.recipe, quality: current.quality,
                             maxFrameBytes: configuration.maxFrameBytes,
                             recording: .init(maxSeconds: configuration.maxRecordingSeconds, maxBytes: configuration.maxClipBytes),
+                            link: .init(framesPerSecond: configuration.framesPerSecond,
+                                        levels: LinkLevel.ladder.map { .init(longSide: $0.longSide, uploadQuality: $0.uploadQuality, answerQuality: $0.answerQuality) }),
                             notice: gallery.readOnlyNotice))
     }
 
