@@ -74,7 +74,8 @@ struct StudioTests {
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("<title>Light Work · Ocular Studio</title>"))
             }
-            try await client.execute(uri: "/live.js", method: .get) { response in
+            // The live view's connection module opens the stream.
+            try await client.execute(uri: "/connection.js", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("/api/stream"))
             }

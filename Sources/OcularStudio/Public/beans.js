@@ -13,7 +13,7 @@
 // Classify names exactly the blob that was boxed.
 
 import { createBooth } from "./booth.js";
-import { elements as liveElements, live, liveStats, liveTools, send, showNotice, startLive } from "./live.js";
+import { elements as liveElements, live, liveStats, liveTools, send, setIfChanged, showNotice, startLive } from "./live.js";
 
 const STATUS_POLL_MS = 300;
 
@@ -98,23 +98,22 @@ function setMask(mask) {
 /// Classify works while a blob is in view, the classifier is ready, and nothing else waits.
 function showControls() {
   const disabled = !(live.connected && state.blobs.length > 0 && state.classifier === "ready") || Boolean(booth.waiting);
-  if (elements.classify.disabled !== disabled) elements.classify.disabled = disabled;
+  setIfChanged(elements.classify, "disabled", disabled);
   const title = state.classifier !== "ready" ? "The classifier is not ready yet"
     : state.blobs.length === 0 ? "Put an object in view first" : "Name the biggest object in view, then review";
-  if (elements.classify.title !== title) elements.classify.title = title;
+  setIfChanged(elements.classify, "title", title);
 }
 
 function sawBlobs(blobs) {
   state.annotationsReceived += 1;
   state.blobs = blobs;
   // Set only when they change (as the tally below).
-  const found = String(blobs.length > 0);
-  if (elements.seen.dataset.found !== found) elements.seen.dataset.found = found;
+  setIfChanged(elements.seen.dataset, "found", String(blobs.length > 0));
   const biggest = blobs[0];  // the server lists the biggest first
   const seen = biggest
     ? `${blobs.length} object${blobs.length > 1 ? "s" : ""} in view; the biggest ${biggest.bounds[2]}×${biggest.bounds[3]}`
     : "Nothing in view: lay an object on a plain background, or pick a still.";
-  if (elements.seen.textContent !== seen) elements.seen.textContent = seen;
+  setIfChanged(elements.seen, "textContent", seen);
   showControls();
 }
 
@@ -126,7 +125,7 @@ function showTally(tally) {
   // Set only when they change: the tally is steadied, and rebuilding the same lines at every answer
   // laid the page out again each time.
   const text = tally.count ? tally.text : "Nothing counted yet";
-  if (elements.tallyText.textContent !== text) elements.tallyText.textContent = text;
+  setIfChanged(elements.tallyText, "textContent", text);
   const lines = JSON.stringify(tally.lines);
   if (lines === state.tallyLines) return;
   state.tallyLines = lines;

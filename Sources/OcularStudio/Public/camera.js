@@ -1,0 +1,209 @@
+// The live view's sources: the camera (front or back, as the system labels them) or a built-in still,
+// and Switch camera's cycle through them in the server's order (its hello's "cameras", CameraSwitcher
+// in Swift), skipping what is absent. Each new camera frame is handed to the pacing to prepare.
+
+import { elements, sourceChanged, setBusy, showNotice } from "./live.js";
+import { isConnected } from "./connection.js";
+import { cameraCycle } from "./link.js";
+import { forgetPrepared, prepareFrame, sendIfDue } from "./pacing.js";
+
+const state = {
+  source: "still",          // "camera" or "still"
+  still: null,              // HTMLImageElement of the chosen still
+  stillName: "astronaut",   // the still shown for "static"
+  cameraStream: null,
+  cameraChoice: "static",   // what Switch camera shows: "static", "front" or "back"
+  cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
+  cameraFrames: 0,          // requestVideoFrameCallback calls
+  cameraFrameAt: 0,         // when the newest camera frame arrived
+  cameraInterval: null,     // the camera's frame interval, smoothed (null before two frames)
+};
+
+/// What the rest of the page may read of the sources.
+export const sources = Object.freeze({
+  /// "camera" or "still".
+  get kind() { return state.source; },
+  /// Whether frames come from a camera that calls back on each of its frames.
+  get fromCamera() { return state.source === "camera" && Boolean(elements.camera.requestVideoFrameCallback); },
+  get still() { return state.still; },
+  get stream() { return state.cameraStream; },
+  get choice() { return state.cameraChoice; },
+  /// The cameras found: "front", "back".
+  get found() { return Object.keys(state.cameras).filter((name) => state.cameras[name] !== null); },
+  get frames() { return state.cameraFrames; },
+  /// When the newest camera frame arrived (0 before one).
+  get frameAt() { return state.cameraFrameAt; },
+  /// The camera's frame interval, smoothed; null before two frames.
+  get interval() { return state.cameraInterval; },
+});
+
+/// Starts the sources: the page's menu and Switch camera, then the camera (the back one on a phone,
+/// which points it at the world; a laptop's faces its user), or the still where there is none.
+export function startSources(onPhone) {
+  state.stillName = firstStill();
+  elements.source.addEventListener("change", () => chooseSource(elements.source.value));
+  elements.switchCamera.addEventListener("click", () => switchCamera());
+  chooseSource("camera", onPhone ? "back" : "front");
+}
+
+function cameraProblem(error) {
+  if (!window.isSecureContext) {
+    // Browsers give the camera only to secure contexts: a phone on plain http gets none, silently.
+    return `No camera over plain http: browsers give the camera only to https pages or to localhost, and this page came from ${location.host}. `
+      + "Showing a built-in still. To use this device's camera, start the studio with --self-signed "
+      + "(ocular studio --host 0.0.0.0 --self-signed) and open the https address it prints, or scan its QR code.";
+  }
+  switch (error && error.name) {
+    case "NotAllowedError": return "Camera permission was refused: showing a built-in still image.";
+    case "NotFoundError":
+    case "OverconstrainedError": return "No camera found: showing a built-in still image.";
+    case "NotReadableError": return "The camera is in use by another program: showing a built-in still image.";
+    default: return `The camera could not start (${error ? error.message || error.name : "no camera API"}): showing a built-in still image.`;
+  }
+}
+
+/// Starts the front or back camera: the device found for it, else the browser's guess by facing mode.
+async function startCamera(choice) {
+  if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    throw new DOMException("no camera API in this context", "NotSupportedError");
+  }
+  const deviceId = state.cameras[choice];
+  const which = deviceId ? { deviceId: { exact: deviceId } } : { facingMode: choice === "back" ? "environment" : "user" };
+  // 720p where the camera has it: the link's level decides what size is sent.
+  const stream = await navigator.mediaDevices.getUserMedia({
+    video: { width: { ideal: 1280 }, height: { ideal: 720 }, ...which },
+    audio: false,
+  });
+  elements.camera.srcObject = stream;
+  await elements.camera.play();
+  state.cameraStream = stream;
+  state.source = "camera";
+  setCameraChoice(choice);
+  watchCameraFrames(elements.camera);
+  await findCameras(stream);
+}
+
+/// Which cameras exist: labelled front or back where the system says so (phones do), else the
+/// first camera counts as the front one (a laptop's faces the user) and a second as the back one.
+async function findCameras(stream) {
+  let devices = [];
+  try {
+    devices = (await navigator.mediaDevices.enumerateDevices()).filter((device) => device.kind === "videoinput");
+  } catch { /* no list: only the running camera is known */ }
+  const cameras = { front: null, back: null };
+  const unlabelled = [];
+  for (const device of devices) {
+    if (/back|rear|environment/i.test(device.label)) cameras.back ??= device.deviceId;
+    else if (/front|user|face/i.test(device.label)) cameras.front ??= device.deviceId;
+    else unlabelled.push(device.deviceId);
+  }
+  for (const id of unlabelled) {
+    if (cameras.front === null) cameras.front = id;
+    else if (cameras.back === null) cameras.back = id;
+  }
+  // The running camera is the one it was started as, whatever the list says.
+  const running = stream && stream.getVideoTracks()[0];
+  const settings = running && running.getSettings ? running.getSettings() : {};
+  if (settings.deviceId && state.cameraChoice !== "static" && !Object.values(cameras).includes(settings.deviceId)) {
+    cameras[state.cameraChoice] = settings.deviceId;
+  }
+  if (running && cameras[state.cameraChoice] === null) cameras[state.cameraChoice] = settings.deviceId || "";
+  state.cameras = cameras;
+}
+
+/// The server's cycle (static → front → back → static, CameraSwitcher in Swift), skipping what is absent.
+function nextCamera(current, available) {
+  const cycle = cameraCycle() ?? [current];
+  const start = Math.max(0, cycle.indexOf(current));
+  for (let step = 1; step <= cycle.length; step += 1) {
+    const candidate = cycle[(start + step) % cycle.length];
+    if (candidate === "static" || available.has(candidate)) return candidate;
+  }
+  return current;
+}
+
+export function setCameraChoice(choice) {
+  state.cameraChoice = choice;
+  document.body.dataset.camera = choice;
+  const names = { static: "static picture", front: "front camera", back: "back camera" };
+  const cycle = cameraCycle() ? [...cameraCycle(), cameraCycle()[0]].join(" → ") : "";
+  elements.switchCamera.title = `Showing the ${names[choice] ?? choice}.` + (cycle ? ` Switch: ${cycle}, skipping what is absent` : "");
+}
+
+async function switchCamera() {
+  const available = new Set(Object.entries(state.cameras).filter(([, id]) => id !== null).map(([name]) => name));
+  const next = nextCamera(state.cameraChoice, available);
+  if (next === "static") await chooseSource(state.stillName);
+  else await chooseSource("camera", next);
+}
+
+function stopCamera() {
+  if (state.cameraStream) state.cameraStream.getTracks().forEach((track) => track.stop());
+  state.cameraStream = null;
+  forgetPrepared();  // a frame of the camera that stopped is not sent
+  elements.camera.srcObject = null;
+}
+
+/// The page's own first still (Light Work's astronaut, Bean Counter's coins and beans).
+function firstStill() {
+  return elements.source.querySelector('option:not([value="camera"])')?.value ?? "astronaut";
+}
+
+async function loadStill(name) {
+  const image = new Image();
+  image.src = `demo/${name}.jpg`;
+  await image.decode();
+  return image;
+}
+
+export async function chooseSource(value, facing = "front") {
+  setBusy(value === "camera" ? "Starting the camera…" : "Loading the still image…");
+  if (value === "camera") {
+    stopCamera();
+    try {
+      await startCamera(facing);
+      showNotice("");
+      elements.source.value = "camera";
+      setBusy(isConnected() ? "" : "Connecting to the server…");
+      sourceChanged();
+      return;
+    } catch (error) {
+      stopCamera();
+      showNotice(cameraProblem(error));
+      elements.source.querySelector('option[value="camera"]').disabled = true;
+      value = firstStill();
+    }
+  } else {
+    stopCamera();
+  }
+  try {
+    state.still = await loadStill(value);
+    state.source = "still";
+    state.stillName = value;
+    setCameraChoice("static");
+    elements.source.value = value;
+  } catch (error) {
+    showNotice(`The still image '${value}' could not be loaded from the server.`, "error");
+  }
+  setBusy(isConnected() ? "" : "Connecting to the server…");
+  sourceChanged();
+  sendIfDue();  // a still does not wait for camera frames
+}
+
+/// Counts each new camera frame and prepares it for sending.
+function watchCameraFrames(video) {
+  if (!video.requestVideoFrameCallback) return;
+  const stream = state.cameraStream;
+  const onFrame = () => {
+    if (!stream || state.cameraStream !== stream) return;  // this camera stopped (or was restarted)
+    state.cameraFrames += 1;
+    const now = performance.now();
+    // Smoothed over about ten frames; a pause (a hidden tab) is no interval.
+    const interval = now - state.cameraFrameAt;
+    if (state.cameraFrameAt && interval < 1000) state.cameraInterval = state.cameraInterval === null ? interval : state.cameraInterval + 0.1 * (interval - state.cameraInterval);
+    state.cameraFrameAt = now;
+    prepareFrame();
+    video.requestVideoFrameCallback(onFrame);
+  };
+  video.requestVideoFrameCallback(onFrame);
+}
