@@ -108,10 +108,12 @@ struct MessageDeclaration<Message>: Sendable {
     /// How a refusal says what the message has.
     var has: String { fields.isEmpty ? "only its type" : fields.map(\.name).joined(separator: ", ") }
 
-    /// The message in `data`, whose keys are already checked against ``fields``.
-    /// - Throws: Naming the field that is not what the message takes, and what it must be.
-    func message(from data: Data) throws(StreamMessageError) -> Message {
-        try make(data, type)
+    /// The message in `data` (its type and keys read into `envelope`): its keys checked against
+    /// ``fields``, then decoded.
+    /// - Throws: Naming the key the message does not have, or the field that is not what it must be.
+    func message(in envelope: StreamMessage.Envelope, data: Data) throws(StreamMessageError) -> Message {
+        try envelope.refuseUnknownKeys(of: self)
+        return try make(data, type)
     }
 
     private static func decode<Body: MessageBody>(_: Body.Type, from data: Data, type: String) throws(StreamMessageError) -> Body {
@@ -152,6 +154,13 @@ struct MessageDeclaration<Message>: Sendable {
 /// message type, so that its `receive` switches over them exhaustively.
 protocol InboundMessages: Sendable {
     static var declarations: [MessageDeclaration<Self>] { get }
+}
+
+extension InboundMessages {
+    /// The declaration of the message type `type`, if this receiver takes it.
+    static func declaration(of type: String) -> MessageDeclaration<Self>? {
+        declarations.first { $0.type == type }
+    }
 }
 
 /// A message type as the hello lists it: `{"type":"capture","fields":["slot","at"],"schema":{…}}`.

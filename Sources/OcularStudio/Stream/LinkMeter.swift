@@ -1,6 +1,6 @@
 /// A rung of the ladder the stream climbs down when its link is too slow for the camera's rate, and
 /// back up when it clears: the size the page sends frames at and the JPEG qualities both ways.
-struct LinkLevel: Equatable, Sendable {
+struct LinkLevel: Equatable, Sendable, Encodable {
     /// The longest side of the frames the page sends; nil for the camera's own size.
     let longSide: Int?
     /// The quality the page encodes its frames at, 0 … 1 (the browser's `toBlob` scale).

@@ -48,11 +48,10 @@ extension PageAction {
 
     /// Decodes a message of one of its types and receives it.
     func receive(_ envelope: StreamMessage.Envelope, data: Data) throws(StreamMessageError) -> StreamMessage.Outbound? {
-        guard let declaration = Message.declarations.first(where: { $0.type == envelope.type }) else {
+        guard let declaration = Message.declaration(of: envelope.type) else {
             throw StreamMessageError("the page action \(Self.name) takes no \(StageError.quoted(envelope.type)) message")
         }
-        try envelope.refuseUnknownKeys(of: declaration)
-        return try receive(declaration.message(from: data))
+        return try receive(declaration.message(in: envelope, data: data))
     }
 }
 

@@ -207,14 +207,8 @@ enum StreamMessage {
     /// What the page's pacing follows: `framesPerSecond`, the most frames it sends a second; `levels`,
     /// the link's rungs, the first what frames go at until the link is measured.
     struct LinkConstants: Encodable {
-        struct Level: Encodable {
-            let longSide: Int?
-            let uploadQuality: Double
-            let answerQuality: Int
-        }
-
         let framesPerSecond: Double
-        let levels: [Level]
+        let levels: [LinkLevel]
     }
 
     /// What the server sends.

@@ -118,7 +118,7 @@ final class StreamSession: Sendable {
                             maxFrameBytes: configuration.maxFrameBytes,
                             recording: .init(maxSeconds: configuration.maxRecordingSeconds, maxBytes: configuration.maxClipBytes),
                             link: .init(framesPerSecond: configuration.framesPerSecond,
-                                        levels: LinkLevel.ladder.map { .init(longSide: $0.longSide, uploadQuality: $0.uploadQuality, answerQuality: $0.answerQuality) }),
+                                        levels: LinkLevel.ladder),
                             notice: gallery.readOnlyNotice))
     }
 
@@ -136,16 +136,13 @@ final class StreamSession: Sendable {
             return .error(about: "settings", message: error.reason)
         }
         let action = routes[envelope.type]
-        let own = StreamMessage.Own.declarations.first { $0.type == envelope.type }
+        let own = StreamMessage.Own.declaration(of: envelope.type)
         guard own != nil || action != nil else {
             let reason = "unknown message type \(StageError.quoted(envelope.type)); the types are \(messageTypes.joined(separator: ", "))"
             return .error(about: "settings", message: reason)
         }
         do throws(StreamMessageError) {
-            if let own {
-                try envelope.refuseUnknownKeys(of: own)
-                return try receive(own.message(from: data))
-            }
+            if let own { return try receive(own.message(in: envelope, data: data)) }
             return try action?.receive(envelope, data: data)
         } catch {
             return .error(about: envelope.type, message: error.reason)
