@@ -81,7 +81,7 @@ struct BlobTallyTests {
         #expect(tally.count == 7 && tally.totals == ["CAD": 3.4])
         // Each named blob's box is in its label's colour, a tag above it.
         let toonie = try #require(blobs.first { $0.label == 6 })
-        let colour = BlobsStage.colour(of: toonie)
+        let colour = toonie.boxColour
         #expect(frame.image.pixel(x: toonie.bounds.x, y: toonie.bounds.y + toonie.bounds.height / 2)
                 == [UInt8(colour.blue), UInt8(colour.green), UInt8(colour.red)])
         // On a stream the names hold (reused where a named blob lay, one checked afresh a frame).

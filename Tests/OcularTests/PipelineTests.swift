@@ -162,19 +162,23 @@ struct PipelineTests {
     @Test("annotations added by a stage are read back by kind")
     func annotations() throws {
         struct Box: FrameAnnotation, Equatable { static let kind = "box"; static let group = "boxes"; var x: Int }
-        struct Label: FrameAnnotation { static let kind = "label"; static let group = "labels"; var text: String }
+        struct Label: FrameAnnotation {
+            static let kind = "label"; static let group = "labels"; var text: String
+            var markColour: Colour? { Colour(red: 255, green: 0, blue: 16) }
+        }
         let frame = Frame(image: coffee, timestamp: .seconds(1), annotations: [Box(x: 1), Label(text: "a"), Box(x: 2)])
         #expect(frame.annotations(of: Box.self) == [Box(x: 1), Box(x: 2)])
         #expect(frame.annotations(of: Label.self).map(\.text) == ["a"])
         // Stages carry annotations through.
         let processed = try Pipeline(Recipe(stages: [.init("gray"), .init("tint")])).process(frame)
         #expect(processed.annotations(of: Box.self).count == 2 && processed.timestamp == .seconds(1))
-        // Grouped as JSON shows them; a kind listed but not found is an empty list, unknown kinds pass through.
+        // Grouped as JSON shows them; a kind listed but not found is an empty list, unknown kinds pass
+        // through; a finding its stage marks in a colour carries it.
         struct Mark: FrameAnnotation { static let kind = "mark"; static let group = "marks" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(String(decoding: try encoder.encode(processed.annotationGroups(listing: [Mark.self, Box.self])), as: UTF8.self)
-            == #"{"boxes":[{"x":1},{"x":2}],"labels":[{"text":"a"}],"marks":[]}"#)
+            == ##"{"boxes":[{"x":1},{"x":2}],"labels":[{"colour":"#ff0010","text":"a"}],"marks":[]}"##)
         #expect(processed.annotationGroups()["boxes"].count == 2 && processed.annotationGroups()["marks"].isEmpty)
     }
 }

@@ -38,6 +38,7 @@ def test_light_work_lists_the_blobs_and_faces_its_stages_find(studio, cameraless
     # The seven objects of the scene, boxed by the stage in green and listed in green.
     assert [name for name, _ in listed["blobs"]] == ["Object"] * 7, listed
     assert {colour for _, colour in listed["blobs"]} == {"rgb(0, 255, 0)"}, listed
+    assert {blob["colour"] for blob in stats(page)["findings"]["blobs"]} == {"#00ff00"}, "the colour is the server's"
     rows = page.eval_on_selector_all("#blobs-list li", "(rows) => rows.map((row) => row.textContent)")
     assert len(rows) == 7 and all("×" in row and " at (" in row for row in rows), rows
 
@@ -102,6 +103,16 @@ def test_a_stage_registered_only_in_a_test_reaches_the_page(fixture_studio, came
     }}""", timeout=5000)
     page.locator("#findings").scroll_into_view_if_needed()
     screenshot(page, "generic-findings.png")
+
+    # Marked by the stage in a colour of the server's choosing (magenta, which no page knows): the
+    # finding carries it, the page lists it in it and draws no box of its own.
+    page.check("input[data-stage=brightestQuadrant][data-parameter=marked]")
+    page.wait_for_function("(window.ocularStudio.stats().findings.quadrants || [])[0]?.colour === '#ff00ff'", timeout=10000)
+    page.wait_for_function("""() => {
+      const row = document.querySelector('#quadrants-list li');
+      return row && getComputedStyle(row).borderLeftColor === 'rgb(255, 0, 255)';
+    }""", timeout=5000)
+    assert "colour" not in page.inner_text("#quadrants-list li")
 
 
 @pytest.mark.alone

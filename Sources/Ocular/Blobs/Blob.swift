@@ -38,6 +38,26 @@ public struct Blob: Sendable, FrameAnnotation {
     /// The label: 0 until classified, and 0 ("unidentified") when no reference was near enough.
     public var label: Int { classification?.label ?? 0 }
 
+    /// The colour of its box, outline and tag: green when not named, gray when "unidentified", and
+    /// Okabe and Ito's colour-blind-safe palette for the labels in turn, so neighbours differ for
+    /// everyone.
+    public var boxColour: Colour {
+        guard let classification else { return Self.unnamed }
+        guard classification.label > 0 else { return Self.unidentified }
+        return Self.labelPalette[(classification.label - 1) % Self.labelPalette.count]
+    }
+
+    public var markColour: Colour? { boxColour }
+
+    /// Green, as SPEC §5 draws blobs not named.
+    static let unnamed = Colour(red: 0, green: 255, blue: 0)
+    static let unidentified = Colour(red: 170, green: 170, blue: 170)
+    static let labelPalette = [
+        Colour(red: 230, green: 159, blue: 0), Colour(red: 86, green: 180, blue: 233), Colour(red: 0, green: 158, blue: 115),
+        Colour(red: 240, green: 228, blue: 66), Colour(red: 0, green: 114, blue: 178), Colour(red: 213, green: 94, blue: 0),
+        Colour(red: 204, green: 121, blue: 167), Colour.white,
+    ]
+
     /// The blob with the biggest area, the first of equals; nil for none.
     /// - Parameter blobs: The blobs.
     /// - Returns: The biggest, or nil when there are none.

@@ -41,9 +41,6 @@ public struct BlobsStage: Stage {
     public let classifier: BlobClassifier?
     private let memory = StreamMemory()
 
-    /// Green, as SPEC §5 draws blobs not named.
-    static let green = Colour(red: 0, green: 255, blue: 0)
-
     public init(_ values: StageValues) throws(StageError) {
         let profile = values[Self.profile].profile
         do {
@@ -79,15 +76,6 @@ public struct BlobsStage: Stage {
         showsMask ? try detection.mask.resized(width: image.width, height: image.height) : try Self.drawn(detection.blobs, on: image)
     }
 
-    /// The colour of a label's box and tag: green for blobs not named, gray for "unidentified", and
-    /// Okabe and Ito's colour-blind-safe palette for the labels, in turn.
-    static func colour(of blob: Blob) -> Colour {
-        guard let classification = blob.classification else { return green }
-        guard classification.label > 0 else { return Colour(red: 170, green: 170, blue: 170) }
-        let palette = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#ffffff"].compactMap(Colour.init(hex:))
-        return palette[(classification.label - 1) % palette.count]
-    }
-
     /// `image` with a rectangle round each blob and its outline inside it (where a cut between two
     /// touching objects fell), and for each blob named its label's short name on a tag above its box,
     /// in the label's colour. Gray and YUV frames become BGR so colours show.
@@ -101,16 +89,16 @@ public struct BlobsStage: Stage {
         let thickness = max(2, min(canvas.width, canvas.height) / 240)
         let tagHeight = max(8, Double(min(canvas.width, canvas.height)) / 45)
         for blob in blobs {
-            try canvas.drawRectangle(blob.bounds, colour: colour(of: blob), thickness: thickness)
+            try canvas.drawRectangle(blob.bounds, colour: blob.boxColour, thickness: thickness)
             let outline = try blob.outline()
-            if outline.count >= 3 { try canvas.drawPolyline(outline + [outline[0]], colour: colour(of: blob), thickness: thickness) }
+            if outline.count >= 3 { try canvas.drawPolyline(outline + [outline[0]], colour: blob.boxColour, thickness: thickness) }
         }
         // Tags after every box, so no box is drawn over a tag.
         let named = blobs.compactMap { blob in blob.classification.map { (blob, BlobTally.name($0.description, count: 1)) } }
         let sizes = named.map { Image.labelSize($0.1, height: tagHeight) }
         let origins = tagOrigins(boxes: named.map(\.0.bounds), sizes: sizes, width: canvas.width, height: canvas.height, gap: thickness)
         for ((blob, name), origin) in zip(named, origins) {
-            try canvas.drawLabel(name, at: origin, height: tagHeight, colour: colour(of: blob))
+            try canvas.drawLabel(name, at: origin, height: tagHeight, colour: blob.boxColour)
         }
         return canvas
     }

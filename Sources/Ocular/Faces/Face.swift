@@ -69,6 +69,18 @@ public struct Face: Sendable, FrameAnnotation {
 
     /// The tilt of the eye line in degrees, positive when the right eye (viewer's right) sits lower:
     /// clockwise on screen, as image coordinates run downwards.
+    /// The colour of its box in the overlay: yellow for a person, white for a cat, magenta for a
+    /// face that is neither of the two.
+    public var boxColour: Colour {
+        switch species {
+        case .human: Colour(red: 255, green: 255, blue: 0)
+        case .cat: Colour.white
+        case .hybrid: Colour(red: 255, green: 0, blue: 255)
+        }
+    }
+
+    public var markColour: Colour? { boxColour }
+
     public var angle: Double {
         atan2(rightEye.y - leftEye.y, rightEye.x - leftEye.x) * 180 / .pi
     }

@@ -22,9 +22,6 @@ public struct FaceOverlay: Sendable, Hashable {
         self.mouth = mouth
     }
 
-    static let humanFace = Colour(red: 255, green: 255, blue: 0)   // yellow
-    static let catFace = Colour(red: 255, green: 255, blue: 255)   // white
-    static let hybridFace = Colour(red: 255, green: 0, blue: 255)  // magenta: neither of the two
     static let leftEye = Colour(red: 255, green: 0, blue: 0)       // red
     static let rightEye = Colour(red: 0, green: 255, blue: 0)      // green
     static let nose = Colour(red: 0, green: 0, blue: 255)          // blue
@@ -43,12 +40,7 @@ public struct FaceOverlay: Sendable, Hashable {
         for face in faces {
             let origin = (x: face.bounds.x, y: face.bounds.y)
             if self.faces {
-                let colour = switch face.species {
-                case .human: Self.humanFace
-                case .cat: Self.catFace
-                case .hybrid: Self.hybridFace
-                }
-                try canvas.drawRectangle(face.bounds, colour: colour, thickness: thickness)
+                try canvas.drawRectangle(face.bounds, colour: face.boxColour, thickness: thickness)
             }
             if eyes {
                 for (box, centre, colour) in [(face.leftEyeBounds, face.leftEye, Self.leftEye), (face.rightEyeBounds, face.rightEye, Self.rightEye)] {

@@ -40,6 +40,14 @@ public protocol FrameAnnotation: Sendable, Encodable {
     static var kind: String { get }
     /// Names the list of them in JSON (the CLI's `--json`, the studio's messages): `faces`.
     static var group: String { get }
+    /// The colour its stage marks it in on the frame (its box, outline and tag), which JSON carries as
+    /// `"colour"` so a list of findings marks each as the frame does; nil when its stage does not
+    /// mark it in a colour of its own (a page then draws its box in one of its choosing).
+    var markColour: Colour? { get }
+}
+
+extension FrameAnnotation {
+    public var markColour: Colour? { nil }
 }
 
 /// A frame's annotations as JSON shows them: one list per kind, under the kind's ``FrameAnnotation/group``,
@@ -72,8 +80,8 @@ public struct AnnotationGroups: Encodable, Sendable {
         groups.first { $0.name == group }?.annotations ?? []
     }
 
-    /// Encodes every group as a list under its name.
-    /// Encodes every group as a list under its name.
+    /// Encodes every group as a list under its name, each finding with its ``FrameAnnotation/markColour``
+    /// as `"colour":"#rrggbb"` where it has one.
     /// - Parameter encoder: The encoder.
     /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
@@ -85,7 +93,17 @@ public struct AnnotationGroups: Encodable, Sendable {
 
     private struct Encoded: Encodable {
         let annotation: any FrameAnnotation
-        func encode(to encoder: any Encoder) throws { try annotation.encode(to: encoder) }
+        func encode(to encoder: any Encoder) throws {
+            try annotation.encode(to: encoder)
+            guard let colour = annotation.markColour else { return }
+            // The same keyed container the annotation wrote into: its fields, then the colour.
+            var container = encoder.container(keyedBy: MarkKey.self)
+            try container.encode(colour.hex, forKey: .colour)
+        }
+    }
+
+    private enum MarkKey: String, CodingKey {
+        case colour
     }
 
     private struct GroupKey: CodingKey {

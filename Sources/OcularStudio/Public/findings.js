@@ -7,12 +7,11 @@
 //
 // Each finding is marked in the colour the frame shows it in.
 
-/// A renderer says what a group is called, what a finding's row says, and its colour.
+/// A renderer says what a group is called and what a finding's row says.
 /// @typedef {{heading: string, none: string, name: (finding: object) => string,
-///   details: (finding: object) => string[], colour: (finding: object) => string,
-///   drawnByStage?: boolean}} Renderer
-/// A group whose stage does not draw its findings on the frame (drawnByStage false) gets its boxes
-/// drawn by the page, in its colour.
+///   details: (finding: object) => string[]}} Renderer
+/// A finding's colour is the one its stage marks it in on the frame (its "colour", from the server);
+/// a finding without one is not marked by its stage, so the page draws its box, in its group's colour.
 
 const capitalised = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
 
@@ -22,9 +21,6 @@ function where(finding) {
   const [x, y, width, height] = finding.bounds;
   return `${width}×${height} at (${x}, ${y})`;
 }
-
-// Okabe and Ito's colour-blind-safe palette, as the blobs stage draws named labels in turn.
-const LABEL_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#ffffff"];
 
 /// @type {Object<string, Renderer>}
 export const RENDERERS = {
@@ -40,9 +36,6 @@ export const RENDERERS = {
       }
       return details;
     },
-    // The faces stage's overlay: human faces yellow, cats white.
-    colour: (face) => (face.species === "cat" ? "#ffffff" : "#ffff00"),
-    drawnByStage: true,
   },
   blobs: {
     heading: "Objects in the frame",
@@ -50,21 +43,16 @@ export const RENDERERS = {
     // A blob is named once classified (it then has a description); label 0 is "unidentified".
     name: (blob) => (!("description" in blob) ? "Object" : blob.label > 0 ? capitalised(blob.description.split(",")[0]) : "Unidentified"),
     details: (blob) => [where(blob)],
-    // The blobs stage's boxes: green when not named, gray for "unidentified", the palette for labels.
-    colour: (blob) => (!("description" in blob) ? "#00ff00" : blob.label === 0 ? "#aaaaaa" : LABEL_COLOURS[(blob.label - 1) % LABEL_COLOURS.length]),
-    drawnByStage: true,
   },
   counts: {
     heading: "Count",
     none: "Nothing counted yet.",
     name: (tally) => (tally.count ? tally.text : "Nothing counted yet"),
     details: () => [],
-    colour: () => "#ffffff",
-    drawnByStage: true,
   },
 };
 
-/// A colour of its own for a group no renderer knows, the same on every frame.
+/// The colour a group's unmarked findings are boxed in by the page, the same on every frame.
 function colourOf(group) {
   let hash = 0;
   for (const character of group) hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
@@ -79,13 +67,16 @@ function genericRenderer(group) {
     none: `No ${group} in this frame.`,
     name: (finding) => capitalised(typeof finding.name === "string" ? finding.name : kind),
     details: (finding) => [where(finding), ...Object.entries(finding)
-      .filter(([key, value]) => key !== "bounds" && key !== "name" && ["number", "string", "boolean"].includes(typeof value))
+      .filter(([key, value]) => !["bounds", "name", "colour"].includes(key) && ["number", "string", "boolean"].includes(typeof value))
       .map(([key, value]) => `${key} ${typeof value === "number" ? Math.round(value * 100) / 100 : value}`)],
-    colour: () => colourOf(group),
   };
 }
 
 export const rendererFor = (group) => RENDERERS[group] ?? genericRenderer(group);
+
+/// The colour a finding is shown in: its stage's mark, else its group's where the page draws its box;
+/// null for a finding drawn nowhere (a count).
+const colourFor = (group, finding) => finding.colour ?? (where(finding) ? colourOf(group) : null);
 
 /// The findings of the last annotations message, by group, and how many messages came.
 export const findings = { groups: {}, received: 0 };
@@ -111,7 +102,8 @@ export function showFindings(section, message) {
     const rows = found.map((finding) => {
       const item = document.createElement("li");
       if (finding.species) item.dataset.species = finding.species;
-      item.style.setProperty("--finding-colour", renderer.colour(finding));
+      const colour = colourFor(group, finding);
+      if (colour) item.style.setProperty("--finding-colour", colour);
       const name = document.createElement("b");
       name.textContent = renderer.name(finding);
       const details = renderer.details(finding).filter(Boolean).join(" · ");
@@ -144,11 +136,11 @@ export function drawFindings(canvas, groups) {
   context.textBaseline = "bottom";
   for (const [group, found] of Object.entries(groups)) {
     const renderer = rendererFor(group);
-    if (renderer.drawnByStage) continue;
     for (const finding of found) {
-      if (!Array.isArray(finding.bounds) || finding.bounds.length !== 4) continue;
+      // Marked by its stage already, or nowhere to draw.
+      if (finding.colour || !Array.isArray(finding.bounds) || finding.bounds.length !== 4) continue;
       const [x, y, width, height] = finding.bounds;
-      context.strokeStyle = context.fillStyle = renderer.colour(finding);
+      context.strokeStyle = context.fillStyle = colourFor(group, finding);
       context.strokeRect(x + line / 2, y + line / 2, width - line, height - line);
       context.fillText(renderer.name(finding), x + line * 2, Math.max(line * 8, y + line * 9));
     }
