@@ -15,7 +15,7 @@ import Testing
 /// how many frames it saw on its page, and the last brightest quadrant found (the test stage's kind).
 private final class PingAction: PageAction {
     static let name = "ping"
-    static let pages = ["testPage"]
+    static let pages: [StudioPage] = [.samples]
 
     enum Message: InboundMessages {
         case ping(Ping)
@@ -84,7 +84,7 @@ struct PageActionStudioTests {
                                                       gallery: nil, logger: Logger(label: "test"), onServerRunning: { _ in })
         let frame = try bottomRightBright()
         _ = try await application.test(.live) { client in
-            try await client.ws("/api/stream?page=testPage", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
+            try await client.ws("/api/stream?page=samples", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
                 let hello = try text(try await messages.next())
                 let stages = try #require(hello["stages"] as? [[String: Any]]).compactMap { $0["name"] as? String }
@@ -149,7 +149,7 @@ struct PageActionStudioTests {
         #expect(layout["enum"] as? [String] == PreviewLayout.allCases.map(\.rawValue))
     }
 
-    @Test("the hello publishes what the page would otherwise keep a copy of: categories, the rate cap and link rungs, the camera order, the limits")
+    @Test("the hello publishes what the page would otherwise keep a copy of: categories, pages, the rate cap and link rungs, the camera order, the limits")
     func constantsInHello() throws {
         var configuration = StudioConfiguration(port: 0)
         configuration.framesPerSecond = 12
@@ -163,6 +163,8 @@ struct PageActionStudioTests {
         let levels = try #require(link["levels"] as? [[String: Any]])
         #expect(levels.count == LinkLevel.ladder.count && levels.first?["uploadQuality"] as? Double == LinkLevel.ladder[0].uploadQuality)
         #expect(hello["cameras"] as? [String] == ["static", "front", "back"])
+        let pages = try #require(hello["pages"] as? [[String: String]])
+        #expect(pages.map { $0["name"] } == StudioPage.allCases.map(\.rawValue) && pages[1] == ["name": "manyMasks", "title": "Many Masks", "href": "masks.html"])
         #expect((hello["recording"] as? [String: Any])?["maxSeconds"] as? Double == 42)
         // The link meter measures against the same cap.
         #expect(abs(try StreamSession(configuration: configuration).linkMeter.frameIntervalMs - 1000.0 / 12) < 1e-9)

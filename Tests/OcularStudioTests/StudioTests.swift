@@ -85,6 +85,18 @@ struct StudioTests {
                     #expect(String(buffer: response.body).contains(#"<script src="\#(script)" type="module">"#))
                 }
             }
+            // Every page the bar lists is a file that names itself so, and the bar's module lists them all.
+            for page in StudioPage.allCases {
+                try await client.execute(uri: "/" + page.file, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(String(buffer: response.body).contains(#"data-page="\#(page.rawValue)""#), "\(page.file)")
+                }
+            }
+            try await client.execute(uri: "/api/pages.js", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(String(buffer: response.body).contains(#"{"href":"masks.html","name":"manyMasks","title":"Many Masks"}"#))
+                #expect(String(buffer: response.body).contains(#"export const PAGES = [{"href":"./","name":"lightWork""#))
+            }
             try await client.execute(uri: "/demo/chelsea.jpg", method: .get) { response in
                 let still = try? Image(decoding: Array(response.body.readableBytesView))
                 #expect(still?.width == 451 && still?.height == 300)

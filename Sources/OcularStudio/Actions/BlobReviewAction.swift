@@ -11,7 +11,7 @@ import Synchronization
 /// defaulting to its label's description.
 final class BlobReviewAction: PageAction {
     static let name = "blobReview"
-    static let pages = ["beanCounter"]
+    static let pages: [StudioPage] = [.beanCounter]
 
     enum Message: InboundMessages {
         case classify

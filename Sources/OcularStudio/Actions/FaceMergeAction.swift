@@ -16,7 +16,7 @@ import Synchronization
 /// "caption":"…"}` saves the merge under review in the gallery, the caption defaulting to its species.
 final class FaceMergeAction: PageAction {
     static let name = "faceMerge"
-    static let pages = ["manyMasks"]
+    static let pages: [StudioPage] = [.manyMasks]
     static let slots = 1...2
 
     enum Message: InboundMessages {

@@ -34,7 +34,7 @@ const elements = {
 
 const state = {
   phase: "idle",         // idle, starting, recording, stopping, uploading, failed
-  limits: { maxSeconds: 300, maxBytes: 512 << 20 },
+  limits: null,          // the studio's {maxSeconds, maxBytes}, from its hello; Record waits for them
   recorder: null,
   microphone: null,      // the microphone's stream while recording
   chunks: [],
@@ -69,7 +69,7 @@ function setPhase(phase) {
   elements.record.textContent = recording ? "■ Stop" : "● Record";
   elements.record.setAttribute("aria-pressed", String(recording));
   elements.record.title = recording ? "Stop recording and save the clip in the gallery" : "Record the processed view with the microphone's sound into the gallery";
-  elements.record.disabled = phase === "stopping" || phase === "uploading" || phase === "starting";
+  elements.record.disabled = !state.limits || phase === "stopping" || phase === "uploading" || phase === "starting";
   elements.mark.hidden = phase !== "recording";
   elements.retry.hidden = phase !== "failed";
   elements.progress.hidden = phase !== "uploading";
@@ -258,9 +258,11 @@ export function attachRecorder() {
   });
 }
 
-/// The studio's limits, from its hello.
+/// The studio's limits, from its hello; Record is enabled once they are known.
 export function setRecordingLimits(limits) {
-  if (limits && limits.maxSeconds > 0) state.limits = { maxSeconds: limits.maxSeconds, maxBytes: limits.maxBytes };
+  if (!(limits && limits.maxSeconds > 0 && limits.maxBytes > 0)) return;
+  state.limits = { maxSeconds: limits.maxSeconds, maxBytes: limits.maxBytes };
+  setPhase(state.phase);
 }
 
 // For tests and the curious: the phase, the limits, and every upload's outcome.

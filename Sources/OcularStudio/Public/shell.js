@@ -11,16 +11,9 @@
 // Every page script imports this module first (live.js does), so the shell exists before any module
 // looks its elements up.
 
-/// The pages, in the navigation's order. `name` is what a live page streams under (`?page=`), which
-/// the server's page actions are registered for.
-export const PAGES = [
-  { name: "lightWork", title: "Light Work", href: "./" },
-  { name: "manyMasks", title: "Many Masks", href: "masks.html" },
-  { name: "beanCounter", title: "Bean Counter", href: "beans.html" },
-  { name: "samples", title: "Samples", href: "samples.html" },
-  { name: "filters", title: "Filters", href: "filters.html" },
-  { name: "gallery", title: "Gallery", href: "gallery.html" },
-];
+// The pages, in the bar's order ({name, title, href}): the server's list (StudioPage.swift), served as
+// a module so the bar is whole as the page loads. `name` is what a live page streams under (`?page=`).
+import { PAGES } from "./api/pages.js";
 
 /// The built-in stills, shown where there is no camera (demo/NAME.jpg).
 const STILLS = {

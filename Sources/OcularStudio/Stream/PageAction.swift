@@ -15,8 +15,8 @@ protocol PageAction: AnyObject, Sendable {
 
     /// Names the action in the hello message: `faceMerge`.
     static var name: String { get }
-    /// The pages it serves, by the name a page streams under (`manyMasks`); empty for every page.
-    static var pages: [String] { get }
+    /// The pages it serves (`[.manyMasks]`); empty for every page.
+    static var pages: [StudioPage] { get }
 
     init(context: PageActionContext)
 
@@ -31,7 +31,7 @@ protocol PageAction: AnyObject, Sendable {
 }
 
 extension PageAction {
-    static var pages: [String] { [] }
+    static var pages: [StudioPage] { [] }
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? { nil }
 
     /// What the hello says of it.
@@ -43,7 +43,7 @@ extension PageAction {
     /// Whether the action serves a page; a stream that names no page gets every action.
     static func serves(page: String?) -> Bool {
         guard let page else { return true }
-        return pages.isEmpty || pages.contains(page)
+        return pages.isEmpty || pages.contains { $0.rawValue == page }
     }
 
     /// Decodes a message of one of its types and receives it.
@@ -94,7 +94,7 @@ struct PageActionRegistry: Sendable {
         init<Action: PageAction>(of action: Action.Type) {
             name = action.name
             messages = Action.Message.declarations.map(\.description)
-            pages = action.pages
+            pages = action.pages.map(\.rawValue)
         }
     }
 }

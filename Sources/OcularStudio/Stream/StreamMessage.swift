@@ -195,6 +195,8 @@ enum StreamMessage {
         let notice: String?
         /// Stage categories in the order lists show them, with their titles.
         var categories = StageCategory.allCases.map { CategoryTitle(name: $0.rawValue, title: $0.title) }
+        /// The studio's pages in the bar's order (``StudioPage``).
+        var pages = StudioPage.allCases
         /// What Switch camera goes through, in order (``CameraSwitcher``).
         var cameras = CameraChoice.allCases.map(\.rawValue)
     }

@@ -1,0 +1,45 @@
+/// The studio's pages, in the order its bar lists them. A page's name is what its HTML declares
+/// (`<body data-page="manyMasks">`) and what it streams under (`/api/stream?page=manyMasks`), so page
+/// actions serve it by name; the bar's links come from here through ``PagesController``.
+public enum StudioPage: String, CaseIterable, Sendable, Encodable {
+    case lightWork, manyMasks, beanCounter, samples, filters, gallery
+
+    /// What the bar says: "Many Masks".
+    public var title: String {
+        switch self {
+        case .lightWork: "Light Work"
+        case .manyMasks: "Many Masks"
+        case .beanCounter: "Bean Counter"
+        case .samples: "Samples"
+        case .filters: "Filters"
+        case .gallery: "Gallery"
+        }
+    }
+
+    /// Its file in the web app's folder.
+    public var file: String {
+        switch self {
+        case .lightWork: "index.html"
+        case .manyMasks: "masks.html"
+        case .beanCounter: "beans.html"
+        case .samples: "samples.html"
+        case .filters: "filters.html"
+        case .gallery: "gallery.html"
+        }
+    }
+
+    /// Where the bar links to, relative to the studio's root: the first page is the root itself.
+    public var href: String { self == .lightWork ? "./" : file }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, title, href
+    }
+
+    /// `{"name":"manyMasks","title":"Many Masks","href":"masks.html"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rawValue, forKey: .name)
+        try container.encode(title, forKey: .title)
+        try container.encode(href, forKey: .href)
+    }
+}
