@@ -67,8 +67,6 @@ public struct Face: Sendable, FrameAnnotation {
         self.confidence = confidence
     }
 
-    /// The tilt of the eye line in degrees, positive when the right eye (viewer's right) sits lower:
-    /// clockwise on screen, as image coordinates run downwards.
     /// The colour of its box in the overlay: yellow for a person, white for a cat, magenta for a
     /// face that is neither of the two.
     public var boxColour: Colour {
@@ -81,6 +79,8 @@ public struct Face: Sendable, FrameAnnotation {
 
     public var markColour: Colour? { boxColour }
 
+    /// The tilt of the eye line in degrees, positive when the right eye (viewer's right) sits lower:
+    /// clockwise on screen, as image coordinates run downwards.
     public var angle: Double {
         atan2(rightEye.y - leftEye.y, rightEye.x - leftEye.x) * 180 / .pi
     }

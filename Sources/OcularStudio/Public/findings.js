@@ -138,7 +138,7 @@ export function drawFindings(canvas, groups) {
     const renderer = rendererFor(group);
     for (const finding of found) {
       // Marked by its stage already, or nowhere to draw.
-      if (finding.colour || !Array.isArray(finding.bounds) || finding.bounds.length !== 4) continue;
+      if (finding.colour || !where(finding)) continue;
       const [x, y, width, height] = finding.bounds;
       context.strokeStyle = context.fillStyle = colourFor(group, finding);
       context.strokeRect(x + line / 2, y + line / 2, width - line, height - line);
