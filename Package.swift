@@ -118,6 +118,13 @@ let package = Package(
                 "CZlib",
             ]
         ),
+        // How well the detectors and classifiers do: the labelled sweeps (faces, table scenes of beans), the
+        // plain-OpenCV baseline they are measured against, and the tables. Used by the CLI's evaluate, sweep and
+        // scenes commands, the tests and the benchmarks; a client of the Ocular product compiles none of it.
+        .target(
+            name: "OcularEvaluation",
+            dependencies: ["Ocular", "OpenCVBridge"]
+        ),
         .target(
             name: "OcularGallery",
             dependencies: ["Ocular", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
@@ -151,6 +158,7 @@ let package = Package(
             dependencies: [
                 "PNGMessages",
                 "Ocular",
+                "OcularEvaluation",
                 "OcularGallery",
                 "OcularStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -169,6 +177,7 @@ let package = Package(
             name: "ocular-bench",
             dependencies: [
                 "Ocular",
+                "OcularEvaluation",
                 "OcularStudio",
                 "BenchBaseline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -194,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OcularTests",
-            dependencies: ["Ocular", "OcularGallery", "OpenCVBridge", "OpenCVReference", "OcularTestSupport"],
+            dependencies: ["Ocular", "OcularEvaluation", "OcularGallery", "OpenCVBridge", "OpenCVReference", "OcularTestSupport"],
             linkerSettings: linksOnlyWhatItCalls
         ),
         // The documentation's examples, compiled and run; and a check that every article's code is among them.
@@ -239,7 +248,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OcularCLITests",
-            dependencies: ["ocular", "gallery-save-loop", "Ocular", "OcularGallery", "OcularStudio", "OcularTestSupport"],
+            dependencies: ["ocular", "gallery-save-loop", "Ocular", "OcularEvaluation", "OcularGallery", "OcularStudio", "OcularTestSupport"],
             linkerSettings: linksOnlyWhatItCalls
         ),
     ],

@@ -2,7 +2,8 @@
 # Builds and runs a package that depends on Ocular as a registry release would be used: a git repository
 # of this working tree, tagged with a version, required with `from:`. SwiftPM refuses unsafe flags in such a
 # dependency, so this is the test that Ocular's library products have none; it also checks that a client of
-# the `Ocular` product alone does not build GRDB, and that the client's program works (reads a shared
+# the `Ocular` product alone builds neither GRDB nor the studio nor the evaluations (the sweeps, their scenes
+# and tables: OcularEvaluation, which no Ocular object names either), and that the client's program works (reads a shared
 # picture, applies a recipe, writes a file). Prints the build and start-up times.
 #     scripts/client-package.sh [WORK_FOLDER]   (default: .build/client-package, kept between runs)
 #
@@ -52,7 +53,7 @@ MANIFEST
 cd "$work/client"
 echo "== client package: Ocular $latest ($([ "$released" = unchanged ] && echo "unchanged since the last run" || echo "released now")), required with from: 0.0.1; building"
 # What the check below looks for must come from this build, not from an earlier one.
-for module in GRDB OcularGallery OcularStudio Hummingbird; do rm -rf ".build/debug/$module.build"; done
+for module in GRDB OcularGallery OcularStudio OcularEvaluation Hummingbird; do rm -rf ".build/debug/$module.build"; done
 start=$(date +%s%N)
 if ! { if [ "$released" != unchanged ]; then swift package update; fi && swift build; } >build.log 2>&1; then
   tail -30 build.log >&2
@@ -68,7 +69,7 @@ if grep -q "unsafe build flags" build.log; then
   echo "client package: SwiftPM reports unsafe build flags" >&2; exit 1
 fi
 # SwiftPM makes a folder for every target of the graph; what was compiled has object files.
-for module in GRDB OcularGallery OcularStudio Hummingbird; do
+for module in GRDB OcularGallery OcularStudio OcularEvaluation Hummingbird; do
   if [ -n "$(find ".build/debug/$module.build" -name '*.o' 2>/dev/null | head -1)" ]; then
     echo "client package: a client of the Ocular product alone compiled $module" >&2
     exit 1
@@ -76,6 +77,14 @@ for module in GRDB OcularGallery OcularStudio Hummingbird; do
 done
 if [ -z "$(find .build/debug/Ocular.build -name '*.o' | head -1)" ]; then
   echo "client package: Ocular's objects are not where this script looks (.build/debug/Ocular.build)" >&2
+  exit 1
+fi
+# The sweeps' types by their mangled names' words: none may be defined in what the client compiled of Ocular.
+evaluation=$(find .build/debug/Ocular.build -name '*.o' -exec nm --defined-only {} + 2>/dev/null |
+  grep -E 'FaceSweep|FaceEvaluation|FaceLabelList|OpenCVFaceBaseline|BlobEvaluation|BlobScene|SweepFinish' | head -3 || true)
+if [ -n "$evaluation" ]; then
+  echo "client package: the Ocular library defines evaluation code:" >&2
+  echo "$evaluation" >&2
   exit 1
 fi
 

@@ -1,6 +1,7 @@
 import BenchBaseline
 import Foundation
 import Ocular
+import OcularEvaluation
 
 /// The bean counter's rows (SPEC §5): blob detection of the 1280×720 coins-and-beans scene, and the
 /// classification of its biggest blob (the toonie) with the shared training set, each against the

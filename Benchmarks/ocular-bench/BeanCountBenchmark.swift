@@ -1,6 +1,7 @@
 import BenchBaseline
 import Foundation
 import Ocular
+import OcularEvaluation
 
 /// Counting beans per 1280×720 frame: every object of a 10-object table scene found and named, by the
 /// textbook's pipeline in plain C++ and in Python cv2 (SPEC §5's detection, then each blob's histogram,

@@ -1,6 +1,7 @@
 import BenchBaseline
 import Foundation
 import Ocular
+import OcularEvaluation
 
 /// Face detection per frame at 1280×720: the textbook's pipeline in plain C++ and in Python cv2 (same
 /// cascades and parameters) against Ocular's textbook and default profiles, each over the 30 frames of

@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularEvaluation
 
 /// Counting a photographed ring of coins and beans with the default profile, as a user does: a
 /// tablet's 2592×1936 photo at full size, and a webcam's 1280×720 frame, each found and named whole

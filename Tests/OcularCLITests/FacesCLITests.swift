@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularEvaluation
 import Testing
 
 @Suite("ocular faces")

@@ -2,6 +2,7 @@ import Foundation
 import OcularTestSupport
 import Testing
 @testable import Ocular
+@testable import OcularEvaluation
 
 /// The bean counter on generated table scenes (``BlobScenes``), every label and box exact.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import OcularTestSupport
 import Testing
 @testable import Ocular
+@testable import OcularEvaluation
 
 /// The bean counter measured on table scenes nobody tuned on: the shared training pictures cut out
 /// and laid several to a scene, some touching, under uneven light with shadows, blur, noise and

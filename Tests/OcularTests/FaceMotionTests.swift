@@ -2,6 +2,7 @@ import Foundation
 import OcularTestSupport
 import Testing
 @testable import Ocular
+@testable import OcularEvaluation
 
 @Suite("Optical flow and faces in motion")
 struct FaceMotionTests {

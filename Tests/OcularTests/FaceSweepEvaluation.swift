@@ -2,6 +2,7 @@ import Foundation
 import OcularTestSupport
 import Testing
 @testable import Ocular
+@testable import OcularEvaluation
 
 /// The face detector on the robustness sweep (``FaceSweep``): every frame under `make eval`, which
 /// prints the README's per-axis table; a sample of them under `make test`, against the same thresholds.

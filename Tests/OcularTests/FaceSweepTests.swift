@@ -2,6 +2,7 @@ import Foundation
 import OcularTestSupport
 import Testing
 @testable import Ocular
+@testable import OcularEvaluation
 
 /// The robustness sweep of Tests/Fixtures/faces/sweep-sources.json: the shared faces and pictures plus
 /// Grace Hopper (matplotlib's sample data), messi5.jpg and three faceless pictures of Debian's opencv-doc.

@@ -2,6 +2,7 @@ import Foundation
 import OcularTestSupport
 import Testing
 @testable import Ocular
+@testable import OcularEvaluation
 
 /// The detecting samples on scenes nobody tuned them on: seeded variations of size, position, rotation,
 /// cut-off, light, noise, blur and several objects, each with exact labels. The defaults are the

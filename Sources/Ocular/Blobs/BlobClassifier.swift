@@ -47,6 +47,11 @@ public struct TrainingProblem: Sendable, Hashable, CustomStringConvertible {
     public let reason: String
     /// "FILE: reason".
     public var description: String { "\(imageFilename): \(reason)" }
+
+    public init(imageFilename: String, reason: String) {
+        self.imageFilename = imageFilename
+        self.reason = reason
+    }
 }
 
 /// Labels blobs by their nearest reference (SPEC §5).

@@ -34,7 +34,7 @@ extension Image {
     }
 
     /// The image in a packed format, for work on pixels in rows: YUV becomes BGR, the others stay as they are.
-    var packed: Image {
+    package var packed: Image {
         get throws(OcularError) { format.isYUV ? try converted(to: .bgr8) : self }
     }
 

@@ -1,4 +1,4 @@
-internal import OpenCVBridge
+package import OpenCVBridge
 
 /// An image: a value holding its size, pixel format and bytes.
 ///
@@ -118,7 +118,7 @@ public struct Image: Sendable, Equatable {
 
     /// Lends the pixels to the bridge as a writable matrix view, valid only inside `body`: drawing in
     /// place. (Packed formats; the bytes are copied first if another image shares them.)
-    mutating func withMutableMatrix<R, E: Error>(_ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
+    package mutating func withMutableMatrix<R, E: Error>(_ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
         let (width, height, bytesPerRow, type) = (width, height, bytesPerRow, OpenCV.matrixType(channels: format.channels))
         let result: Result<R, E> = bytes.withUnsafeMutableBytes { raw in
             var view = OCVImage(data: raw.baseAddress, columns: Int32(width), rows: Int32(height),

@@ -1,14 +1,15 @@
-internal import OpenCVBridge
+// Package-imported: the evaluation target lends images to the bridge the same way (its scene synthesis).
+package import OpenCVBridge
 
 /// The Swift side of the OpenCV bridge: turning its status codes into thrown errors and lending
 /// image bytes to it without copying.
-enum OpenCV {
+package enum OpenCV {
     /// OpenCV's version, e.g. "4.6.0".
     static var version: String { String(cString: ocv_version()) }
 
     /// Runs one bridge call; a failed status becomes ``OcularError/openCV(operation:message:)``.
     /// The operation's name is built only on failure: on the hot path it would cost more than the call.
-    static func call(_ operation: @autoclosure () -> String,
+    package static func call(_ operation: @autoclosure () -> String,
                      _ body: (UnsafeMutablePointer<OCVError>) -> OCVStatus) throws(OcularError) {
         var error = OCVError()
         let status = body(&error)
@@ -26,7 +27,7 @@ enum OpenCV {
         withUnsafeBytes(of: characters) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    static func matrixType(channels: Int) -> OCVMatType {
+    package static func matrixType(channels: Int) -> OCVMatType {
         switch channels {
         case 1: OCV_8UC1
         case 2: OCV_8UC2
@@ -38,13 +39,13 @@ enum OpenCV {
 
 extension Image {
     /// Lends the pixels to the bridge as a read-only matrix view, valid only inside `body`.
-    func withMatrix<R, E: Error>(_ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
+    package func withMatrix<R, E: Error>(_ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
         try withMatrix(of: PixelRectangle(x: 0, y: 0, width: width, height: format.rowCount(height: height)), body)
     }
 
     /// Lends a rectangle of the pixels (packed formats; inside the image) as a read-only matrix view,
     /// valid only inside `body`: cropping without copying.
-    func withMatrix<R, E: Error>(of rectangle: PixelRectangle, _ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
+    package func withMatrix<R, E: Error>(of rectangle: PixelRectangle, _ body: (UnsafePointer<OCVImage>) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = bytes.withUnsafeBytes { raw in
             var view = OCVImage(
                 data: UnsafeMutableRawPointer(mutating: raw.baseAddress.map { $0 + rectangle.y * bytesPerRow + rectangle.x * format.channels }),
@@ -62,7 +63,7 @@ extension Image {
     }
 
     /// Makes a new tightly packed image that `body` fills through a writable matrix view.
-    static func filledByOpenCV(width: Int, height: Int, format: PixelFormat,
+    package static func filledByOpenCV(width: Int, height: Int, format: PixelFormat,
                                _ body: (UnsafePointer<OCVImage>) throws(OcularError) -> Void) throws(OcularError) -> Image {
         try Image(width: width, height: height, format: format) { (buffer) throws(OcularError) in
             var view = OCVImage(

@@ -2,7 +2,7 @@ internal import OpenCVBridge
 
 extension Image {
     /// The gray image with its contrast spread out (histogram equalisation or CLAHE), or itself.
-    func equalized(_ equalization: FaceDetectionProfile.Equalization) throws(OcularError) -> Image {
+    package func equalized(_ equalization: FaceDetectionProfile.Equalization) throws(OcularError) -> Image {
         guard format == .gray8 else { throw .invalidArgument("only gray images are equalised, not \(format)") }
         if equalization == .none { return self }  // (so the switch below never sees .none)
         return try Image.filledByOpenCV(width: width, height: height, format: .gray8) { (output) throws(OcularError) in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ocular
+import OcularEvaluation
 
 struct BlobsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

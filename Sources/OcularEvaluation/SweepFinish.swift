@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 
 /// What a robustness sweep does to a whole frame after its objects are placed (faces, beans): light,
 /// compression, noise, blur. Shared by the capabilities' sweeps, so a condition means the same in each.

@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 
 /// A face someone marked in a picture: its species and box, spelt in JSON as `faces detect --json`
 /// prints a face: `{"species":"human","bounds":[x,y,width,height]}`.

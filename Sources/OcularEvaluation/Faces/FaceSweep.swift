@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 
 /// A deterministic robustness set for face detection: labelled faces moved, turned, lit and
 /// degraded the ways a camera's pictures vary, each frame with its labels transformed exactly.

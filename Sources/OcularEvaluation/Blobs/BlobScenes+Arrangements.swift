@@ -1,4 +1,6 @@
 import Foundation
+import Ocular
+internal import OpenCVBridge
 internal import OpenCVBridge
 
 /// Rings and heaps, photographed as a tablet or a webcam does.

@@ -1,3 +1,5 @@
+import Ocular
+
 /// How well a detector finds labelled faces: per species, how many labelled faces it found
 /// (recall), how many of its boxes are faces (precision), and how well found boxes fit (mean IoU).
 /// A box finds a labelled face of its own species when their IoU is at least ``requiredOverlap``;

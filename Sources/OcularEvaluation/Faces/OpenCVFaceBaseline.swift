@@ -1,3 +1,5 @@
+import Ocular
+
 /// What a user who reaches for plain OpenCV does instead of Ocular, in four lines of Python:
 /// `haarcascade_frontalface_alt` on the whole frame's equalised gray, `detectMultiScale(gray, 1.1, 4,
 /// minSize=(24, 24))`. `ocular faces evaluate --baseline opencv` and the sweep's tables print it beside

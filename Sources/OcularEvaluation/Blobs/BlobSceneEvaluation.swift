@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 
 /// How well blobs are found, named and counted on scenes of several objects with known labels and
 /// boxes: detection recall and precision (a blob matches an object when their boxes' intersection

@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 internal import OpenCVBridge
 
 /// A deterministic set of table scenes for measuring blob detection and naming: the objects of a

@@ -1,4 +1,5 @@
 import Foundation
+import Ocular
 
 /// How well a classifier names labelled pictures (SPEC §5, "go beyond"): each picture's biggest blob
 /// is classified as the studio's Classify does; a picture without a blob counts as answered 0.
