@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Makes the README's before/after picture of every sample stage (SPEC §6) and every Core Image–style
-filter (SPEC §7) with the ocular CLI: `ocular apply` on a still (the tracking sample: `ocular process` on
+"""Makes the README's before/after picture of every sample stage and every Core Image–style
+filter with the ocular CLI: `ocular apply` on a still (the tracking sample: `ocular process` on
 the astronaut pan video), then the input and the output side by side, labelled, into docs/samples/NAME.jpg
 and docs/filters/NAME.jpg.
 

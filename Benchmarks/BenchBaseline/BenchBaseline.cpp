@@ -503,7 +503,7 @@ bool baseline_merge_faces(const uint8_t *bigger, int32_t biggerWidth, int32_t bi
 
 namespace {
 
-/// The textbook's blob detection (SPEC §5) on a BGR frame, then Ocular's one blob per object: the
+/// The textbook's blob detection on a BGR frame, then Ocular's one blob per object: the
 /// rectangles inside no other, biggest first, each blob's pixels copied. Returns the rectangles as
 /// int32 x, y, width, height rows (the hash compared with Swift's).
 cv::Mat detectBlobs(const cv::Mat &frame, std::vector<cv::Mat> &blobs) {

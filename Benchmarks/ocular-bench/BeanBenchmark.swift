@@ -3,7 +3,7 @@ import Foundation
 import Ocular
 import OcularEvaluation
 
-/// The bean counter's rows (SPEC §5): blob detection of the 1280×720 coins-and-beans scene, and the
+/// The bean counter's rows: blob detection of the 1280×720 coins-and-beans scene, and the
 /// classification of its biggest blob (the toonie) with the shared training set, each against the
 /// textbook's pipeline in C++ and Python cv2; then, for information, the default profile's cost, the
 /// trained model's memory, file size and load time, and `evaluate`'s accuracy for both profiles on

@@ -4,7 +4,7 @@ import Ocular
 import OcularEvaluation
 
 /// Counting beans per 1280×720 frame: every object of a 10-object table scene found and named, by the
-/// textbook's pipeline in plain C++ and in Python cv2 (SPEC §5's detection, then each blob's histogram,
+/// textbook's pipeline in plain C++ and in Python cv2 (the textbook's detection, then each blob's histogram,
 /// CLAHE and ORB against the shared training pictures) against Ocular's textbook and default profiles
 /// and the blobs stage as the studio runs it (names remembered from frame to frame, the tally
 /// steadied). The scenes are BlobScenes' (the shared coins and beans laid on tables, some touching,

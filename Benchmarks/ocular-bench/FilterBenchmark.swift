@@ -2,7 +2,7 @@ import BenchBaseline
 import Foundation
 import Ocular
 
-/// The Core Image–style filters (SPEC §7) at 1920×1080 BGR: the five-filter colour chain (colour controls,
+/// The Core Image–style filters at 1920×1080 BGR: the five-filter colour chain (colour controls,
 /// exposure, gamma, hue, vibrance) fused by Ocular's pipeline, against each filter alone, the same stages
 /// one pass each in Ocular, the same chain as OpenCV calls in C++ (two cv::transform, two cv::LUT and
 /// float Mat arithmetic for vibrance) and in Python with Pillow's ImageEnhance and NumPy
@@ -78,7 +78,7 @@ struct FilterBenchmark {
 
     /// Prints the table and the goals; returns what misses them.
     static func report(_ measurements: [Measurement], pillow: Double?, pillowLabel: String) -> [String] {
-        print("Filters (SPEC §7) at \(width)×\(height), BGR. The chain: colorControls (saturation 1.2, brightness 0.05, contrast 1.1),")
+        print("Filters at \(width)×\(height), BGR. The chain: colorControls (saturation 1.2, brightness 0.05, contrast 1.1),")
         print("exposureAdjust 0.5 EV, gammaAdjust 0.8, hueAdjust 20°, vibrance 0.4. C++: the same work as OpenCV calls, one after another.")
         print([pad("row", 18, right: false), pad("Swift ms", 10), pad("C++ ms", 10), pad("Swift/C++", 10)].joined(separator: " "))
         print(String(repeating: "-", count: 52))

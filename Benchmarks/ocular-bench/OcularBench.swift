@@ -237,7 +237,7 @@ struct OcularBench: AsyncParsableCommand {
           jpeg = imdecode (COLOR) + imencode (.jpg, quality \(jpegQuality));
           merge = Face.merged(with:) of astronaut.png's face and chelsea.png's cat (BGR) against getAffineTransform +
           warpAffine (bilinear, edges replicated) onto the cat's size + multiply (scale 1/255);
-          blobs = BlobDetector.detect(in:) of the demo coins-and-beans scene (BGR) against SPEC §5's resize, meanStdDev,
+          blobs = BlobDetector.detect(in:) of the demo coins-and-beans scene (BGR) against the textbook's resize, meanStdDev,
           inRange, erode, Canny, findContours (tree), boundingRect, with Ocular's one blob per object and each blob copied;
           classify = the textbook profile naming the scene's biggest blob against the 7 shared training pictures:
           calcHist 32³ + CLAHE + ORB, then compareHist (chi-square alt) and BFMatcher (Hamming) per reference.

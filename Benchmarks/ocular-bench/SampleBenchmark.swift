@@ -2,7 +2,7 @@ import BenchBaseline
 import Foundation
 import Ocular
 
-/// The OpenCV tutorial's samples (SPEC §6) at 1280×720: each stage at its defaults (contrastBrightness at
+/// The OpenCV tutorial's samples at 1280×720: each stage at its defaults (contrastBrightness at
 /// 1.5, −30) on a BGR frame, against the same calls from C++ (Benchmarks/BenchBaseline) and Python cv2
 /// (Benchmarks/python/bench_samples.py). Tracking follows 200 points between the frame and the same
 /// frame moved 3 px right and 2 px down, alternately.
@@ -57,7 +57,7 @@ struct SampleBenchmark {
 
     /// Prints the table; returns what misses the goals (≤ 1.05× C++, ≤ 1.0× the first Python column).
     static func report(_ measurements: [Measurement], python: [PythonColumn]) -> [String] {
-        print("Samples (SPEC §6) at \(width)×\(height), BGR, each stage at its defaults (contrastBrightness 1.5, −30)")
+        print("Samples at \(width)×\(height), BGR, each stage at its defaults (contrastBrightness 1.5, −30)")
         for (index, column) in python.enumerated() { print("  Py\(index + 1): \(column.label)") }
         var header = [pad("sample", 19, right: false), pad("Swift ms", 10), pad("C++ ms", 10), pad("Swift/C++", 10)]
         for index in python.indices { header += [pad("Py\(index + 1) ms", 10), pad("Swift/Py\(index + 1)", 12)] }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The textbook's bean counter (SPEC §5) in Python cv2: ocular-bench's Python column for the blobs,
+"""The textbook's bean counter in Python cv2: ocular-bench's Python column for the blobs,
 classify and count rows.
 
     bench_beans.py FRAMES.raw COUNT WIDTH HEIGHT ROUNDS REFERENCES.json
@@ -26,7 +26,7 @@ except Exception as exception:
 
 
 def detect_blobs(scene):
-    """The rectangles (x, y, w, h) of SPEC §5's blobs inside no other, biggest first, and each blob's pixels copied."""
+    """The rectangles (x, y, w, h) of the textbook's blobs inside no other, biggest first, and each blob's pixels copied."""
     height, width = scene.shape[:2]
     resized = cv2.resize(scene, (max(1, round(width * 0.5)), max(1, round(height * 0.5))), interpolation=cv2.INTER_AREA)
     mean, deviation = cv2.meanStdDev(resized)

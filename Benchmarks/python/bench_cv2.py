@@ -149,7 +149,7 @@ def measure_merge(folder, merge, results, target, rounds, minimum):
 
 
 def measure_beans(folder, beans, results, target, rounds, minimum):
-    """SPEC §5's blob detection with Ocular's one blob per object, and the textbook classification of one blob."""
+    """the textbook's blob detection with Ocular's one blob per object, and the textbook classification of one blob."""
     from bench_beans import Describer, detect_blobs
 
     scene = load_bgr(folder, beans["scene"], beans["sceneWidth"], beans["sceneHeight"])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python cv2 column of ocular-bench's faces rows: the textbook's face pipeline (SPEC §4) per frame.
+"""The Python cv2 column of ocular-bench's faces rows: the textbook's face pipeline per frame.
 
     bench_faces.py FRAMES.raw COUNT WIDTH HEIGHT ROUNDS HUMAN CAT VIEWERS_LEFT_EYE VIEWERS_RIGHT_EYE
 

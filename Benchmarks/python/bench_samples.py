@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python cv2 column of ocular-bench's samples rows: the tutorial's samples (SPEC §6) written as a
+"""The Python cv2 column of ocular-bench's samples rows: the tutorial's samples written as a
 Python program would, on the same BGR frames ocular-bench wrote.
 
     bench_samples.py FOLDER WIDTH HEIGHT SECONDS ROUNDS

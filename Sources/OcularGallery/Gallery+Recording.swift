@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Recording processed frames into the gallery: numbered videos 0.mp4, 1.mp4, … (SPEC §9).
+/// Recording processed frames into the gallery: numbered videos 0.mp4, 1.mp4, ….
 ///
 /// While frames come, they go to a hidden partial file in the videos folder; when the recording
 /// ends, the file is flushed, linked under the next free number (never replacing a file) and its

@@ -1,4 +1,4 @@
-// Blob detection against a plain background (SPEC §5), kept in one call so the half-size frame, the
+// Blob detection against a plain background, kept in one call so the half-size frame, the
 // mask and the contours stay in buffers reused from frame to frame.
 #include "Bridging.hpp"
 

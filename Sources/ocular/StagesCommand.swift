@@ -71,7 +71,7 @@ struct StagesDescribeCommand: ParsableCommand {
 
 }
 
-/// SPEC §7's spelling: `ocular filters` lists the Core Image–style filters alone, as `ocular stages` lists
+/// The product's spelling: `ocular filters` lists the Core Image–style filters alone, as `ocular stages` lists
 /// every stage.
 struct FiltersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

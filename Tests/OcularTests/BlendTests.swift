@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 
-/// Expected values are the formulas of SPEC §3 and W3C Compositing Level 1 worked by hand on colours
+/// Expected values are the formulas of the textbook's Light Work and W3C Compositing Level 1 worked by hand on colours
 /// scaled to 0…1, times 255, rounded to the nearest level (no exact halves occur: 255 is odd); average
 /// rounds halves up.
 @Suite("Blending: twenty modes, one pass")

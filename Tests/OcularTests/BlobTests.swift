@@ -37,7 +37,7 @@ struct BlobTests {
         // The blob is a copy of the frame there: the square's colour inside.
         #expect(blob.image.pixel(x: bounds.width / 2, y: bounds.height / 2) == [30, 50, 70])
         if profile == .textbook {
-            // SPEC §5's mask is at half scale, background white, the square black; it has no blob masks.
+            // The textbook's mask is at half scale, background white, the square black; it has no blob masks.
             #expect(detection.mask.width == 200 && detection.mask.height == 150)
             #expect(detection.mask.pixel(x: 10, y: 10) == [255] && detection.mask.pixel(x: 70, y: 55) == [0])
             #expect(blob.mask == nil && blob.tableBrightness == nil)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 
-/// The Core Image–style filters (SPEC §7), each against values worked out by hand.
+/// The Core Image–style filters, each against values worked out by hand.
 @Suite("filters")
 struct FilterTests {
     /// A one-stage pipeline's stage.
@@ -270,7 +270,7 @@ struct FilterTests {
 
     // MARK: - Listing
 
-    @Test("the seventeen filters are registered in SPEC §7's categories")
+    @Test("the seventeen filters are registered in Core Image's categories")
     func registered() throws {
         let names = ["sepiaTone", "colorControls", "colorMatrix", "exposureAdjust", "gammaAdjust", "hueAdjust", "highlightShadowAdjust",
                      "temperatureAndTint", "toneCurve", "vibrance", "whitePointAdjust", "straighten", "affineTransform", "crop",

@@ -3,7 +3,7 @@ import OpenCVReference
 import Testing
 @testable import Ocular
 
-/// The OpenCV tutorial's samples (SPEC §6), each against known values.
+/// The OpenCV tutorial's samples, each against known values.
 @Suite("samples")
 struct SampleTests {
     static let picture = TestData.path("images/coffee.png")
@@ -81,7 +81,7 @@ struct SampleTests {
 
     // MARK: - Colour
 
-    @Test("sepia is SPEC §6's matrix, by hand, in BGR and in RGBA with alpha kept")
+    @Test("sepia is the tutorial's matrix, by hand, in BGR and in RGBA with alpha kept")
     func sepia() throws {
         // (B, G, R) = (50, 100, 200): R′ = .393·200 + .769·100 + .189·50 = 164.95; G′ = 146.8; B′ = 114.35.
         // White: R′ = 1.351·255, G′ = 1.203·255 saturate; B′ = .937·255 = 238.9.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 
-/// The slanted-edge MTF meter (SPEC §8) against the analytic answer: an edge blurred by a Gaussian of
+/// The slanted-edge MTF meter against the analytic answer: an edge blurred by a Gaussian of
 /// σ pixels and sampled at the pixel centres has MTF(f) = exp(−2π²σ²f²), MTF50 = 0.1874 / σ.
 @Suite("sharpness")
 struct SharpnessTests {

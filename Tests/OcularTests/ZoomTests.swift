@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 
-/// The zoom planner's figures from the lossless-zoom article (SPEC §8) and the zoom stage's crops.
+/// The zoom planner's figures from the lossless-zoom article and the zoom stage's crops.
 @Suite("zoom")
 struct ZoomTests {
     static let sensor = PixelSize(width: 3264, height: 2448)

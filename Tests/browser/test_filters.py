@@ -34,7 +34,7 @@ def test_filters_palette_chain_reorder_controls_and_save(studio, camera_page):
     wait_for_frames(page, 3)
     assert page.get_attribute(".nav a[aria-current=page]", "href") == "filters.html"
 
-    # The palette holds the registry's filters, grouped by category in SPEC §7's order.
+    # The palette holds the registry's filters, grouped by category in Core Image's order.
     listed = json.loads(subprocess.run([str(OCULAR), "stages", "--json"], check=True, capture_output=True, text=True).stdout)
     filters = [stage for stage in listed["stages"] if stage["filter"]]
     assert len(filters) == 17

@@ -109,7 +109,7 @@ typedef struct BaselineFace {
     int32_t species;
 } BaselineFace;
 
-/// The textbook's face pipeline (SPEC §4) over `frameCount` tightly packed BGR frames, in order: gray,
+/// The textbook's face pipeline over `frameCount` tightly packed BGR frames, in order: gray,
 /// resize 0.5 (INTER_LINEAR), equalizeHist; human faces (scale 1.4, 4 neighbours, min 0.25 of the
 /// short side), cat faces (1.4, 6, 0.2) dropped where they touch a human; per human face both eye
 /// cascades in its halves (1.2, 2, 0.1 of the face). The cascades are loaded before timing.
@@ -124,7 +124,7 @@ bool baseline_faces_textbook(const uint8_t *_Nonnull const *_Nonnull frames, int
                              double *_Nonnull samples, BaselineFace *_Nonnull faces, int32_t capacity,
                              int32_t *_Nonnull counts, BaselineError *_Nonnull error);
 
-/// The textbook's face merge (SPEC §4) of two tightly packed BGR faces: cv::getAffineTransform from
+/// The textbook's face merge of two tightly packed BGR faces: cv::getAffineTransform from
 /// the smaller face's three landmarks (left eye, right eye, nose: x, y each) onto the bigger's,
 /// cv::warpAffine of the smaller onto the bigger's size (bilinear, edges replicated), then
 /// cv::multiply(bigger, warped, scale 1/255) into a fresh matrix.
@@ -134,7 +134,7 @@ bool baseline_merge_faces(const uint8_t *_Nonnull bigger, int32_t biggerWidth, i
                           int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum,
                           BaselineError *_Nonnull error);
 
-/// The textbook's blob detection (SPEC §5) on a tightly packed BGR frame, with Ocular's one blob per
+/// The textbook's blob detection on a tightly packed BGR frame, with Ocular's one blob per
 /// object (rectangles inside no other, biggest first) and each blob's pixels copied; the checksum is
 /// of the rectangles as int32 rows.
 bool baseline_detect_blobs(const uint8_t *_Nonnull bgr, int32_t width, int32_t height, int32_t iterations,
@@ -158,7 +158,7 @@ typedef struct BaselineObject {
     int32_t label;
 } BaselineObject;
 
-/// The textbook's bean counter (SPEC §5) over `frameCount` tightly packed BGR frames: per frame the
+/// The textbook's bean counter over `frameCount` tightly packed BGR frames: per frame the
 /// blob detection of baseline_detect_blobs, then each blob classified as baseline_classify_blob does
 /// against references described from `referencePaths` (read before the timing). `samples` receives
 /// each frame's nanoseconds; `objects` (room for `capacity`) every frame's blobs one frame after
@@ -168,7 +168,7 @@ bool baseline_count_blobs(const uint8_t *_Nonnull const *_Nonnull frames, int32_
                           int32_t referenceCount, double *_Nonnull samples, BaselineObject *_Nonnull objects,
                           int32_t capacity, int32_t *_Nonnull counts, BaselineError *_Nonnull error);
 
-/// The OpenCV tutorial's samples (SPEC §6), as a C++ program would write each with the stage's default
+/// The OpenCV tutorial's samples, as a C++ program would write each with the stage's default
 /// parameters (contrastBrightness at contrast 1.5, brightness −30) on tightly packed BGR pixels:
 /// 0 edges, 1 corners, 2 sepia, 3 negative, 4 contrastBrightness, 5 contours, 6 cartoon, 7 features,
 /// 8 tracking, 9 totalVariation, 10 drawingCanvas. Tracking alternates `bgr` and `next` (the same picture
@@ -176,7 +176,7 @@ bool baseline_count_blobs(const uint8_t *_Nonnull const *_Nonnull frames, int32_
 bool baseline_sample(int32_t sample, const uint8_t *_Nonnull bgr, const uint8_t *_Nonnull next, int32_t width, int32_t height,
                      int32_t iterations, double *_Nonnull samples, uint64_t *_Nullable checksum, BaselineError *_Nonnull error);
 
-/// The filters' rows (SPEC §7) on a BGR frame: `which` 0 is the five-filter colour chain one OpenCV call
+/// The filters' rows on a BGR frame: `which` 0 is the five-filter colour chain one OpenCV call
 /// after another (colour controls and hue by cv::transform with the 3×4 matrices given in BGR order, levels
 /// for the bias; exposure and gamma by cv::LUT with the tables given; vibrance in float Mat arithmetic);
 /// 1 is cv::GaussianBlur of standard deviation `sigma`, edges replicated; 2 to 6 are the chain's five calls

@@ -1,7 +1,7 @@
 internal import OpenCVBridge
 import Synchronization
 
-/// Blends a source picture into frames (SPEC §3, "light work").
+/// Blends a source picture into frames (the textbook's "light work").
 ///
 /// The source is prepared once for the frames' size and format and kept until they change: cropped
 /// to the frame's aspect ratio around its centre, resized with Lanczos interpolation, converted to

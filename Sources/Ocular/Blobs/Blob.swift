@@ -1,6 +1,6 @@
 internal import OpenCVBridge
 
-/// One object found on a plain background (SPEC §5): its own copy of the frame's pixels inside its
+/// One object found on a plain background: its own copy of the frame's pixels inside its
 /// rectangle, and a label once classified (0: unclassified, or "unidentified" when nothing matched).
 public struct Blob: Sendable, FrameAnnotation {
     public static let kind = "blob"
@@ -11,7 +11,7 @@ public struct Blob: Sendable, FrameAnnotation {
     /// Where the blob is in the frame.
     public let bounds: PixelRectangle
     /// 255 on the object's own pixels inside ``bounds``, 0 on the table and on neighbours; nil when
-    /// the detection does not say (SPEC §5's textbook detection boxes only).
+    /// the detection does not say (the textbook's detection boxes only).
     public let mask: Image?
     /// The table's brightness under the blob (0–255), by which its light is divided out before it is
     /// described; nil when the detection does not know it.
@@ -49,7 +49,7 @@ public struct Blob: Sendable, FrameAnnotation {
 
     public var markColour: Colour? { boxColour }
 
-    /// Green, as SPEC §5 draws blobs not named.
+    /// Green, as the textbook draws blobs not named.
     static let unnamed = Colour(red: 0, green: 255, blue: 0)
     static let unidentified = Colour(red: 170, green: 170, blue: 170)
     static let labelPalette = [

@@ -54,7 +54,7 @@ public struct TrainingProblem: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Labels blobs by their nearest reference (SPEC §5).
+/// Labels blobs by their nearest reference.
 public final class BlobClassifier: Sendable {
     /// How blobs are described and compared.
     public let profile: BlobProfile

@@ -4,7 +4,7 @@ import Synchronization
 /// Finds objects lying on a table.
 ///
 /// Two ways, one per ``BlobProfile``:
-/// - ``Method/textbook(_:)``: SPEC §5's. Everything not within one standard deviation of the frame's
+/// - ``Method/textbook(_:)``: the textbook's. Everything not within one standard deviation of the frame's
 ///   mean colour, eroded so an object's parts join, outlined, boxed. It needs an evenly lit plain
 ///   background and objects apart: touching objects are one box, a shadow is an object.
 /// - ``Method/separating(_:)``: Ocular's default. The table's colour is fitted as a smooth surface
@@ -16,7 +16,7 @@ import Synchronization
 /// The finder keeps its buffers from frame to frame, so detections take turns: one detector per
 /// stream.
 public final class BlobDetector: Sendable {
-    /// SPEC §5's constants.
+    /// The textbook's constants.
     public struct Settings: Sendable, Hashable {
         /// The frame is shrunk by this before the mask is made.
         public var scale = 0.5
@@ -248,14 +248,14 @@ public final class BlobDetector: Sendable {
     public let method: Method
     private let finder: Mutex<OpaquePointer>
 
-    /// SPEC §5's detection with these settings.
+    /// The textbook's detection with these settings.
     /// - Parameter settings: The textbook's constants.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when a setting is out of its range.
     public convenience init(settings: Settings) throws(OcularError) {
         try self.init(method: .textbook(settings))
     }
 
-    /// The detection of a profile: separating for the default, SPEC §5's for the textbook's.
+    /// The detection of a profile: separating for the default, the textbook's for the textbook's.
     /// - Parameter profile: The profile.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when a constant is out of its range.
     public convenience init(profile: BlobProfile = .standard) throws(OcularError) {
@@ -299,7 +299,7 @@ public final class BlobDetector: Sendable {
         }
     }
 
-    /// SPEC §5's contour tree holds each outline twice (the outside and the inside of the edge line)
+    /// The textbook's contour tree holds each outline twice (the outside and the inside of the edge line)
     /// and the outlines of holes inside an object: every rectangle lying inside another is that
     /// object again, so only the outermost rectangles are kept, one blob per object.
     private func detectTextbook(in image: Image, settings: Settings) throws(OcularError) -> Detection {

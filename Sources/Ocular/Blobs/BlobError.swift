@@ -2,7 +2,7 @@
 public enum BlobError: CodedError, Equatable, Sendable {
     /// A picture (named as the user knows it) in which a blob was needed and none was found.
     case noBlob(in: String)
-    /// A training list (SPEC §5), labelled folder or scene list that cannot be used as a whole:
+    /// A training list, labelled folder or scene list that cannot be used as a whole:
     /// unreadable, not JSON or a property list, or without labels. (Images it names that are missing
     /// are reported one by one instead.)
     case badTrainingList(path: String, reason: String)

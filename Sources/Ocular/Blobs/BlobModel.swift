@@ -1,6 +1,6 @@
 import Foundation
 
-/// A trained classifier kept on disk so that start-up does not retrain (SPEC §5, "go beyond").
+/// A trained classifier kept on disk so that start-up does not retrain (beyond the textbook).
 ///
 /// The model is a cache: it sits in the user's cache folder (`$XDG_CACHE_HOME/ocular`, else
 /// `~/.cache/ocular`), named by a checksum of the list's bytes and the profile, never beside the list

@@ -1,6 +1,6 @@
-/// How blobs are described and compared (SPEC §5).
+/// How blobs are described and compared.
 ///
-/// - `textbook`: the book's baseline, kept by name for comparison. SPEC §5's detection; a 32³ BGR histogram of the whole
+/// - `textbook`: the book's baseline, kept by name for comparison. The textbook's detection; a 32³ BGR histogram of the whole
 ///   rectangle divided by its pixel count, and ORB descriptors of the CLAHE-equalised gray blob;
 ///   distance 0.98 × alternative chi-square + 0.02 × the sum of the nearest Hamming distances. With
 ///   about 500 keypoints the Hamming sum (~40 000 before weighting) outweighs the histogram (at most

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Finds objects on a table and boxes them; given a training list, names every one (its label on a
 /// tag by its box, in the label's colour) and attaches a tally steadied over the last few frames.
-/// The Image/Mask toggle (SPEC §5) shows the background mask instead.
+/// The Image/Mask toggle shows the background mask instead.
 ///
 /// Describing a blob costs more than finding it, so on a stream a blob that lies where a named blob
 /// lay in the frame before (boxes overlapping by 0.6 or more) keeps its name, and one such blob a
@@ -27,10 +27,10 @@ public struct BlobsStage: Stage {
     public static let training = Key<TrainingListName?>.trainingList(
         "training", title: "Training list",
         help: "Name every blob from this list's pictures and count them (a file on the command line; \"default\" in the studio).")
-    /// The “Profile” parameter: default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison.
+    /// The “Profile” parameter: default: a lit table, touching objects split; textbook: the book's mask and classifier, for comparison.
     public static let profile = Key<BlobProfile.Name>.choice(
         "profile", title: "Profile", default: .standard,
-        help: "default: a lit table, touching objects split; textbook: SPEC §5's mask and classifier, for comparison.")
+        help: "default: a lit table, touching objects split; textbook: the book's mask and classifier, for comparison.")
     public static let parameters = declared(mask, training, profile)
 
     /// Finds the blobs.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A labelled list of blob pictures (SPEC §5): what each label means (index 0 is "unidentified")
+/// A labelled list of blob pictures: what each label means (index 0 is "unidentified")
 /// and which picture shows which label. Read from JSON or from the textbook's property list, both
 /// with the keys `labelDescriptions` and `blobs: [{imageFilename, label}]`, and optionally
 /// `values: [{label, value, currency}]` (what one of a label is worth: a coin's face value in an

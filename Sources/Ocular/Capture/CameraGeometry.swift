@@ -48,7 +48,7 @@ public enum CameraGeometry {
     /// The camera's point of interest for a tap, normalised to 0…1 in the landscape-right sensor
     /// frame, as AVFoundation's `focusPointOfInterest` and W3C's `pointsOfInterest` take it.
     ///
-    /// SPEC §3: subtract the preview's offset and divide by its size; reject what falls outside 0…1;
+    /// As the textbook maps a tap: subtract the preview's offset and divide by its size; reject what falls outside 0…1;
     /// rotate into the sensor's frame (portrait (x, y) → (y, 1 − x), upside-down → (1 − y, x),
     /// landscape-left → (1 − x, 1 − y), landscape-right unchanged); then mirror x for the front camera.
     /// - Parameters:

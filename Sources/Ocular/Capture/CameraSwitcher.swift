@@ -8,7 +8,7 @@ public enum CameraChoice: String, CaseIterable, Sendable, Codable {
     case back
 }
 
-/// The order of "Switch camera" (SPEC §3): static → front → back → static, skipping what is absent.
+/// The order of "Switch camera": static → front → back → static, skipping what is absent.
 public enum CameraSwitcher {
     /// The choice after `current`.
     /// - Parameters:

@@ -6,7 +6,7 @@ public enum Species: String, Sendable, Codable, CaseIterable {
     case human, cat, hybrid
 }
 
-/// One face found in a frame (SPEC §4), an immutable value: its species, its own copy of the face's
+/// One face found in a frame, an immutable value: its species, its own copy of the face's
 /// pixels, where it is in the frame, and its landmarks in face coordinates (origin at the face's
 /// top-left corner, in the frame's pixels). Beyond the textbook, like Core Image's face feature: the
 /// mouth, whether it smiles, and the angle of the eye line.

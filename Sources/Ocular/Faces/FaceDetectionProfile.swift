@@ -1,4 +1,4 @@
-/// Every number face detection uses, in one place. ``textbook`` is SPEC §4 exactly; ``standard`` is
+/// Every number face detection uses, in one place. ``textbook`` is the book's pipeline exactly; ``standard`` is
 /// Ocular's default, which differs only where it was measured better on both recall/precision and
 /// speed (see the README's "Faces" section and `make bench`).
 public struct FaceDetectionProfile: Sendable, Hashable {
@@ -250,7 +250,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         }
     }
 
-    /// The textbook's pipeline (SPEC §4): half size, equalised histogram, humans 1.4 / 4 / 0.25, eyes
+    /// The textbook's pipeline: half size, equalised histogram, humans 1.4 / 4 / 0.25, eyes
     /// 1.2 / 2 / 0.1, cats 1.4 / 6 / 0.2; every frame searched whole; no mouth, no cats by vote.
     public static let textbook = FaceDetectionProfile(
         name: "textbook",

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Finds human and cat faces in a picture with OpenCV's cascades (SPEC §4), each frame on its own.
+/// Finds human and cat faces in a picture with OpenCV's cascades, each frame on its own.
 /// For streams, ``FaceTracker`` follows faces between frames instead.
 ///
 /// Loading is done once per cascade file and process; a detector is cheap to make after that and
@@ -126,7 +126,7 @@ public struct FaceDetector: Sendable {
         return Double(edges.bytes.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }) / Double(side * side)
     }
 
-    /// The biggest face by area: "the" face of a picture (SPEC §4), or nil when there is none.
+    /// The biggest face by area: "the" face of a picture, or nil when there is none.
     /// - Parameter image: The picture, in any format.
     /// - Returns: The biggest face, or nil.
     /// - Throws: ``OcularError`` naming what failed and why.

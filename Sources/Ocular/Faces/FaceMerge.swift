@@ -1,4 +1,4 @@
-/// Merging two faces into one (SPEC §4, the "many masks" hybrid).
+/// Merging two faces into one (the textbook's "many masks" hybrid).
 extension Face {
     /// The biggest face by area, the first of equals: "the" face of a frame. Nil for none.
     /// - Parameter faces: The faces.

@@ -1,4 +1,4 @@
-/// Which parts of the SPEC §4 overlay to draw.
+/// Which parts of the textbook's overlay to draw.
 public struct FaceOverlay: Sendable, Hashable {
     /// Whether face boxes are drawn.
     public var faces = true

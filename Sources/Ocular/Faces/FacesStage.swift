@@ -1,4 +1,4 @@
-/// Finds faces, attaches them to the frame as annotations, and draws the SPEC §4 overlay.
+/// Finds faces, attaches them to the frame as annotations, and draws the textbook's overlay.
 ///
 /// The stage follows faces from frame to frame (the default profile's tracking), so one stage
 /// instance belongs to one stream: a recipe builds a fresh one for each.
@@ -9,10 +9,10 @@ public struct FacesStage: Stage {
     public static let annotationKinds: [any FrameAnnotation.Type] = [Face.self]
     public static let summary = "Finds human and cat faces with their eyes, nose and mouth, and draws them."
 
-    /// The “Profile” parameter: Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly.
+    /// The “Profile” parameter: Ocular's default finds smaller faces and follows them between frames; the textbook's is the book's pipeline exactly.
     public static let profile = Key<FaceDetectionProfile.Name>.choice(
         "profile", title: "Profile", default: .standard,
-        help: "Ocular's default finds smaller faces and follows them between frames; the textbook's is SPEC §4 exactly.")
+        help: "Ocular's default finds smaller faces and follows them between frames; the textbook's is the book's pipeline exactly.")
     /// The “Cats” parameter: Also look for cat faces.
     public static let cats = Key<Bool>.flag("cats", title: "Cats", default: true, help: "Also look for cat faces.")
     /// The “CLAHE” parameter: Equalise by tiles with a contrast limit instead of over the whole frame: keeps a backlit face's detail.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// SPEC §7's Core Image–style colour filters. Names and parameters follow Core Image's (CISepiaTone's
+/// The Core Image–style colour filters. Names and parameters follow Core Image's (CISepiaTone's
 /// inputIntensity is `intensity`); angles are in degrees where Core Image takes radians. Each is one
 /// ``ColourOperation`` on red, green, blue in 0…1 as stored (sRGB encoded) — exposure alone works in
 /// linear light, as a camera's exposure does — so a pipeline fuses runs of them into one pass.

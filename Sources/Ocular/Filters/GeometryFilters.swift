@@ -1,6 +1,6 @@
 import Foundation
 
-/// SPEC §7's geometry filters: straighten, affine transform and crop. Pictures are resampled bilinearly
+/// The Core Image–style geometry filters: straighten, affine transform and crop. Pictures are resampled bilinearly
 /// (cv::warpAffine); YUV frames come back as BGR.
 
 /// Turns the picture by an angle and enlarges it just enough that no empty corner shows.

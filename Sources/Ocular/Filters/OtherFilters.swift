@@ -1,6 +1,6 @@
 internal import OpenCVBridge
 
-/// SPEC §7's compositing, generator and blur filters.
+/// The Core Image–style compositing, generator and blur filters.
 
 /// A picture laid over the frame by its alpha (Porter–Duff source-over): where the picture is
 /// opaque it covers the frame, where transparent the frame shows, in between they mix.

@@ -75,8 +75,8 @@ extension Stage {
     }
 }
 
-/// What kind of work a stage does (SPEC §7's categories plus detection, and the OpenCV tutorial's
-/// samples of SPEC §6, which the studio's Samples page lists).
+/// What kind of work a stage does (Core Image's categories plus detection, and the OpenCV tutorial's
+/// samples, which the studio's Samples page lists).
 public enum StageCategory: String, Sendable, Codable, CaseIterable {
     /// Colour adjustments, colour effects, blurs, sharpening, stylizing, geometry, compositing, generators, detection, and the tutorial's samples.
     case colourAdjustment, colourEffect, blur, sharpen, stylize, geometry, composite, generator, detection, sample

@@ -19,7 +19,7 @@ public struct StageRegistry: Sendable {
         BlobsStage.self,
         PosterizeStage.self,
         ZoomStage.self,
-        // The OpenCV tutorial's samples (SPEC §6), in its order.
+        // The OpenCV tutorial's samples, in its order.
         EdgesStage.self,
         CornersStage.self,
         SepiaStage.self,
@@ -31,7 +31,7 @@ public struct StageRegistry: Sendable {
         TrackingStage.self,
         TotalVariationStage.self,
         DrawingCanvasStage.self,
-        // The Core Image–style filters (SPEC §7), by category.
+        // The Core Image–style filters, by category.
         ColorControlsFilter.self,
         ExposureAdjustFilter.self,
         GammaAdjustFilter.self,

@@ -1,4 +1,4 @@
-/// The tutorial's cartoon (SPEC §6): colours flattened by mean-shift filtering, then the edges of the
+/// The tutorial's cartoon: colours flattened by mean-shift filtering, then the edges of the
 /// flattened picture inked in black.
 public struct CartoonStage: Stage {
     public static let name = "cartoon"

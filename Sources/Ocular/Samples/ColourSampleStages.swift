@@ -1,7 +1,7 @@
-/// SPEC §6's image filtering samples: sepia, negative, and contrast with brightness. Each keeps the
+/// The tutorial's image filtering samples: sepia, negative, and contrast with brightness. Each keeps the
 /// frame's format (YUV becomes BGR) and its alpha.
 
-/// The classic sepia tone: each colour a fixed mix of red, green and blue (SPEC §6's matrix).
+/// The classic sepia tone: each colour a fixed mix of red, green and blue (the tutorial's matrix).
 public struct SepiaStage: Stage {
     public static let name = "sepia"
     public static let title = "Sepia"
@@ -9,7 +9,7 @@ public struct SepiaStage: Stage {
     public static let summary = "Brown-toned like an old photograph (the classic 3×3 sepia matrix); use it for a vintage look."
     public static let parameters: [ParameterDescriptor] = []
 
-    /// SPEC §6's rows, for blue, green and red out; each row's columns weigh red, green and blue in,
+    /// The tutorial's rows, for blue, green and red out; each row's columns weigh red, green and blue in,
     /// as the classic definition (R′ = .393 R + .769 G + .189 B).
     public static let matrix: [[Float]] = [
         [0.272, 0.534, 0.131],  // blue

@@ -1,6 +1,6 @@
 internal import OpenCVSamples
 
-/// The shapes' outlines (SPEC §6): the frame made black and white (a threshold, Otsu's, or Canny's
+/// The shapes' outlines: the frame made black and white (a threshold, Otsu's, or Canny's
 /// edges), then the contour tree drawn; annotations give each contour's area, box and depth.
 public struct ContoursStage: Stage {
     public static let name = "contours"

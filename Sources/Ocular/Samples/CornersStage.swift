@@ -1,4 +1,4 @@
-/// Harris corners (SPEC §6), drawn as circles and listed as annotations.
+/// Harris corners, drawn as circles and listed as annotations.
 public struct CornersStage: Stage {
     public static let name = "corners"
     public static let title = "Corners"

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// Total-variation denoising and the pencil drawing (SPEC §6): the two smoothing samples.
+/// Total-variation denoising and the pencil drawing: the two smoothing samples.
 
 /// OpenCV's denoise_TVL1 on each channel: noise flattened, edges kept.
 public struct TotalVariationStage: Stage {

@@ -1,6 +1,6 @@
 internal import OpenCVSamples
 
-/// Edges by Canny, Sobel or Scharr (SPEC §6), shown alone or drawn over the frame.
+/// Edges by Canny, Sobel or Scharr, shown alone or drawn over the frame.
 public struct EdgesStage: Stage {
     public static let name = "edges"
     public static let title = "Edges"

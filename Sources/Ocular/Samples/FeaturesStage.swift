@@ -1,6 +1,6 @@
 internal import OpenCVSamples
 
-/// Keypoints by ORB, FAST or AKAZE (SPEC §6), drawn with their size and orientation.
+/// Keypoints by ORB, FAST or AKAZE, drawn with their size and orientation.
 public struct FeaturesStage: Stage {
     public static let name = "features"
     public static let title = "Features"

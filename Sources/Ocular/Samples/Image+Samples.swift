@@ -1,7 +1,7 @@
 internal import OpenCVBridge
 internal import OpenCVSamples
 
-/// The OpenCV calls behind the tutorial's samples (SPEC §6), each a thin wrapper that checks its
+/// The OpenCV calls behind the tutorial's samples, each a thin wrapper that checks its
 /// arguments' formats and names the operation in its errors. The stages compose them.
 extension Image {
     /// A new image of this one's size and `format` (gray by default) that one bridge call fills from this one.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Points followed across a stream's frames (SPEC §6): Shi–Tomasi corners ("good features to track")
+/// Points followed across a stream's frames: Shi–Tomasi corners ("good features to track")
 /// followed by pyramidal Lucas–Kanade optical flow, drawn as tracks that fade behind them. When too
 /// few survive (they left the frame, or were hidden), new corners are sought away from those followed.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Plans a camera's digital zoom (SPEC §8): how far it can zoom without losing detail, how far it can
+/// Plans a camera's digital zoom: how far it can zoom without losing detail, how far it can
 /// zoom at all, and what to ask the sensor for at each zoom.
 ///
 /// Digital zoom crops the middle of the sensor's picture by the zoom factor and scales the crop to the
@@ -18,7 +18,7 @@ public struct ZoomPlanner: Sendable, Hashable {
     /// The sensor reads out 2 × 2-binned pixels (as in many video modes).
     public let binned: Bool
 
-    /// The unzoomed view covers this many output pixels at the largest zoom (SPEC §8).
+    /// The unzoomed view covers this many output pixels at the largest zoom.
     public static let smallestViewSide = 10
 
     /// Plans a camera's zoom.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The lossless-zoom claim measured (SPEC §8): a slanted-edge chart rendered at the sensor's full
+/// The lossless-zoom claim measured: a slanted-edge chart rendered at the sensor's full
 /// resolution stands in for the scene, each zoom is captured as a camera would (the planner's crop of
 /// the full or 2 × 2-binned readout, scaled to the output: averaged when shrinking, bicubic when
 /// enlarging), and the slanted-edge meter reads MTF50 at the output in cycles per output pixel.

@@ -2,7 +2,7 @@ import Foundation
 
 extension Interpolation: ParameterChoice {}
 
-/// Digital zoom (SPEC §8): crops around a centre by a factor and scales the crop back to the frame's
+/// Digital zoom: crops around a centre by a factor and scales the crop back to the frame's
 /// size. Up to ``ZoomPlanner``'s lossless threshold a camera can deliver this without losing detail
 /// (ask it for the planner's crop); beyond it, and on a frame already at output size, the crop is
 /// enlarged and detail falls about as 1/zoom, which `ocular zoom prove` measures.

@@ -1,7 +1,7 @@
 import Foundation
 import Ocular
 
-/// How well a classifier names labelled pictures (SPEC §5, "go beyond"): each picture's biggest blob
+/// How well a classifier names labelled pictures (beyond the textbook): each picture's biggest blob
 /// is classified as the studio's Classify does; a picture without a blob counts as answered 0.
 public struct BlobEvaluation: Sendable {
     /// What each label means, as the classifier has them.

@@ -1,7 +1,7 @@
 import Ocular
 import Synchronization
 
-/// The Bean Counter page's blobs in one stream (SPEC §5): those of the frame just processed, and the
+/// The Bean Counter page's blobs in one stream: those of the frame just processed, and the
 /// one classified for review. The blobs are the server's own values, pixels included, so Classify
 /// names exactly the blob that was boxed.
 ///

@@ -2,7 +2,7 @@ import Foundation
 import Ocular
 import Synchronization
 
-/// The Many Masks page's faces in one stream (SPEC §4): the faces of the frame just processed, the
+/// The Many Masks page's faces in one stream: the faces of the frame just processed, the
 /// two the person picked ("Face 1", "Face 2", from different frames), and their merge while it is
 /// reviewed. The faces are the server's own values, pixels included, so a capture is exactly what
 /// was found and listed, and a merge needs no upload.

@@ -1,7 +1,7 @@
 // Ocular Studio's Bean Counter page: the live view (live.js) with the blobs stage's boxes, or its
 // mask. Once the classifier is ready the recipe names the studio's training list ("default"): every
 // object is named on the picture, and the tally the stage steadies over a few frames ("3 pinto beans,
-// 1 loonie: $1.00") is shown beside it. Classify names the biggest blob in view (SPEC §5) and opens
+// 1 loonie: $1.00") is shown beside it. Classify names the biggest blob in view and opens
 // it for review, where it is discarded or saved in the gallery captioned with its label, then shared.
 //
 // The classifier is the studio's (GET /api/beans: {"state": "training", done, total} until it is

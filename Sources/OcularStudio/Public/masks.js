@@ -1,5 +1,5 @@
 // Ocular Studio's Many Masks page: the live view (live.js) with the faces stage's overlay; "Face 1" and
-// "Face 2" keep the biggest face in view, Merge makes their merge (SPEC §4) and opens it for review,
+// "Face 2" keep the biggest face in view, Merge makes their merge and opens it for review,
 // where it is discarded or saved in the gallery, then shared.
 //
 // Messages of its own (StreamMessage in the server): {"type": "capture", "slot": 1|2} keeps the biggest

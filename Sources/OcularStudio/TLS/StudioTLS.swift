@@ -7,8 +7,8 @@ internal import X509
 
 /// The certificate and key Ocular Studio serves HTTPS (and WSS) with.
 ///
-/// Browsers give the camera only to a secure context, so a phone on the same network needs HTTPS
-/// (SPEC §10). The pair is read and checked when the studio starts, so a damaged file, a key that
+/// Browsers give the camera only to a secure context, so a phone on the same network needs HTTPS.
+/// The pair is read and checked when the studio starts, so a damaged file, a key that
 /// belongs to another certificate or a key the user may not read is one clear line before anything
 /// listens, not a failed handshake in the browser later.
 public struct StudioTLS: Sendable {

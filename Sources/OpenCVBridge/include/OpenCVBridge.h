@@ -400,7 +400,7 @@ typedef struct OCVRectangle {
     int32_t height;
 } OCVRectangle;
 
-/// The constants of SPEC §5's blob detection.
+/// The constants of the textbook's blob detection.
 typedef struct OCVBlobSettings {
     double scale;               ///< the frame is shrunk by this (INTER_AREA) before anything else
     double deviations;          ///< background: within this many standard deviations of the mean, per channel
@@ -416,8 +416,8 @@ typedef struct OCVBlobFinder OCVBlobFinder;
 OCVStatus ocv_blob_finder_create(OCVBlobFinder *_Nullable *_Nonnull finder, OCVError *_Nonnull error);
 void ocv_blob_finder_release(OCVBlobFinder *_Nullable finder);
 
-/// Mask, Canny, contour tree and bounding rectangles at full scale, every rectangle of the tree
-/// (SPEC §5); read them with ocv_blob_finder_rectangles and the mask with ocv_blob_finder_mask.
+/// Mask, Canny, contour tree and bounding rectangles at full scale, every rectangle of the tree;
+/// read them with ocv_blob_finder_rectangles and the mask with ocv_blob_finder_mask.
 OCVStatus ocv_blob_finder_find(OCVBlobFinder *_Nonnull finder, const OCVImage *_Nonnull image,
                                const OCVBlobSettings *_Nonnull settings, int32_t *_Nonnull count,
                                OCVError *_Nonnull error);

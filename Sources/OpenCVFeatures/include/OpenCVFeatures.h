@@ -1,4 +1,4 @@
-// What describes a blob for classification (SPEC §5): colour histograms and ORB keypoint descriptors,
+// What describes a blob for classification: colour histograms and ORB keypoint descriptors,
 // behind the same plain C conventions as OpenCVBridge.
 //
 // A target of its own so that only code that classifies links libopencv_features2d.

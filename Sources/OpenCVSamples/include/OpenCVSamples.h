@@ -1,4 +1,4 @@
-// The OpenCV tutorial's samples (SPEC §6): edges, corners, colour transforms, contours, mean shift,
+// The OpenCV tutorial's samples: edges, corners, colour transforms, contours, mean shift,
 // keypoints, total-variation denoising, the pencil drawing's filters and the tracks' drawing, behind
 // the same plain C conventions as OpenCVBridge: every call catches every C++ exception, pixels cross
 // as views the caller owns, and an output OpenCV would reallocate fails with OCV_STATUS_REALLOCATED.

@@ -29,7 +29,7 @@ struct ClassifierOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The training list: JSON or property list.", valueName: "file"))
     var training: String
 
-    @Option(help: ArgumentHelp("default: colour and texture scaled to [0, 1] with an 'unidentified' threshold; textbook: SPEC §5's baseline.",
+    @Option(help: ArgumentHelp("default: colour and texture scaled to [0, 1] with an 'unidentified' threshold; textbook: the book's baseline.",
                                valueName: BlobsStage.profile.valueNames))
     var profile = BlobsStage.profile.defaultValue.rawValue
 

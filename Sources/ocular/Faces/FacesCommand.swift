@@ -18,7 +18,7 @@ struct FacesCommand: ParsableCommand {
 
 /// The options every faces command shares.
 struct FaceDetectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("default: people by the face network (from 24 px), cats by the cascades, tracking in videos; cascades: as before the network; textbook: SPEC §4.",
+    @Option(help: ArgumentHelp("default: people by the face network (from 24 px), cats by the cascades, tracking in videos; cascades: as before the network; textbook: the book's pipeline exactly.",
                                valueName: FacesStage.profile.valueNames))
     var profile = FacesStage.profile.defaultValue.rawValue
 
