@@ -41,6 +41,8 @@ class Site:
     def __init__(self, archive, output):
         self.data = archive / "data"
         self.output = output
+        # The archive keeps the articles' pictures (images/…); the static pages show them from there.
+        self.archive_from_output = os.path.relpath(archive, output)
 
     def page_path(self, url):
         """The file of a DocC url such as /documentation/ocular/image (fragments kept apart)."""
@@ -83,7 +85,14 @@ class Site:
         if kind == "link":
             return f'<a href="{html.escape(item["destination"])}">{html.escape(item.get("title", item["destination"]))}</a>'
         if kind == "image":
-            return ""
+            reference = node["references"].get(item["identifier"], {})
+            variants = reference.get("variants") or []
+            if not variants:
+                return ""
+            source = os.path.relpath(os.path.join(self.archive_from_output, variants[0]["url"].lstrip("/")),
+                                     os.path.dirname(page) or ".")
+            alt = reference.get("alt") or ""
+            return f'<img src="{quote(source, safe="/().,-_~")}" alt="{html.escape(alt)}" style="max-width: 100%">'
         if kind in ("superscript", "subscript", "strikethrough"):
             tag = {"superscript": "sup", "subscript": "sub", "strikethrough": "s"}[kind]
             return f"<{tag}>{self.inline(item.get('inlineContent'), node, page)}</{tag}>"

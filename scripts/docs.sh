@@ -11,8 +11,19 @@ scripts/swift-build.sh --product ocular
 rm -rf docs/site
 mkdir -p docs/site
 echo "== DocC"
+# DocC's warnings (an unresolved link, a picture not in the catalog, a malformed article) fail the build.
+log=$(mktemp)
 swift package --allow-writing-to-directory docs/site generate-documentation --target Ocular --output-path docs/site/api \
-  --transform-for-static-hosting --hosting-base-path api 2>&1 | grep -E "^(error|Finished)" || true
+  --transform-for-static-hosting --hosting-base-path api >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+grep -E "^(error|Finished)" "$log" || true
+# (Not SwiftPM's note on a dependency's own package, which every swift command prints.)
+warnings=$(grep -E -A4 "(^|: )warning:" "$log" | grep -v "which are unhandled; explicitly declare them" || true)
+if grep -qE "(^|: )warning:" <<<"$warnings"; then
+  echo "$warnings" >&2
+  echo "docs: DocC warned (above)" >&2
+  exit 1
+fi
+rm -f "$log"
 test -d docs/site/api/data/documentation || { echo "DocC wrote no documentation into docs/site/api" >&2; exit 1; }
 python3 scripts/docc-static.py docs/site/api docs/site
 echo "== Stage gallery"
@@ -31,7 +42,8 @@ li { margin: 10px 0; } .coverage { color: #666; font-size: 14px; }</style></head
 <p>Computer vision for cameras, stills and videos in Swift.</p>
 <ul>
 <li><a href="./documentation/ocular.html">The Ocular library</a>: getting started, images and pixel formats, stages and
-recipes, faces, the bean counter, video sources and sinks, the gallery, errors, and every public symbol.</li>
+recipes, faces, the bean counter, samples, filters, zoom and sharpness, video, the gallery, Ocular Studio, errors and
+damaged input, benchmarks, building and testing, and every public symbol.</li>
 <li><a href="./stages/index.html">The stage gallery</a>: every stage, before and after, with the recipe that made it.</li>
 </ul>
 <p class="coverage">Documentation coverage: $coverage</p>

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Makes the README's before/after picture of every sample stage and every Core Image–style
 filter with the ocular CLI: `ocular apply` on a still (the tracking sample: `ocular process` on
-the astronaut pan video), then the input and the output side by side, labelled, into docs/samples/NAME.jpg
-and docs/filters/NAME.jpg.
+the astronaut pan video), then the input and the output side by side, labelled, into the DocC catalog's
+Resources/samples/NAME.jpg and Resources/filters/NAME.jpg (the Samples and Filters articles show them).
 
     .venv/bin/python scripts/stage-pictures.py [--ocular PATH] [--only samples|filters]
 
@@ -21,7 +21,7 @@ import numpy as np
 REPOSITORY = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("OCULAR_TEST_DATA", REPOSITORY.parent / "shared" / "data"))
 DEMO = REPOSITORY / "Sources" / "OcularStudio" / "Public" / "demo"
-DOCS = REPOSITORY / "docs"
+DOCS = REPOSITORY / "Sources/Ocular/Ocular.docc/Resources"
 SIDE = 360  # each half's height, pixels
 
 # name → (input, recipe settings beyond the stage's name, what the caption says)
@@ -116,7 +116,7 @@ def main():
 
 
 def picture(executable, folder, set_name, name, source, settings, caption):
-    """One before/after pair into docs/SET/NAME.jpg."""
+    """One before/after pair into Resources/SET/NAME.jpg."""
     step = {"stage": name, **settings}
     if settings.get("image") == BADGE:
         step["image"] = str(badge(folder))
@@ -135,7 +135,7 @@ def picture(executable, folder, set_name, name, source, settings, caption):
     pair = np.hstack([labelled(before, "before"), labelled(after, f"{name if set_name == 'filters' else step['stage']}: {caption}")])
     cv2.imwrite(str(DOCS / set_name / f"{name}.jpg"), pair, [cv2.IMWRITE_JPEG_QUALITY, 82])
     shown = json.dumps({"stages": [{**step, "image": "badge.png"} if "image" in step else step]})
-    print(f"docs/{set_name}/{name}.jpg  ocular {'process' if name == 'tracking' else 'apply'} … --recipe '{shown}'")
+    print(f"{set_name}/{name}.jpg  ocular {'process' if name == 'tracking' else 'apply'} … --recipe '{shown}'")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ struct DocumentationCatalogTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
     static let catalog = repository.appendingPathComponent("Sources/Ocular/Ocular.docc")
     static let articles = ["Ocular", "GettingStarted", "ImagesAndPixelFormats", "StagesAndRecipes", "Faces", "BeanCounter",
-                           "VideoSourcesAndSinks", "TheGallery", "Errors"]
+                           "VideoSourcesAndSinks", "TheGallery", "Errors", "StageReference", "FacesMeasured", "BeanCounterMeasured",
+                           "Samples", "Filters", "ZoomAndSharpness", "GalleryAndRecording", "OcularStudio", "UsingOcularInYourPackage",
+                           "BuildingAndTesting", "DamagedInput", "Benchmarks", "SourceLayout"]
+    static let readme = repository.appendingPathComponent("README.md")
 
     /// The ```swift blocks of a Markdown text, each as its lines.
     static func swiftBlocks(in text: String) -> [[String]] {
@@ -53,11 +56,19 @@ struct DocumentationCatalogTests {
         }
     }
 
-    @Test("every Swift block of every article is code that DocumentationExamples compiles and runs")
+    /// Where an article's code comes from: the examples this target compiles and runs, and the stage that
+    /// "Writing a stage" shows whole, with its test, as they are in the library and its tests.
+    static let codeSources = ["Tests/OcularDocumentationTests/DocumentationExamples.swift", "Sources/Ocular/Colour/PosterizeStage.swift",
+                              "Tests/OcularTests/PosterizeTests.swift"]
+
+    @Test("every Swift block of every article is code that DocumentationExamples compiles and runs, or a stage's own source")
     func examplesCompile() throws {
-        let examples = try String(contentsOf: Self.repository.appendingPathComponent("Tests/OcularDocumentationTests/DocumentationExamples.swift"),
-                                  encoding: .utf8)
-        let exampleLines = Self.significant(examples.components(separatedBy: "\n"))
+        var exampleLines: [String] = []
+        for source in Self.codeSources {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(source), encoding: .utf8)
+            // A line no code has, between files, so that no run of lines spans two of them.
+            exampleLines += Self.significant(text.components(separatedBy: "\n")) + ["\u{0}"]
+        }
         var blocks = 0
         for article in Self.articles {
             let text = try String(contentsOf: Self.catalog.appendingPathComponent(article + ".md"), encoding: .utf8)
@@ -65,9 +76,48 @@ struct DocumentationCatalogTests {
                 blocks += 1
                 let lines = Self.significant(block)
                 let found = Self.contains(exampleLines, run: lines)
-                #expect(found, "\(article).md has code that is not in DocumentationExamples.swift:\n\(block.joined(separator: "\n"))")
+                #expect(found, "\(article).md has code that is in none of \(Self.codeSources):\n\(block.joined(separator: "\n"))")
             }
         }
         #expect(blocks >= 10)
+    }
+
+    /// The targets of a Markdown text's links and pictures, `[text](target)` and `![alt](target)`.
+    static func linkTargets(in text: String) -> [String] {
+        let pattern = /!?\[[^\]]*\]\(([^)\s]+)\)/
+        return text.matches(of: pattern).map { String($0.output.1) }
+    }
+
+    @Test("the README opens with the two commands, stays under 250 lines, and links every article and picture that exists")
+    func readme() throws {
+        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        #expect(lines.count <= 250, "the README has \(lines.count) lines; the rest belongs in an article")
+        let commands = lines.drop { !$0.hasPrefix("```") }.dropFirst().prefix { !$0.hasPrefix("```") }
+        #expect(commands.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["make", "make"], "\(commands)")
+        #expect(commands.first?.hasPrefix("make run") == true && commands.last?.hasPrefix("make test") == true)
+        let targets = Self.linkTargets(in: text).filter { !$0.hasPrefix("http") }
+        for target in targets {
+            #expect(FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(target).path),
+                    "the README links \(target), which is not in the repository")
+        }
+        for article in Self.articles.dropFirst() {
+            #expect(targets.contains("Sources/Ocular/Ocular.docc/\(article).md"), "the README does not link the article \(article)")
+        }
+    }
+
+    @Test("every picture an article shows is in the catalog, where DocC finds it by name")
+    func pictures() throws {
+        let resources = Self.catalog.appendingPathComponent("Resources")
+        let names = Set((FileManager.default.enumerator(atPath: resources.path)?.allObjects as? [String] ?? []).map { ($0 as NSString).lastPathComponent })
+        var shown = 0
+        for article in Self.articles {
+            let text = try String(contentsOf: Self.catalog.appendingPathComponent(article + ".md"), encoding: .utf8)
+            for match in text.matches(of: /!\[[^\]]*\]\(([^)\s]+)\)/) {
+                shown += 1
+                #expect(names.contains(String(match.output.1)), "\(article).md shows \(match.output.1), which is not in Resources")
+            }
+        }
+        #expect(shown >= 30)
     }
 }

@@ -121,6 +121,38 @@ struct DocumentationExamples {
         #expect(face.leftEye.x < face.rightEye.x)
     }
 
+    @Test("Faces, measured: every face of a portrait, its parts and its own pixels; a tracker for a stream")
+    func facesMeasured() throws {
+        let portraitPath = sharedData + "/faces/astronaut.png"
+        let facePath = try temporaryFolder() + "/face.png"
+
+        let detector = try FaceDetector()                              // Ocular's default profile; FaceDetector(profile: .cascades), (profile: .textbook)
+        for face in try detector.faces(in: try Image(contentsOfFile: portraitPath)) {
+            print(face.species, face.bounds, face.confidence, face.leftEye, face.nose, face.mouth as Any, face.smile, face.angle)
+            try face.image.write(toFile: facePath)                     // each face keeps its own copy of its pixels
+        }
+        let tracker = FaceTracker(detector: detector)                  // a stream: call tracker.faces(in:) frame after frame
+
+        let written = try Image(contentsOfFile: facePath)
+        #expect((80...320).contains(written.width), "the astronaut's face is \(written.width) wide")
+        #expect(try tracker.faces(in: try Image(contentsOfFile: portraitPath)).count == 1)
+    }
+
+    @Test("Faces, measured: a person and a cat merged into a hybrid")
+    func facesMerged() throws {
+        let mePath = sharedData + "/faces/astronaut.png", catPath = sharedData + "/faces/chelsea.png"
+        let hybridPath = try temporaryFolder() + "/hybrid.png"
+
+        let detector = try FaceDetector()
+        let me = try detector.biggestFace(in: try Image(contentsOfFile: mePath), named: "me.png")  // throws noFace when there is none
+        let cat = try detector.biggestFace(in: try Image(contentsOfFile: catPath), named: "cat.png")
+        let hybrid = try me.merged(with: cat)     // .hybrid; human+human is .human, cat+cat is .cat
+        try hybrid.image.write(toFile: hybridPath)
+
+        #expect(hybrid.species == .hybrid)
+        #expect(try Image(contentsOfFile: hybridPath).width == hybrid.image.width)
+    }
+
     @Test("Bean counter: coins on a table")
     func beanCounter() throws {
         let table = try Image(contentsOfFile: sharedData + "/images/coins.png")

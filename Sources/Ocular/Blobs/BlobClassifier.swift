@@ -48,6 +48,7 @@ public struct TrainingProblem: Sendable, Hashable, CustomStringConvertible {
     /// "FILE: reason".
     public var description: String { "\(imageFilename): \(reason)" }
 
+    /// A problem with `imageFilename`, for `reason`.
     public init(imageFilename: String, reason: String) {
         self.imageFilename = imageFilename
         self.reason = reason

@@ -218,7 +218,7 @@ public final class BlobDetector: Sendable {
         /// reference than the neighbour alone (a bean's shaded side joined back moved it 0.26 → 0.27,
         /// a loonie's rim outside its circle 0.2478 → 0.2481) …
         public var rejoinSlack = 0.01
-        /// … and the whole is an ellipse (``Blob/ellipseAgreement``) at most this much less well than
+        /// … and the whole is an ellipse (`Blob.ellipseAgreement`) at most this much less well than
         /// the neighbour alone, for a part named nothing: a romano bean cut by the frame's edge joined
         /// to the bean beside it fell 0.95 → 0.62, a small pinto to its neighbour 0.93 → 0.82; a shaded
         /// side or a rim rose or fell by 0.02 at most. 0.05 and 0.1 did the same on the ring and heap
