@@ -24,7 +24,7 @@ test:
 	scripts/browser-tests.sh test
 	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-alone.xml
 
-## The evaluations whole (faces, beans, samples, fusion, fuzzing, the kill loop): the README's figure tables,
+## The evaluations whole (faces, beans, samples, fusion, fuzzing, the kill loop): the articles' figure tables,
 ## printed, under the same thresholds as make test's samples.
 eval:
 	scripts/setup.sh test

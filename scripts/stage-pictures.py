@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes the README's before/after picture of every sample stage and every Core Image–style
+"""Makes the Samples and Filters articles' before/after picture of every sample stage and every Core Image–style
 filter with the ocular CLI: `ocular apply` on a still (the tracking sample: `ocular process` on
 the astronaut pan video), then the input and the output side by side, labelled, into the DocC catalog's
 Resources/samples/NAME.jpg and Resources/filters/NAME.jpg (the Samples and Filters articles show them).

@@ -8,7 +8,7 @@
 #   test failed with "I/O on closed channel". So the studio's tests (OcularStudioTests) have a process of
 #   their own, where every test waits on the network, not on another's CPU. The evaluations run a sample.
 # eval: OCULAR_EVAL=1, every case of the evaluations (suites named …Evaluation), of the fuzz tests and of the
-#   kill loop, with their tables printed: the figures the README quotes.
+#   kill loop, with their tables printed: the figures the articles quote.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-test}

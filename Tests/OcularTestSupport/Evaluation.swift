@@ -1,6 +1,6 @@
 import Foundation
 
-/// The sweeps and evaluations behind the README's figures, in two sizes.
+/// The sweeps and evaluations behind the articles' figures, in two sizes.
 ///
 /// `make test` runs a deterministic sample of each (every n-th case) and asserts the same thresholds,
 /// so a regression fails there first and the suite stays a few minutes long. `make eval` sets
@@ -19,8 +19,8 @@ public enum Evaluation {
     /// A count of rounds (fuzz mutations, random chains): `full` under `make eval`, `sample` otherwise.
     public static func rounds(full: Int, sample: Int) -> Int { isFull ? full : sample }
 
-    /// Prints a table in Markdown under `make eval`, the run whose figures the README quotes; a sample's
-    /// figures are not the README's, so `make test` prints none.
+    /// Prints a table in Markdown under `make eval`, the run whose figures the articles quote; a sample's
+    /// figures are not the articles', so `make test` prints none.
     public static func table(_ title: String, columns: [String], rows: [[String]]) {
         guard isFull else { return }
         var lines = ["", "### \(title)", "", "| " + columns.joined(separator: " | ") + " |",

@@ -12,7 +12,7 @@
 ///   texture term is the mean nearest Hamming distance divided by 256 bits. Distance = 0.2 × colour
 ///   + 0.8 × texture, between 0 and 1, so one threshold serves any training set. Measured on 140
 ///   crops (each training object rotated, scaled 0.25–0.7, relit ±15 % on new backgrounds): 100 %
-///   against the textbook's 96.4 %; the README has the held-apart figures.
+///   against the textbook's 96.4 %; the BeanCounterMeasured article has the held-apart figures.
 public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     /// How a blob's parts are weighed into one distance.
     public enum Distance: String, Sendable, Hashable, Codable {

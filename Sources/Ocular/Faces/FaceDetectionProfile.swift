@@ -1,6 +1,6 @@
 /// Every number face detection uses, in one place. ``textbook`` is the book's pipeline exactly; ``standard`` is
 /// Ocular's default, which differs only where it was measured better on both recall/precision and
-/// speed (see the README's "Faces" section and `make bench`).
+/// speed (see the FacesMeasured article and `make bench`).
 public struct FaceDetectionProfile: Sendable, Hashable {
     /// The profile's name as the CLI and the `faces` stage spell it.
     public var name: String
@@ -273,8 +273,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         network: nil)
 
     /// Ocular's default: ``cascades`` with human faces found by CenterFace (``FaceNetworkModel/centerFace``)
-    /// instead of the human cascade, chosen on the group scenes of the sweep (figures in the README's
-    /// "Faces" section): it finds faces from 24 pixels at 720p, turned heads and tilts without extra
+    /// instead of the human cascade, chosen on the group scenes of the sweep (figures in the
+    /// FacesMeasured article): it finds faces from 24 pixels at 720p, turned heads and tilts without extra
     /// searches, and gives eyes, nose and mouth for every face. Cats stay the cascades'.
     public static let standard: FaceDetectionProfile = {
         var profile = cascades
@@ -291,7 +291,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     }()
 
     /// Ocular's cascades, chosen on the robustness sweep: the default before the face network, and
-    /// what the default falls back to without the network's file (`FaceSweep`; figures in the README's
+    /// what the default falls back to without the network's file (`FaceSweep`; figures in the FacesMeasured article's
     /// "Faces" section). Against the textbook: the detection copy is 320 pixels on its short side
     /// whatever the frame (faces down to 0.08 of it keep 25 pixels); no equalisation (the cascades
     /// normalise each window, and equalising a frame that is mostly wall wrecks a small face); human
