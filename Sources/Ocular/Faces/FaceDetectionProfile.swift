@@ -291,8 +291,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     }()
 
     /// Ocular's cascades, chosen on the robustness sweep: the default before the face network, and
-    /// what the default falls back to without the network's file (`FaceSweep`; figures in the FacesMeasured article's
-    /// "Faces" section). Against the textbook: the detection copy is 320 pixels on its short side
+    /// what the default falls back to without the network's file (`FaceSweep`; figures in the
+    /// FacesMeasured article). Against the textbook: the detection copy is 320 pixels on its short side
     /// whatever the frame (faces down to 0.08 of it keep 25 pixels); no equalisation (the cascades
     /// normalise each window, and equalising a frame that is mostly wall wrecks a small face); human
     /// faces in scale steps of 1.1, also searched turned by ±15° and inside a grey margin a tenth of
