@@ -24,7 +24,7 @@ struct ApplyCommand: ParsableCommand {
     @OptionGroup var save: SaveOptions
 
     @Option(help: "The recipe: JSON text, or a file holding it.")
-    var recipe: String
+    var recipe: RecipeArgument
 
     @Flag(help: "Print what the detection stages found (faces, blobs, counts) as JSON on standard output.")
     var json = false
@@ -51,7 +51,7 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let pipeline = try Pipeline(Self.recipe(from: recipe), images: ImageFiles(options: read.imageReadOptions))
+        let pipeline = try Pipeline(recipe.recipe(), images: ImageFiles(options: read.imageReadOptions))
         if explain {
             // On standard error when the image is processed too, so that --json's output stays JSON alone.
             let lines = pipeline.explanation.isEmpty ? ["no stages: the image passes unchanged"] : pipeline.explanation
@@ -61,7 +61,7 @@ struct ApplyCommand: ParsableCommand {
         }
         guard let input else { return }
         let image = try Image(contentsOfFile: input, options: read.imageReadOptions)
-        let processed = try pipeline.processed(image, at: .seconds(time))
+        let processed = try pipeline.process(Frame(image: image, timestamp: .seconds(time)))
         let result = processed.image
         let described = "\(result.width) × \(result.height) \(result.format), \(pipeline.stageSummary)"
         if let output {
@@ -71,16 +71,8 @@ struct ApplyCommand: ParsableCommand {
         }
         try save.saveIfAsked(result, recipe: pipeline.recipe, source: "ocular apply \(input)")
         if json {
-            // Sorted keys: the same findings always print the same text.
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(processed.annotationGroups(listing: pipeline.annotationKinds)), as: UTF8.self))
+            try JSONOutput.print(processed.annotationGroups(listing: pipeline.annotationKinds))
         }
-    }
-
-    /// Inline JSON when the text starts with `{`, else the path of a file holding it.
-    static func recipe(from text: String) throws(StageError) -> Recipe {
-        text.drop(while: \.isWhitespace).hasPrefix("{") ? try Recipe(json: text) : try Recipe(contentsOfFile: text)
     }
 }
 

@@ -19,8 +19,8 @@ struct BlendCommand: ParsableCommand {
     @Argument(help: "The picture blended into it.")
     var source: String
 
-    @Option(help: ArgumentHelp("How they combine; see above (default \(BlendStage.mode.defaultValue.rawValue))."))
-    var mode = BlendStage.mode.defaultValue.rawValue
+    @Option(help: ArgumentHelp("How they combine; see above (default: \(BlendStage.mode.defaultValue.rawValue))."), transform: BlendMode.parsed)
+    var mode = BlendStage.mode.defaultValue
 
     @Option(help: BlendStage.opacity.optionHelp)
     var opacity = BlendStage.opacity.defaultValue
@@ -39,25 +39,15 @@ struct BlendCommand: ParsableCommand {
     @OptionGroup var read: ReadOptions
 
     func validate() throws {
-        try Self.check(mode: mode, opacity: opacity)
+        try BlendStage.opacity.check(opacity, option: "opacity")
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
         try save.requireDestination(output: output)
     }
 
     /// The recipe this command runs, with the picture named by its path.
     func recipe() throws -> Recipe {
-        let blend = BlendStage.step(source: source, mode: try BlendMode(named: mode), opacity: opacity)
+        let blend = BlendStage.step(source: source, mode: mode, opacity: opacity)
         return Recipe(stages: gray ? [Recipe.Step(GrayStage.name, [:]), blend] : [blend])
-    }
-
-    /// `--mode` and `--opacity`, checked before any file is read (the stage checks them again).
-    static func check(mode: String, opacity: Double) throws {
-        do {
-            _ = try BlendMode(named: mode)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        try BlendStage.opacity.check(opacity, option: "opacity")
     }
 
     func run() throws {
@@ -66,7 +56,7 @@ struct BlendCommand: ParsableCommand {
         let result = try pipeline.process(image)
         if let output {
             try result.write(toFile: output, quality: quality)
-            print("\(output): \(result.width) × \(result.height) \(result.format), \(source) blended in by \(mode) at opacity \(ParameterValue.number(opacity))")
+            print("\(output): \(result.width) × \(result.height) \(result.format), \(source) blended in by \(mode.rawValue) at opacity \(ParameterValue.number(opacity))")
         }
         try save.saveIfAsked(result, recipe: pipeline.recipe, source: "ocular blend \(frame) \(source)")
     }

@@ -6,14 +6,15 @@ import Ocular
 /// spelled out), in colour or in gray.
 struct PipelineOptions: ParsableArguments {
     @Option(help: "The recipe run on every frame: JSON text, or a file holding it. `ocular stages` lists the stages.")
-    var recipe: String?
+    var recipe: RecipeArgument?
 
     @Option(help: "A picture blended into every frame (instead of --recipe).")
     var blend: String?
 
     @Option(help: ArgumentHelp("How the --blend picture combines: \(BlendMode.allCases.map(\.rawValue).joined(separator: ", ")) "
-                               + "(default \(BlendStage.mode.defaultValue.rawValue))."))
-    var mode = BlendStage.mode.defaultValue.rawValue
+                               + "(default: \(BlendStage.mode.defaultValue.rawValue))."),
+            transform: BlendMode.parsed)
+    var mode = BlendStage.mode.defaultValue
 
     @Option(help: BlendStage.opacity.optionHelp)
     var opacity = BlendStage.opacity.defaultValue
@@ -25,15 +26,14 @@ struct PipelineOptions: ParsableArguments {
         guard (recipe == nil) != (blend == nil) else {
             throw ValidationError("give either --recipe R or --blend PICTURE (with --mode), not \(recipe == nil ? "neither" : "both")")
         }
-        if blend != nil { try BlendCommand.check(mode: mode, opacity: opacity) }
+        if blend != nil { try BlendStage.opacity.check(opacity, option: "opacity") }
     }
 
-    var frameColor: FrameColor { gray ? .gray : .color }
+    var frameColour: FrameColour { gray ? .gray : .colour }
 
     /// The pipeline, its pictures read from files.
     func pipeline(read: ReadOptions) throws -> Pipeline {
-        let recipe = try self.recipe.map(ApplyCommand.recipe(from:))
-            ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: try BlendMode(named: mode), opacity: opacity)])
+        let recipe = try self.recipe?.recipe() ?? Recipe(stages: [BlendStage.step(source: blend ?? "", mode: mode, opacity: opacity)])
         return try Pipeline(recipe, images: ImageFiles(options: read.imageReadOptions))
     }
 }

@@ -30,17 +30,12 @@ struct ProcessCommand: ParsableCommand {
     func run() throws {
         PartialFiles.removeOnTermination()  // Ctrl-C must not leave a hidden half-written video behind
         let pipeline = try stages.pipeline(read: read)
-        let source = try VideoFileSource(path: input, color: stages.frameColor)
+        let source = try VideoFileSource(path: input, colour: stages.frameColour)
         let sink = VideoFileSink(path: output, framesPerSecond: source.frameRate)
-        let progress = ProgressDisplay(title: "process", total: source.frameCount, unit: "frames")
-        let frames: Int
-        do {
-            frames = try pipeline.run(from: source, into: sink) { _ in progress.advance() }
+        let frames = try ProgressDisplay.showing("process", total: source.frameCount, unit: "frames") { progress in
+            let frames = try pipeline.run(from: source, into: sink) { _ in progress.advance() }
             try sink.finish()
-            progress.finish()
-        } catch {
-            progress.finish(succeeded: false)
-            throw error
+            return frames
         }
         let writer = sink.writer!
         let rate = ParameterValue.number(source.frameRate)

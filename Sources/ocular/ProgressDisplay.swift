@@ -2,41 +2,61 @@ import ConsoleKitTerminal
 import Foundation
 import Ocular
 
-/// Progress of long work. On a terminal, ConsoleKit's progress bar redrawn in place, its title
-/// giving the count, the rate and the time left; elsewhere (a pipe, a log, CI) a plain line on
-/// standard error at every tenth, so logs stay readable and scripts can follow along.
+/// Progress of long work, shown by every command the same way: ``showing(_:total:unit:_:)`` runs the
+/// work and ends the display as done or failed. On a terminal, ConsoleKit's progress bar redrawn in
+/// place, its title giving the count, the rate and the time left; elsewhere (a pipe, a log, CI) a plain
+/// line on standard error at every tenth, so logs stay readable and scripts can follow along. Nothing
+/// shows until the first step is done, so work that turns out to have nothing to do (a model read
+/// from the cache instead of trained) leaves no bar behind.
 final class ProgressDisplay {
     private let title: String
     private let unit: String
-    private let total: Int?
-    private let indicator: ActivityIndicator<ProgressBar>?
+    /// How many steps there will be, when known; work that learns it on the way sets it.
+    var total: Int? {
+        didSet { total = total.map { max($0, 1) } }
+    }
+    private var indicator: ActivityIndicator<ProgressBar>?
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var done = 0
     private var lastTenthReported = 0
 
-    /// - Parameters:
-    ///   - title: What is being done, e.g. "process".
-    ///   - total: How many steps there will be, when known.
-    ///   - unit: What a step is, e.g. "frames".
-    init(title: String, total: Int?, unit: String = "") {
+    private init(title: String, total: Int?, unit: String) {
         self.title = title
         self.unit = unit
         self.total = total.map { max($0, 1) }
         start = clock.now
-        let terminal = Terminal()
-        if terminal.supportsANSICommands {
-            let indicator = terminal.progressBar(title: title)
-            indicator.start(refreshRate: 100)
-            self.indicator = indicator
-        } else {
-            indicator = nil
+    }
+
+    /// Runs `work` with a display of its progress, which ends as done when the work returns and as
+    /// failed when it throws.
+    /// - Parameters:
+    ///   - title: What is being done, e.g. "process".
+    ///   - total: How many steps there will be, when known.
+    ///   - unit: What a step is, e.g. "frames".
+    ///   - work: The work; it calls ``advance(by:)`` on the display it is given.
+    static func showing<Result>(_ title: String, total: Int?, unit: String = "", _ work: (ProgressDisplay) throws -> Result) throws -> Result {
+        let display = ProgressDisplay(title: title, total: total, unit: unit)
+        do {
+            let result = try work(display)
+            display.finish(succeeded: true)
+            return result
+        } catch {
+            display.finish(succeeded: false)
+            throw error
         }
     }
 
     /// Counts `steps` more steps done.
     func advance(by steps: Int = 1) {
         done += steps
+        if done == steps {
+            let terminal = Terminal()
+            if terminal.supportsANSICommands {
+                indicator = terminal.progressBar(title: title)
+                indicator?.start(refreshRate: 100)
+            }
+        }
         let progress = FrameRunProgress(framesDone: done, frameCount: total, elapsed: clock.now - start)
         let counted = total.map { "\(min(done, $0))/\($0)" } ?? "\(done)"
         var parts = [unit.isEmpty ? counted : "\(counted) \(unit)"]
@@ -59,7 +79,7 @@ final class ProgressDisplay {
     }
 
     /// Ends the display: the bar shows done, or failed.
-    func finish(succeeded: Bool = true) {
+    private func finish(succeeded: Bool) {
         guard let indicator else { return }
         if succeeded { indicator.succeed() } else { indicator.fail() }
     }

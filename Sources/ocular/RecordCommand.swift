@@ -23,7 +23,7 @@ struct RecordCommand: ParsableCommand {
     var seconds: Double
 
     @Option(help: "The recipe run on every frame: JSON text, or a file holding it. None records the frames as they are.")
-    var recipe: String?
+    var recipe: RecipeArgument?
 
     @Flag(help: "Gray frames, from the source's luma.")
     var gray = false
@@ -47,22 +47,16 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         PartialFiles.removeOnTermination()
-        let pipeline = try Pipeline(recipe.map(ApplyCommand.recipe(from:)) ?? Recipe(), images: ImageFiles(options: read.imageReadOptions))
-        let color: FrameColor = gray ? .gray : .color
-        let source: any FrameSource = if let video { try VideoFileSource(path: video, color: color) } else { try CameraSource(index: camera ?? 0, color: color) }
+        let pipeline = try Pipeline(recipe?.recipe() ?? Recipe(), images: ImageFiles(options: read.imageReadOptions))
+        let colour: FrameColour = gray ? .gray : .colour
+        let source: any FrameSource = if let video { try VideoFileSource(path: video, colour: colour) } else { try CameraSource(index: camera ?? 0, colour: colour) }
         let gallery = try gallery.open()
         let frameLimit = max(1, Int((seconds * source.frameRate).rounded()))
         let recording = GalleryRecording(into: gallery, framesPerSecond: source.frameRate,
                                          source: "ocular record \(video ?? "--camera \(camera ?? 0)")", recipe: pipeline.recipe, caption: caption)
-        let progress = ProgressDisplay(title: "record", total: min(frameLimit, source.frameCount ?? .max), unit: "frames")
-        let item: GalleryItem
-        do {
+        let item = try ProgressDisplay.showing("record", total: min(frameLimit, source.frameCount ?? .max), unit: "frames") { progress in
             try pipeline.run(from: source, into: recording, limit: frameLimit) { _ in progress.advance() }
-            item = try recording.finish()
-            progress.finish()
-        } catch {
-            progress.finish(succeeded: false)
-            throw error
+            return try recording.finish()
         }
         let duration = ParameterValue.number(((item.duration ?? 0) * 100).rounded() / 100)
         print("recorded gallery item \(item.id): \(gallery.path(of: item)) (\(item.width) × \(item.height), \(duration) s)")

@@ -28,17 +28,3 @@ extension Parameter where Value: ParameterValueConvertible {
         }
     }
 }
-
-extension Parameter where Value: ParameterChoice {
-    /// The option's case, worded for the command line when there is none of that name:
-    /// "--profile must be one of default, textbook, got 'fastest'".
-    func choice(_ text: String, option: String) throws -> Value {
-        guard let value = Value(rawValue: text) else {
-            throw ValidationError("--\(option) must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
-        }
-        return value
-    }
-
-    /// "default|textbook", for an option's value name.
-    var valueNames: String { Value.allCases.map(\.rawValue).joined(separator: "|") }
-}

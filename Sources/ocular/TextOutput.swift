@@ -16,14 +16,18 @@ struct TextTable {
     }
 }
 
-/// JSON as the commands print it: indented, keys sorted (the same value always prints the same text),
-/// slashes as they are, dates in ISO 8601.
+/// JSON as every command prints and writes it: indented, keys sorted (the same value always prints the
+/// same text), slashes as they are, dates in ISO 8601.
 enum JSONOutput {
-    static func text(_ value: some Encodable) throws -> String {
+    static func data(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return try encoder.encode(value)
+    }
+
+    static func text(_ value: some Encodable) throws -> String {
+        String(decoding: try data(value), as: UTF8.self)
     }
 
     /// The text on standard output.

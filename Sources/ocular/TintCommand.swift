@@ -70,26 +70,26 @@ struct TintCommand: ParsableCommand {
             PartialFiles.removeOnTermination()  // Ctrl-C must not leave a hidden half-written video behind
             let writer = try VideoWriter(path: output, width: prepared.width, height: prepared.height, framesPerSecond: fps)
             let repeats = max(1, Int((interval * fps).rounded()))
-            let progress = ProgressDisplay(title: "tint", total: frames * repeats, unit: "frames")
-            for index in 0..<frames {
-                let frame = try tinted(index)
-                for _ in 0..<repeats {
-                    try writer.write(frame)
-                    progress.advance()
+            try ProgressDisplay.showing("tint", total: frames * repeats, unit: "frames") { progress in
+                for index in 0..<frames {
+                    let frame = try tinted(index)
+                    for _ in 0..<repeats {
+                        try writer.write(frame)
+                        progress.advance()
+                    }
                 }
+                try writer.finish()
             }
-            try writer.finish()
-            progress.finish()
             print("\(output): \(frames) tints, \(writer.framesWritten) frames at \(fps) fps (\(writer.codec)), seed \(seed)")
         } else {
             let paths = frames == 1 ? [output] : Self.numberedPaths(output, count: frames)
-            let progress = ProgressDisplay(title: "tint", total: frames, unit: "pictures")
-            for (index, path) in paths.enumerated() {
-                try tinted(index).write(toFile: path)
-                progress.advance()
-                if frames == 1 { print("\(path): \(tint.sequence.tint(number: index)), seed \(seed)") }
+            try ProgressDisplay.showing("tint", total: frames, unit: "pictures") { progress in
+                for (index, path) in paths.enumerated() {
+                    try tinted(index).write(toFile: path)
+                    progress.advance()
+                    if frames == 1 { print("\(path): \(tint.sequence.tint(number: index)), seed \(seed)") }
+                }
             }
-            progress.finish()
             if frames > 1 { print("\(paths[0]) … \(paths[paths.count - 1]): \(frames) tints, seed \(seed)") }
         }
     }

@@ -9,8 +9,8 @@ private func meanDifference(_ a: Image, _ b: Image) -> Double {
 }
 
 /// Every frame of a video file.
-private func frames(of path: String, color: FrameColor = .color) throws -> [Image] {
-    let source = try VideoFileSource(path: path, color: color)
+private func frames(of path: String, colour: FrameColour = .colour) throws -> [Image] {
+    let source = try VideoFileSource(path: path, colour: colour)
     var images: [Image] = []
     while let frame = try source.nextFrame() { images.append(frame.image) }
     return images
@@ -49,7 +49,7 @@ struct ProcessCLITests {
         let output = folder.file("gray.avi")
         let run = try ocular("process", clip, "-o", output, "--recipe", #"{"stages":[{"stage":"blend","source":"\#(picture)","mode":"multiply"}]}"#, "--gray")
         #expect(run.status == 0, "\(run.errors)")
-        let written = try frames(of: output), original = try frames(of: clip, color: .gray)
+        let written = try frames(of: output), original = try frames(of: clip, colour: .gray)
         #expect(written.count == 30)
         let expected = try Blend(source: Image(contentsOfFile: picture), mode: .multiply).apply(to: original[10])
         // Written as colour; its three channels are equal, the gray frame's.

@@ -32,7 +32,7 @@ struct CaptureTests {
     @Test("gray frames are the luma of the colour frames")
     func grayFromLuma() throws {
         let colour = try #require(try VideoFileSource(path: TestData.path("video/cockatoo.mp4")).nextFrame()).image
-        let gray = try #require(try VideoFileSource(path: TestData.path("video/cockatoo.mp4"), color: .gray).nextFrame()).image
+        let gray = try #require(try VideoFileSource(path: TestData.path("video/cockatoo.mp4"), colour: .gray).nextFrame()).image
         #expect(gray.format == .gray8 && gray.width == 1280 && gray.height == 720)
         for (x, y) in [(0, 0), (640, 360), (1000, 200), (1279, 719)] {
             let bgr = colour.pixel(x: x, y: y).map(Double.init)
@@ -47,7 +47,7 @@ struct CaptureTests {
         let luma: [UInt8] = [10, 20, 30, 40, 50, 60, 70, 80]
         let chroma: [UInt8] = [200, 60, 90, 30]  // one U,V pair per 2×2 block
         let nv12 = try Image(width: width, height: height, format: .nv12, bytes: luma + chroma)
-        let source = try StillSource(image: nv12, name: "still test", color: .gray, frameRate: 4)
+        let source = try StillSource(image: nv12, name: "still test", colour: .gray, frameRate: 4)
         for index in 0..<3 {
             let frame = try #require(try source.nextFrame())
             #expect(frame.image.format == .gray8 && frame.image.bytes == luma)
@@ -225,7 +225,7 @@ private final class CountingSource: FrameSource {
     var height: Int { 2 }
     var frameRate: Double { 10 }
     var frameCount: Int? { nil }
-    var color: FrameColor { .gray }
+    var colour: FrameColour { .gray }
     func nextFrame() throws(OcularError) -> Frame? { taken += 1; return try still.nextFrame() }
 }
 

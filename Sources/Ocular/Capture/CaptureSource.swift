@@ -8,7 +8,7 @@ public class CaptureSource: FrameSource {
     public let height: Int
     public let frameRate: Double
     public let frameCount: Int?
-    public let color: FrameColor
+    public let colour: FrameColour
     /// The four-character code of the codec, such as "h264" or "MJPG".
     public let codec: String
     /// How many frames have been read.
@@ -16,14 +16,14 @@ public class CaptureSource: FrameSource {
     private var capture: OpaquePointer?
 
     /// Opens the capture through `open`, which fills the handle and the properties.
-    init(name: String, color: FrameColor, fallbackFrameRate: Double,
+    init(name: String, colour: FrameColour, fallbackFrameRate: Double,
          open: (UnsafeMutablePointer<OpaquePointer?>, UnsafeMutablePointer<OCVVideoProperties>) throws(OcularError) -> Void) throws(OcularError) {
         var properties = OCVVideoProperties()
         var opened: OpaquePointer?
         try open(&opened, &properties)
         guard let opened else { throw .openCV(operation: "open \(name)", message: "no capture was returned") }
         self.name = name
-        self.color = color
+        self.colour = colour
         capture = opened
         width = Int(properties.width)
         height = Int(properties.height)
@@ -50,7 +50,7 @@ public class CaptureSource: FrameSource {
         let timestamp: Duration = milliseconds.isFinite && milliseconds > 0 && framesRead > 0
             ? .milliseconds(milliseconds) : frameDuration * framesRead
         framesRead += 1
-        let image = try Image(copying: view).matching(color)
+        let image = try Image(copying: view).matching(colour)
         return Frame(image: image, timestamp: timestamp)
     }
 

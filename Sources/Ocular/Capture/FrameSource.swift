@@ -1,7 +1,7 @@
 /// Whether a source delivers colour frames or 8-bit gray ones made of the luma.
-public enum FrameColor: String, Sendable, CaseIterable, Codable {
+public enum FrameColour: String, Sendable, CaseIterable, Codable {
     /// Colour frames (packed BGR), or 8-bit gray frames of the luma.
-    case color, gray
+    case colour, gray
 }
 
 /// Where frames come from: a still image, a video file or a camera device. (The studio's browser
@@ -21,7 +21,7 @@ public protocol FrameSource: AnyObject {
     /// How many frames a video file holds, as its container says; nil for stills and cameras.
     var frameCount: Int? { get }
     /// Colour, or gray from the luma.
-    var color: FrameColor { get }
+    var colour: FrameColour { get }
 
     /// The next frame with the moment it shows, or nil when a video has ended (an end, not an
     /// error). A still repeats forever; a camera until it is unplugged.
@@ -39,10 +39,10 @@ extension FrameSource {
 extension Image {
     /// The frame in the source's colour: the luma for gray (the Y plane of YUV input, BT.601 luma of
     /// BGR), and packed BGR or BGRA for colour so every stage can take it.
-    func matching(_ color: FrameColor) throws(OcularError) -> Image {
-        switch color {
+    func matching(_ colour: FrameColour) throws(OcularError) -> Image {
+        switch colour {
         case .gray: format == .gray8 ? self : try converted(to: .gray8)
-        case .color: try packed
+        case .colour: try packed
         }
     }
 }

@@ -8,9 +8,9 @@ public final class VideoFileSource: CaptureSource {
     /// Opens a video file.
     /// - Parameters:
     ///   - path: The file: anything the system's FFmpeg or GStreamer reads (MP4, AVI, MKV, WebM…).
-    ///   - color: Colour, or gray from the luma.
+    ///   - colour: Colour, or gray from the luma.
     /// - Throws: ``OcularError`` naming the file: missing, empty, unreadable, or not a video.
-    public init(path: String, color: FrameColor = .color) throws(OcularError) {
+    public init(path: String, colour: FrameColour = .colour) throws(OcularError) {
         // Missing, a folder, unreadable, empty: the same clear errors as for images.
         let start = try FileAccess.read(path, upTo: 64)
         guard !start.isEmpty else { throw .emptyFile(path: path) }
@@ -20,7 +20,7 @@ public final class VideoFileSource: CaptureSource {
         }
         self.path = path
         let notAVideo = OcularError.unreadableMedia(path: path, reason: "not a video any backend can open")
-        try super.init(name: "video \(path)", color: color, fallbackFrameRate: 30) { (capture, properties) throws(OcularError) in
+        try super.init(name: "video \(path)", colour: colour, fallbackFrameRate: 30) { (capture, properties) throws(OcularError) in
             do throws(OcularError) {
                 try OpenCV.call("VideoCapture(\(path))") { ocv_capture_open_file(path, capture, properties, $0) }
             } catch {

@@ -47,6 +47,15 @@ public struct FacesStage: Stage {
         overlay = FaceOverlay(faces: values[Self.drawFaces], eyes: values[Self.drawEyes], nose: values[Self.drawNose], mouth: values[Self.drawMouth])
     }
 
+    /// The stage around a tracker built in code (a detector with its own cascades, say).
+    /// - Parameters:
+    ///   - tracker: Finds and follows the faces; it belongs to this stage's stream alone.
+    ///   - overlay: What is drawn over them.
+    public init(tracker: FaceTracker, overlay: FaceOverlay = FaceOverlay()) {
+        self.tracker = tracker
+        self.overlay = overlay
+    }
+
     public func process(_ frame: Frame) throws(OcularError) -> Frame {
         var frame = frame
         let faces = try tracker.faces(in: frame.image)

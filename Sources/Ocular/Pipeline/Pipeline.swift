@@ -7,6 +7,15 @@ public struct Pipeline: Sendable {
         public let stage: any Stage
         /// The values it was built with, as checked.
         public let values: StageValues
+
+        /// A stage built in code, with the values it stands for in ``Pipeline/recipe``.
+        /// - Parameters:
+        ///   - stage: The stage.
+        ///   - values: Its declared parameters' values, as checked by ``StageValues``.
+        public init(_ stage: any Stage, values: StageValues) {
+            self.stage = stage
+            self.values = values
+        }
     }
 
     /// The stages, in order.
@@ -38,8 +47,16 @@ public struct Pipeline: Sendable {
         for step in recipe.stages {
             let type = try registry.stage(named: step.stage)
             let values = try StageValues(stage: type.name, declarations: type.parameters, given: step.values, images: images)
-            steps.append(Step(stage: try type.built(from: values), values: values))
+            steps.append(Step(try type.built(from: values), values: values))
         }
+        self.steps = steps
+        passes = Self.compiled(steps)
+    }
+
+    /// Runs stages built in code (a faces stage given its own detector, say) the way a recipe's run:
+    /// fused where they can be, through ``run(from:into:limit:progress:)`` and the rest.
+    /// - Parameter steps: The stages with their values, in order.
+    public init(steps: [Step]) {
         self.steps = steps
         passes = Self.compiled(steps)
     }
@@ -114,17 +131,7 @@ public struct Pipeline: Sendable {
     ///   - image: The image.
     ///   - timestamp: When it is shown, for animated stages.
     /// - Throws: The first stage's error, naming the stage.
-    /// - Returns: The processed image and its annotations.
-    public func processed(_ image: Image, at timestamp: Duration = .zero) throws -> Frame {
-        try process(Frame(image: image, timestamp: timestamp))
-    }
-
-    /// Runs every stage on an image shown at `timestamp`.
-    /// - Parameters:
-    ///   - image: The image.
-    ///   - timestamp: When it is shown, for animated stages.
-    /// - Throws: The first stage's error, naming the stage.
-    /// - Returns: The processed image alone.
+    /// - Returns: The processed image alone (`process(_:)` on a ``Frame`` keeps its annotations).
     public func process(_ image: Image, at timestamp: Duration = .zero) throws -> Image {
         try process(Frame(image: image, timestamp: timestamp)).image
     }

@@ -10,12 +10,9 @@ public struct SepiaStage: Stage {
     public static let parameters: [ParameterDescriptor] = []
 
     /// The tutorial's rows, for blue, green and red out; each row's columns weigh red, green and blue in,
-    /// as the classic definition (R′ = .393 R + .769 G + .189 B).
-    public static let matrix: [[Float]] = [
-        [0.272, 0.534, 0.131],  // blue
-        [0.349, 0.686, 0.168],  // green
-        [0.393, 0.769, 0.189],  // red
-    ]
+    /// as the classic definition (R′ = .393 R + .769 G + .189 B): the numbers of ``SepiaToneFilter/sepia``,
+    /// which at intensity 1 is the same tone through the filters' fused colour pass.
+    public static let matrix: [[Float]] = [2, 1, 0].map { out in (0..<3).map { Float(SepiaToneFilter.sepia.rows[out][$0]) } }
 
     public init(_ values: StageValues) {}
 

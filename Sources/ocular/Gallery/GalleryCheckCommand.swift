@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ocular
+import OcularGallery
 
 struct GalleryCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,19 +15,19 @@ struct GalleryCheckCommand: ParsableCommand {
         let gallery = try gallery.open()
         var problems = gallery.reconciliation.unregisteredFiles.count + gallery.reconciliation.itemsWithoutFile.count
         let items = try gallery.items(limit: .max)
-        let progress = ProgressDisplay(title: "Checking", total: items.count, unit: "files")
-        for item in items {
-            do {
-                try gallery.verify(item)
-            } catch .missingFile {
-                // Reported by the reconciliation already.
-            } catch {
-                problems += 1
-                FileHandle.standardError.write(Data("ocular: gallery: \(error)\n".utf8))
+        try ProgressDisplay.showing("Checking", total: items.count, unit: "files") { progress in
+            for item in items {
+                do {
+                    try gallery.verify(item)
+                } catch GalleryError.missingFile {
+                    // Reported by the reconciliation already.
+                } catch {
+                    problems += 1
+                    FileHandle.standardError.write(Data("ocular: gallery: \(error)\n".utf8))
+                }
+                progress.advance()
             }
-            progress.advance()
         }
-        progress.finish()
         for problem in try gallery.databaseProblems() {
             problems += 1
             FileHandle.standardError.write(Data("ocular: gallery: database: \(problem)\n".utf8))

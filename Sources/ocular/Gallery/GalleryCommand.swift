@@ -17,22 +17,6 @@ struct GalleryCommand: ParsableCommand {
                       GalleryAddCommand.self, GalleryCheckCommand.self])
 }
 
-/// The option every command that uses the gallery shares.
-struct GalleryOptions: ParsableArguments {
-    @Option(name: .customLong("gallery"), help: ArgumentHelp("The gallery's folder (default: $XDG_DATA_HOME/ocular or ~/.local/share/ocular).",
-                                                             valueName: "folder"))
-    var folder: String?
-
-    /// Opens the gallery; what reconciling found is told on standard error.
-    func open() throws -> Gallery {
-        let gallery = try Gallery(folder: folder)
-        for finding in gallery.reconciliation.findings {
-            FileHandle.standardError.write(Data("ocular: gallery: \(finding)\n".utf8))
-        }
-        return gallery
-    }
-}
-
 extension GalleryItem {
     /// "640 × 480 photo", "480 × 360 video, 3.0 s" or "640 × 480 video, 3.0 s, with sound".
     var summary: String {

@@ -1,7 +1,5 @@
 internal import OpenCVBridge
 
-/// The Core Image–style compositing, generator and blur filters.
-
 /// A picture laid over the frame by its alpha (Porter–Duff source-over): where the picture is
 /// opaque it covers the frame, where transparent the frame shows, in between they mix.
 public struct SourceOverCompositingFilter: FilterStage {
@@ -69,61 +67,6 @@ extension Image {
                 }
             }
         }
-    }
-}
-
-/// Every pixel one colour: a backdrop to composite onto, or a test card.
-public struct ConstantColorGeneratorFilter: FilterStage {
-    public static let name = "constantColorGenerator"
-    public static let title = "Constant colour"
-    public static let category = StageCategory.generator
-    public static let summary = "Fills the frame with one colour, the size of the frame: a backdrop for what follows."
-    /// The “Colour” parameter: The colour every pixel takes.
-    public static let color = Key<Colour>.colour("color", title: "Colour", default: Colour(red: 128, green: 128, blue: 128),
-                                                 help: "The colour every pixel takes.")
-    public static let parameters = declared(color)
-
-    /// The value of the `color` parameter this stage was built with.
-    public let color: Colour
-
-    public init(_ values: StageValues) {
-        color = values[Self.color]
-    }
-
-    public func process(_ frame: Frame) throws(OcularError) -> Frame {
-        var frame = frame
-        let format = frame.image.format.rgbOffsets == nil ? PixelFormat.bgr8 : frame.image.format
-        guard let order = format.rgbOffsets else { return frame }
-        var pixel = [UInt8](repeating: 255, count: format.channels)
-        (pixel[order.red], pixel[order.green], pixel[order.blue]) = (color.red, color.green, color.blue)
-        frame.image = try Image(width: frame.image.width, height: frame.image.height, format: format, filledWith: pixel)
-        return frame
-    }
-}
-
-/// A Gaussian blur of standard deviation `radius` pixels (cv::GaussianBlur), edges repeated.
-public struct GaussianBlurFilter: FilterStage {
-    public static let name = "gaussianBlur"
-    public static let title = "Gaussian blur"
-    public static let category = StageCategory.blur
-    public static let summary = "Softens the picture evenly; radius is the blur's standard deviation in pixels."
-    /// The “Radius” parameter: Standard deviation in pixels; 0 leaves the picture sharp.
-    public static let radius = Key<Double>.number("radius", title: "Radius", in: 0...100, step: 0.5, default: 10,
-                                                  help: "Standard deviation in pixels; 0 leaves the picture sharp.")
-    public static let parameters = declared(radius)
-
-    /// The value of the `radius` parameter this stage was built with.
-    public let radius: Double
-
-    public init(_ values: StageValues) {
-        radius = values[Self.radius]
-    }
-
-    public func process(_ frame: Frame) throws(OcularError) -> Frame {
-        guard radius > 0 else { return frame }
-        var frame = frame
-        frame.image = try frame.image.gaussianBlurred(sigma: radius)
-        return frame
     }
 }
 
