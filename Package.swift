@@ -58,13 +58,21 @@ let package = Package(
             pkgConfig: "opencv4",
             providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"]), .brew(["opencv"])]
         ),
-        // The only code that touches OpenCV: a plain C API whose every function catches C++ exceptions.
+        // A plain C API over the OpenCV calls Ocular makes, whose every function catches C++ exceptions.
         .target(
             name: "OpenCVBridge",
             dependencies: ["COpenCV"],
             // libjpeg-turbo, OpenCV's own JPEG library, for camera frames straight to BGR (JPEGDecoding.cpp).
             // On Linux, where Debian's OpenCV 4.6 needs it; elsewhere cv::imdecode decodes them all.
             linkerSettings: [.linkedLibrary("jpeg", .when(platforms: [.linux]))]
+        ),
+        // Ocular's own algorithms in C++ over OpenCV (blending in one pass, the bean counter's detection and
+        // separation), each taking a settings struct filled from its profile; the bridge stays a wrapper.
+        // They share the bridge's exception fencing and matrix views (its private Bridging.hpp).
+        .target(
+            name: "OcularAlgorithms",
+            dependencies: ["OpenCVBridge", "COpenCV"],
+            cxxSettings: [.headerSearchPath("../OpenCVBridge")]
         ),
         // Cascade classifiers (objdetect): kept apart from the bridge every image operation goes through,
         // like the next three; --as-needed keeps a library only where some target's code calls it.
@@ -110,6 +118,7 @@ let package = Package(
             name: "Ocular",
             dependencies: [
                 "OpenCVBridge",
+                "OcularAlgorithms",
                 "OpenCVCascades",
                 "OpenCVNetworks",
                 "OpenCVFeatures",
@@ -123,7 +132,7 @@ let package = Package(
         // scenes commands, the tests and the benchmarks; a client of the Ocular product compiles none of it.
         .target(
             name: "OcularEvaluation",
-            dependencies: ["Ocular", "OpenCVBridge"]
+            dependencies: ["Ocular", "OpenCVBridge", "OcularAlgorithms"]
         ),
         .target(
             name: "OcularGallery",

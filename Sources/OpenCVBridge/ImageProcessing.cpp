@@ -530,3 +530,25 @@ OCVStatus ocv_draw_label(const OCVImage *image, const char *text, int32_t x, int
         return OCV_STATUS_OK;
     });
 }
+
+OCVStatus ocv_edge_image(const OCVImage *source, const OCVImage *destination, const double *channelFactors,
+                         OCVError *error) {
+    return fenced(error, [&] {
+        const cv::Mat input = matrix(source);
+        cv::Mat output = matrix(destination), blurred, edges;
+        cv::GaussianBlur(input, blurred, cv::Size(5, 5), 0);
+        cv::Laplacian(blurred, edges, -1, 3);
+        cv::Scalar factors;
+        for (int channel = 0; channel < input.channels() && channel < 4; ++channel) factors[channel] = channelFactors[channel];
+        cv::multiply(edges, factors, output);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}
+
+OCVStatus ocv_resize_lanczos(const OCVImage *source, const OCVImage *destination, OCVError *error) {
+    return fenced(error, [&] {
+        cv::Mat output = matrix(destination);
+        cv::resize(matrix(source), output, output.size(), 0, 0, cv::INTER_LANCZOS4);
+        return checkWrittenInPlace(output, destination, error);
+    });
+}

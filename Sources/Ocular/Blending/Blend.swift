@@ -1,3 +1,4 @@
+internal import OcularAlgorithms
 internal import OpenCVBridge
 import Synchronization
 

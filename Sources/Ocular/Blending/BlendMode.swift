@@ -1,3 +1,4 @@
+internal import OcularAlgorithms
 internal import OpenCVBridge
 
 /// How a blend source combines with each frame. The frame is the backdrop, the source the source.

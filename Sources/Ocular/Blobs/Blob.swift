@@ -1,3 +1,4 @@
+internal import OcularAlgorithms
 internal import OpenCVBridge
 
 /// One object found on a plain background: its own copy of the frame's pixels inside its

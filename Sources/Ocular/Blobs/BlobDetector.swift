@@ -1,3 +1,4 @@
+internal import OcularAlgorithms
 internal import OpenCVBridge
 import Synchronization
 
@@ -63,8 +64,22 @@ public final class BlobDetector: Sendable {
         /// shape splits it still lifts scattered scenes' exact tallies (79 → 85 % held apart) while
         /// costing rings some precision (80 → 75 %).
         public var notchDepth = 0.07
-        /// … when its area is below this fraction of its convex hull's (a coin alone is about 0.99).
+        /// … when its area is below this fraction of its convex hull's (a coin alone is about 0.99) …
         public var notchSolidity = 0.97
+        /// … and the two notches are closer than this many times the sum of their depths: where two
+        /// outlines cross, the notches face each other across a narrow neck; the dents of one bumpy bean
+        /// lie far apart for their depth.
+        public var notchReach = 2.5
+        /// A part a notch cut leaves under this fraction of the region stays with it: the sliver the
+        /// two-pixel cut line shaves off an outline is not an object.
+        public var notchSliver = 0.08
+        /// A region is cut at notches at most this many times over (three objects crossed need two cuts,
+        /// and a third round costs nothing where nothing is left to cut).
+        public var notchRounds = 3
+        /// The table's surface is fitted to the pixels within this many median residuals of the last
+        /// fit, five rounds: the usual robust cut-off, which leaves out objects and their shadows while
+        /// keeping the table's own grain and the light's gradient.
+        public var surfaceOutliers = 2.5
         /// A hole inside an object stays table when its mean brightness is within this of the table's
         /// under it and its colour leans by less than ``pocketLean``: the paper showing between a ring
         /// of beans and their coin, or in the gaps of a heap, where the beans' contact shadows darken it
@@ -340,7 +355,8 @@ public final class BlobDetector: Sendable {
             coinCarve: separation.coinCarve, coinCrescentReach: separation.coinCrescentReach, carveOpening: Int32(clamping: separation.carveOpening),
             seamGradient: separation.seamGradient, wholeEllipse: separation.wholeEllipse, shadowLean: separation.shadowLean, shadowDarkest: separation.shadowDarkest,
             shadowLightest: separation.shadowLightest,
-            filledShare: separation.filledShare, smallPart: separation.smallPart)
+            filledShare: separation.filledShare, smallPart: separation.smallPart, surfaceOutliers: separation.surfaceOutliers,
+            notchReach: separation.notchReach, notchSliver: separation.notchSliver, notchRounds: Int32(clamping: separation.notchRounds))
         return try finder.withLock { (finder) throws(OcularError) -> Detection in
             var count: Int32 = 0
             try frame.withMatrix { (view) throws(OcularError) in
@@ -399,6 +415,8 @@ extension BlobDetector.Method {
              ("darker", separation.darker, 0...1), ("brighter", separation.brighter, 1...100), ("tint", separation.tint, 0...1),
              ("persistence", separation.persistence, 0...1), ("minimumFraction", separation.minimumFraction, 0...1),
              ("notchDepth", separation.notchDepth, 0...1), ("notchSolidity", separation.notchSolidity, 0...1),
+             ("notchReach", separation.notchReach, 0...100), ("notchSliver", separation.notchSliver, 0...1),
+             ("notchRounds", Double(separation.notchRounds), 0...16), ("surfaceOutliers", separation.surfaceOutliers, 0.5...100),
              ("pocketBrightness", separation.pocketBrightness, 0...1), ("pocketLean", separation.pocketLean, 0...1),
              ("smallestCore", separation.smallestCore, 0...0.5), ("colourSigma", separation.colourSigma, 0...50),
              ("brightnessWeight", separation.brightnessWeight, 0...100), ("splitPersistence", separation.splitPersistence, 0...1),

@@ -53,6 +53,43 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     /// Human faces found by a network instead of the human cascade (nil: the cascade); cats stay the
     /// cat cascade's. Without the model's file the cascades search, and the detector says so once.
     public var network: NetworkSearch?
+    /// Where a face's parts lie when they are placed by proportion, and what makes a mouth and a smile.
+    public var layout = Layout()
+
+    /// A face's parts by proportion (fractions of the face's box, x from the viewer's left, y down),
+    /// and the smile cascade's thresholds. The same for every profile: they describe faces, not a search.
+    public struct Layout: Sendable, Hashable {
+        /// A cat's eyes and nose, which the cat cascade does not find: where they lie on the cat faces
+        /// of the shared data (chelsea.png's, the sweep's cats) within the box the cascade draws.
+        public var catLeftEye = Point(x: 0.25, y: 0.4)
+        /// The cat's right eye (the viewer's right).
+        public var catRightEye = Point(x: 0.75, y: 0.4)
+        /// The cat's nose.
+        public var catNose = Point(x: 0.5, y: 0.75)
+        /// A human eye the eye cascade missed: at this height, this far across for the left eye and
+        /// for the right (the eyes of a frontal face sit about 0.3 and 0.7 across, 0.4 down).
+        public var missedLeftEye = Point(x: 0.3, y: 0.4)
+        /// A missed right eye (the viewer's right).
+        public var missedRightEye = Point(x: 0.7, y: 0.4)
+        /// The centre of an eye within the eye cascade's box: its box takes in the brow above the eye.
+        public var eyeInBox = Point(x: 0.5, y: 0.65)
+        /// The nose tip lies this fraction of the face's height from between the eyes, along the
+        /// normal of the line through them (so it follows a tilted head).
+        public var noseDrop = 0.2
+        /// The smile cascade runs on the face shrunk to this width: its 36 × 18 window fits a mouth
+        /// there, and one run costs a fifth of what it does at the eyes' 100 pixels.
+        public var mouthFaceWidth = 72
+        /// How many overlapping windows (scale step 1.2, at ``mouthFaceWidth``) make a mouth, and how
+        /// many a smile. Measured: astronaut.png's broad smile gathers 17 (9 at 64 pixels, 21 at 90);
+        /// the bearded man of Piggy.png, whose mouth the beard hides, none. The shared data has no
+        /// closed, visible mouth to set the smile threshold against more finely.
+        public var mouthNeighbours = 4
+        /// … and how many a smile.
+        public var smileNeighbours = 12
+
+        /// The layout measured on the shared data's faces.
+        public init() {}
+    }
 
     /// How a face network searches a picture.
     public struct NetworkSearch: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+internal import OcularAlgorithms
 internal import OpenCVBridge
 internal import OpenCVBridge
 

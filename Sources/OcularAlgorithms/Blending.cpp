@@ -2,6 +2,7 @@
 // cores. The textbook's Screen is three OpenCV calls (subtract, multiply, subtract), each a full pass
 // through memory; here each output byte is computed from its two input bytes once.
 #include "Bridging.hpp"
+#include "OcularAlgorithms.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -479,27 +480,5 @@ OCVStatus ocv_blend(const OCVImage *backdropImage, const OCVImage *sourceImage, 
             blendRows(backdrop, source, out, mode, alpha, redChannel, rows.start, rows.end);
         }, cv::getNumThreads());
         return OCV_STATUS_OK;
-    });
-}
-
-OCVStatus ocv_edge_image(const OCVImage *source, const OCVImage *destination, const double *channelFactors,
-                         OCVError *error) {
-    return fenced(error, [&] {
-        const cv::Mat input = matrix(source);
-        cv::Mat output = matrix(destination), blurred, edges;
-        cv::GaussianBlur(input, blurred, cv::Size(5, 5), 0);
-        cv::Laplacian(blurred, edges, -1, 3);
-        cv::Scalar factors;
-        for (int channel = 0; channel < input.channels() && channel < 4; ++channel) factors[channel] = channelFactors[channel];
-        cv::multiply(edges, factors, output);
-        return checkWrittenInPlace(output, destination, error);
-    });
-}
-
-OCVStatus ocv_resize_lanczos(const OCVImage *source, const OCVImage *destination, OCVError *error) {
-    return fenced(error, [&] {
-        cv::Mat output = matrix(destination);
-        cv::resize(matrix(source), output, output.size(), 0, 0, cv::INTER_LANCZOS4);
-        return checkWrittenInPlace(output, destination, error);
     });
 }

@@ -1,6 +1,7 @@
 // Blob detection against a plain background, kept in one call so the half-size frame, the
 // mask and the contours stay in buffers reused from frame to frame.
 #include "Bridging.hpp"
+#include "OcularAlgorithms.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -43,10 +44,10 @@ struct BackgroundSurface {
     // table is lighter than what lies on it when most of what stands out from it (by more than 10 %)
     // is darker: most tables are, but coins on black velvet are not. (Which start won said nothing
     // of it: on a table the objects fill less than half of, both starts end on the table.)
-    static BackgroundSurface fit(const cv::Mat &small, double floor, bool &lighterThanObjects) {
+    static BackgroundSurface fit(const cv::Mat &small, double floor, double outliers, bool &lighterThanObjects) {
         int brighterInliers = 0, darkerInliers = 0;
-        const BackgroundSurface brighter = fit(small, floor, true, brighterInliers);
-        const BackgroundSurface darker = fit(small, floor, false, darkerInliers);
+        const BackgroundSurface brighter = fit(small, floor, outliers, true, brighterInliers);
+        const BackgroundSurface darker = fit(small, floor, outliers, false, darkerInliers);
         const BackgroundSurface &table = darkerInliers <= brighterInliers ? brighter : darker;
         int darkerObjects = 0, lighterObjects = 0;
         for (int y = 0; y < small.rows; ++y) {
@@ -69,7 +70,7 @@ struct BackgroundSurface {
     // Fits the surface to a small copy of the frame, dropping pixels that stand out from the
     // previous fit: objects are outliers of the background, whatever colour they are. `close`
     // gets how many pixels lie within 10 % of the final surface.
-    static BackgroundSurface fit(const cv::Mat &small, double floor, bool startBrighter, int &close) {
+    static BackgroundSurface fit(const cv::Mat &small, double floor, double outliers, bool startBrighter, int &close) {
         const int n = small.rows * small.cols;
         cv::Mat design(n, 6, CV_64F), values(n, 3, CV_64F);
         for (int y = 0; y < small.rows; ++y) {
@@ -115,7 +116,7 @@ struct BackgroundSurface {
             for (int c = 0; c < 3; ++c)
                 for (int i = 0; i < 6; ++i) surface.coefficients[c][i] = solution.at<double>(i, c);
             // Residuals relative to the background's brightness; a pixel stays in when it is within
-            // 2.5 median residuals (and at least `floor`) of the surface.
+            // `outliers` median residuals (and at least `floor`) of the surface.
             std::vector<double> residuals(n);
             for (int row = 0; row < n; ++row) {
                 const double *t = design.ptr<double>(row);
@@ -130,7 +131,7 @@ struct BackgroundSurface {
             std::vector<double> inside;
             for (int row = 0; row < n; ++row) if (inlier[row]) inside.push_back(residuals[row]);
             std::nth_element(inside.begin(), inside.begin() + inside.size() / 2, inside.end());
-            const double limit = std::max(floor, 2.5 * inside[inside.size() / 2]);
+            const double limit = std::max(floor, outliers * inside[inside.size() / 2]);
             for (int row = 0; row < n; ++row) inlier[row] = residuals[row] <= limit;
             close = static_cast<int>(std::count_if(residuals.begin(), residuals.end(), [](double residual) { return residual <= 0.1; }));
         }
@@ -347,10 +348,10 @@ void flood(const cv::Mat &distance, const std::vector<int> &seeds, cv::Mat &labe
 // Splits objects the distance map cannot: a bean lying over a coin's edge, two beans crossed. Their
 // union has no pinch inside, but its outline has two notches where one outline enters the other.
 // A region filling less than `solidity` of its convex hull whose outline has two notches at least
-// `depthFraction` of its radius (and 2 pixels) deep, closer to each other than 2.5 times the sum of
+// `depthFraction` of its radius (and 2 pixels) deep, closer to each other than `reach` times the sum of
 // their depths, is cut along the line between them; each part is looked at again, at most `rounds`
-// times.
-void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, int rounds) {
+// times. Parts under `sliver` of the region stay with it.
+void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, double reach, double sliver, int rounds) {
     int next = 0;
     double maximum = 0;
     cv::minMaxLoc(labels, nullptr, &maximum);
@@ -416,7 +417,7 @@ void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, int ro
                 if (score < best) { best = score; cut = {notches[a].first, notches[b].first}; }
             }
         }
-        if (best > 2.5) continue;
+        if (best > reach) continue;
         // Cut, and give every part but the largest a label of its own.
         cv::line(region, cut.first, cut.second, cv::Scalar(0), 2, cv::LINE_8);
         cv::Mat parts, statistics, centroids;
@@ -428,7 +429,7 @@ void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, int ro
         std::vector<int> relabel(count, label);
         for (int part = 1; part < count; ++part) {
             // Slivers the line cut off stay with the region.
-            if (part == largest || statistics.at<int>(part, cv::CC_STAT_AREA) < 0.08 * area) continue;
+            if (part == largest || statistics.at<int>(part, cv::CC_STAT_AREA) < sliver * area) continue;
             relabel[part] = next++;
             // A part lies inside its region's rectangle.
             boxes.push_back(box);
@@ -1163,7 +1164,7 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         cv::resize(working, s.small, cv::Size(std::max(2, cvRound(working.cols * fitScale)), std::max(2, cvRound(working.rows * fitScale))),
                    0, 0, cv::INTER_AREA);
         bool lightTable = true;
-        s.background = BackgroundSurface::fit(s.small, settings->tint / 2, lightTable);
+        s.background = BackgroundSurface::fit(s.small, settings->tint / 2, settings->surfaceOutliers, lightTable);
         // Each pixel against the background under it: its brightness as a fraction of the
         // background's (light divided out), and how far its colour leans from the background's
         // once brightness is set aside. A shadow is darker by a fraction but keeps the table's colour.
@@ -1337,7 +1338,8 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
                 splitRegions(labels, colours, gradient, *settings, smallestCore);
                 joinIntoEllipses(labels, *settings, smallestSide);
             }
-            if (settings->notchDepth > 0) cutAtNotches(labels, settings->notchDepth, settings->notchSolidity, 3);
+            if (settings->notchDepth > 0) cutAtNotches(labels, settings->notchDepth, settings->notchSolidity, settings->notchReach,
+                                                       settings->notchSliver, settings->notchRounds);
             // What was mostly a filled hole is the table's shade in a gap between objects, not an object
             // (on a light table only, as the holes' test above: on dark cloth a coin's relief is filled in).
             if (lightTable && settings->filledShare < 1) dropFilled(labels, marked(box), settings->filledShare);
