@@ -55,6 +55,15 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public var network: NetworkSearch?
     /// Where a face's parts lie when they are placed by proportion, and what makes a mouth and a smile.
     public var layout = Layout()
+    /// A cat box lying at least this fraction inside a bigger one is a part of it, not a cat: the cat
+    /// cascade takes a close-up cat's nose and mouth for a small face, wholly inside the real one,
+    /// and cat faces do not nest.
+    public var nestedCatFace = 0.7
+    /// The cat searches by vote (shrunk, bordered copies): a box counts where enough agree at this
+    /// IoU …
+    public var catVoteAgreement = 0.5
+    /// … and a box this close to a counted cat (IoU) is that cat again.
+    public var sameCat = 0.3
 
     /// A face's parts by proportion (fractions of the face's box, x from the viewer's left, y down),
     /// and the smile cascade's thresholds. The same for every profile: they describe faces, not a search.
@@ -168,6 +177,10 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         /// Boxes of the several searches (tilts) that overlap are one object, kept when their
         /// neighbours add up to at least this (0: every box is kept).
         public var minimumVotes: Int
+        /// … "overlap": at least this IoU with the strongest box. A face found upright and at a tilt
+        /// gives boxes turned against each other, which overlap well short of 1; the sweep's figures
+        /// were measured with 0.3.
+        public var sameObject = 0.3
 
         /// Creates a search.
         /// - Parameters:

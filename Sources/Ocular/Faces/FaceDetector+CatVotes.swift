@@ -47,12 +47,12 @@ extension FaceDetector {
         var cats: [PixelRectangle] = []
         var remaining = candidates
         while !remaining.isEmpty {
-            let supported = remaining.map { box in remaining.filter { $0.intersectionOverUnion(box) >= 0.5 } }
+            let supported = remaining.map { box in remaining.filter { $0.intersectionOverUnion(box) >= profile.catVoteAgreement } }
             guard let agreeing = supported.max(by: { $0.count < $1.count }), agreeing.count >= vote.votes else { break }
             func mean(_ value: (PixelRectangle) -> Int) -> Int { (agreeing.map(value).reduce(0, +) + agreeing.count / 2) / agreeing.count }
             let cat = PixelRectangle(x: mean(\.x), y: mean(\.y), width: mean(\.width), height: mean(\.height))
             cats.append(cat)
-            remaining.removeAll { agreeing.contains($0) || $0.intersectionOverUnion(cat) >= 0.3 }
+            remaining.removeAll { agreeing.contains($0) || $0.intersectionOverUnion(cat) >= profile.sameCat }
         }
         return cats
     }

@@ -41,7 +41,7 @@ extension FaceDetector {
             let kept = cats.enumerated().filter { index, box in
                 !cats.enumerated().contains { other, bigger in
                     other != index && (bigger.width * bigger.height > box.width * box.height || (bigger == box && other < index))
-                        && box.fractionInside(bigger) >= 0.7
+                        && box.fractionInside(bigger) >= profile.nestedCatFace
                 }
             }.map(\.element)
             found = found.filter { $0.species == .human } + Self.cats(kept, besides: humans.map(\.box)).map { Candidate(species: .cat, box: $0) }
@@ -178,8 +178,8 @@ extension FaceDetector {
         var objects: [(box: PixelRectangle, tilt: Double, confidence: Double)] = []
         var remaining = detections.sorted { $0.neighbours > $1.neighbours }
         while let strongest = remaining.first {
-            let agreeing = remaining.filter { $0.box.intersectionOverUnion(strongest.box) >= 0.3 }
-            remaining.removeAll { $0.box.intersectionOverUnion(strongest.box) >= 0.3 }
+            let agreeing = remaining.filter { $0.box.intersectionOverUnion(strongest.box) >= search.sameObject }
+            remaining.removeAll { $0.box.intersectionOverUnion(strongest.box) >= search.sameObject }
             let votes = agreeing.reduce(0, { $0 + $1.neighbours })
             if votes >= search.minimumVotes { objects.append((strongest.box, strongest.tilt, confidence(votes, least: search.minimumVotes))) }
         }
