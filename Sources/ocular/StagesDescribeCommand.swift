@@ -14,5 +14,4 @@ struct StagesDescribeCommand: ParsableCommand {
         let stage = try StageRegistry.standard.stage(named: name)
         try JSONOutput.print(stage.stageDescription)
     }
-
 }

@@ -49,8 +49,7 @@ public struct Pipeline: Sendable {
             let values = try StageValues(stage: type.name, declarations: type.parameters, given: step.values, images: images)
             steps.append(Step(try type.built(from: values), values: values))
         }
-        self.steps = steps
-        passes = Self.compiled(steps)
+        self.init(steps: steps)
     }
 
     /// Runs stages built in code (a faces stage given its own detector, say) the way a recipe's run:
