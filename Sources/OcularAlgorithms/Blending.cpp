@@ -312,13 +312,13 @@ OCULAR_INLINE Colours withLuminosity(const Colours &c, F32x16 l, F32x16 saturati
     return {lifted + (c.r - own) * factor, lifted + (c.g - own) * factor, lifted + (c.b - own) * factor};
 }
 
-template <OCVBlendMode Mode>
+template <OcularBlendMode Mode>
 OCULAR_INLINE Colours nonSeparable(const Colours &backdrop, const Colours &source) {
-    if constexpr (Mode == OCV_BLEND_HUE) {
+    if constexpr (Mode == OCULAR_BLEND_HUE) {
         return withLuminosity<true>(source, luminosity(backdrop), maximum(backdrop) - minimum(backdrop));
-    } else if constexpr (Mode == OCV_BLEND_SATURATION) {
+    } else if constexpr (Mode == OCULAR_BLEND_SATURATION) {
         return withLuminosity<true>(backdrop, luminosity(backdrop), maximum(source) - minimum(source));
-    } else if constexpr (Mode == OCV_BLEND_COLOR) {
+    } else if constexpr (Mode == OCULAR_BLEND_COLOR) {
         return withLuminosity<false>(source, luminosity(backdrop), F32x16{});
     } else {
         return withLuminosity<false>(backdrop, luminosity(source), F32x16{});
@@ -368,7 +368,7 @@ OCULAR_INLINE U32x16 rounded(F32x16 valuePlusHalf, F32x16 backdrop, float alpha)
     return reinterpret_cast<U32x16>(__builtin_convertvector(valuePlusHalf, I32x16));
 }
 
-template <OCVBlendMode Mode, int Channels, int Red, bool Opaque>
+template <OcularBlendMode Mode, int Channels, int Red, bool Opaque>
 OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, float alpha) {
     constexpr int redShift = 8 * Red, blueShift = 16 - 8 * Red;
     const auto blend16 = [&](const uint8_t *a, const uint8_t *b, uint8_t *o) __attribute__((always_inline)) {
@@ -392,13 +392,13 @@ OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source
     }
 }
 
-template <OCVBlendMode Mode, int Channels, int Red>
+template <OcularBlendMode Mode, int Channels, int Red>
 OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, u16 alpha) {
     alpha == 255 ? blendColourRow<Mode, Channels, Red, true>(backdrop, source, out, width, 255.0f)
                  : blendColourRow<Mode, Channels, Red, false>(backdrop, source, out, width, alpha);
 }
 
-template <OCVBlendMode Mode>
+template <OcularBlendMode Mode>
 OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source, uint8_t *out, int width, int channels,
                                   int red, u16 alpha) {
     if (channels == 4) {
@@ -412,7 +412,7 @@ OCULAR_INLINE void blendColourRow(const uint8_t *backdrop, const uint8_t *source
 
 /// Blends rows `[first, end)`; alpha (a fourth channel) is copied from the backdrop afterwards, while
 /// the row is still in the cache.
-OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &source, cv::Mat &out, OCVBlendMode mode, uint32_t alpha,
+OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &source, cv::Mat &out, OcularBlendMode mode, uint32_t alpha,
                int red, int first, int end) {
     const int channels = backdrop.channels();
     const int count = backdrop.cols * channels;
@@ -420,11 +420,11 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
     for (int y = first; y < end; ++y) {
         const uint8_t *a = backdrop.ptr<uint8_t>(y), *b = source.ptr<uint8_t>(y);
         uint8_t *o = out.ptr<uint8_t>(y);
-        const bool separable = mode < OCV_BLEND_HUE;
+        const bool separable = mode < OCULAR_BLEND_HUE;
         if (!separable && channels == 1) {
             // A gray pixel has no hue or saturation: hue, saturation and color keep the backdrop's
             // luminosity and so the backdrop; luminosity takes the source's.
-            if (mode == OCV_BLEND_LUMINOSITY) {
+            if (mode == OCULAR_BLEND_LUMINOSITY) {
                 blendVectors<Normal>(a, b, o, count, alpha, false);
             } else {
                 std::copy(a, a + count, o);
@@ -432,31 +432,31 @@ OCULAR_VECTOR_CLONES void blendRows(const cv::Mat &backdrop, const cv::Mat &sour
             continue;
         }
         switch (mode) {
-        case OCV_BLEND_NORMAL: blendVectors<Normal>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_AVERAGE: blendVectors<Average>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_MULTIPLY: blendVectors<Multiply>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_SCREEN: blendVectors<Screen>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_OVERLAY: blendVectors<Overlay>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_DARKEN: blendVectors<Darken>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_LIGHTEN: blendVectors<Lighten>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_HARD_LIGHT: blendVectors<HardLight>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_DIFFERENCE: blendVectors<Difference>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_EXCLUSION: blendVectors<Exclusion>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_COLOR_DODGE: blendVectors<ColourDodge>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_COLOR_BURN: blendVectors<ColourBurn>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_SOFT_LIGHT: blendVectors<SoftLight>(a, b, o, count, alpha, hasAlpha); break;
-        case OCV_BLEND_HUE: blendColourRow<OCV_BLEND_HUE>(a, b, o, backdrop.cols, channels, red, alpha); break;
-        case OCV_BLEND_SATURATION: blendColourRow<OCV_BLEND_SATURATION>(a, b, o, backdrop.cols, channels, red, alpha); break;
-        case OCV_BLEND_COLOR: blendColourRow<OCV_BLEND_COLOR>(a, b, o, backdrop.cols, channels, red, alpha); break;
-        case OCV_BLEND_LUMINOSITY: blendColourRow<OCV_BLEND_LUMINOSITY>(a, b, o, backdrop.cols, channels, red, alpha); break;
+        case OCULAR_BLEND_NORMAL: blendVectors<Normal>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_AVERAGE: blendVectors<Average>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_MULTIPLY: blendVectors<Multiply>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_SCREEN: blendVectors<Screen>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_OVERLAY: blendVectors<Overlay>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_DARKEN: blendVectors<Darken>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_LIGHTEN: blendVectors<Lighten>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_HARD_LIGHT: blendVectors<HardLight>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_DIFFERENCE: blendVectors<Difference>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_EXCLUSION: blendVectors<Exclusion>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_COLOR_DODGE: blendVectors<ColourDodge>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_COLOR_BURN: blendVectors<ColourBurn>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_SOFT_LIGHT: blendVectors<SoftLight>(a, b, o, count, alpha, hasAlpha); break;
+        case OCULAR_BLEND_HUE: blendColourRow<OCULAR_BLEND_HUE>(a, b, o, backdrop.cols, channels, red, alpha); break;
+        case OCULAR_BLEND_SATURATION: blendColourRow<OCULAR_BLEND_SATURATION>(a, b, o, backdrop.cols, channels, red, alpha); break;
+        case OCULAR_BLEND_COLOR: blendColourRow<OCULAR_BLEND_COLOR>(a, b, o, backdrop.cols, channels, red, alpha); break;
+        case OCULAR_BLEND_LUMINOSITY: blendColourRow<OCULAR_BLEND_LUMINOSITY>(a, b, o, backdrop.cols, channels, red, alpha); break;
         }
     }
 }
 
 }  // namespace
 
-OCVStatus ocv_blend(const OCVImage *backdropImage, const OCVImage *sourceImage, const OCVImage *destination,
-                    OCVBlendMode mode, double opacity, int32_t redChannel, OCVError *error) {
+OCVStatus ocular_blend(const OCVImage *backdropImage, const OCVImage *sourceImage, const OCVImage *destination,
+                    OcularBlendMode mode, double opacity, int32_t redChannel, OCVError *error) {
     return fenced(error, [&] {
         const cv::Mat backdrop = matrix(backdropImage), source = matrix(sourceImage);
         cv::Mat out = matrix(destination);
@@ -468,7 +468,7 @@ OCVStatus ocv_blend(const OCVImage *backdropImage, const OCVImage *sourceImage, 
                        source.cols, source.rows, source.channels(), out.cols, out.rows, out.channels());
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        if (mode < OCV_BLEND_NORMAL || mode > OCV_BLEND_LUMINOSITY || !(opacity >= 0 && opacity <= 1)
+        if (mode < OCULAR_BLEND_NORMAL || mode > OCULAR_BLEND_LUMINOSITY || !(opacity >= 0 && opacity <= 1)
             || (channels > 1 && redChannel != 0 && redChannel != 2)) {
             setMessage(error, "blend mode %d, opacity %g or red channel %d is out of range", static_cast<int>(mode), opacity,
                        redChannel);

@@ -40,14 +40,15 @@ struct BackgroundSurface {
     }
 
     // The surface of the table: fitted from the brighter half of the pixels and from the darker
-    // half, the one that more of the picture lies close to (within 10 % of its brightness). The
-    // table is lighter than what lies on it when most of what stands out from it (by more than 10 %)
+    // half, the one that more of the picture lies close to (within `surfaceClose` of its
+    // brightness). The table is lighter than what lies on it when most of what stands out from it
     // is darker: most tables are, but coins on black velvet are not. (Which start won said nothing
     // of it: on a table the objects fill less than half of, both starts end on the table.)
-    static BackgroundSurface fit(const cv::Mat &small, double floor, double outliers, bool &lighterThanObjects) {
+    static BackgroundSurface fit(const cv::Mat &small, double floor, const OcularBlobSeparationSettings &settings,
+                                 bool &lighterThanObjects) {
         int brighterInliers = 0, darkerInliers = 0;
-        const BackgroundSurface brighter = fit(small, floor, outliers, true, brighterInliers);
-        const BackgroundSurface darker = fit(small, floor, outliers, false, darkerInliers);
+        const BackgroundSurface brighter = fit(small, floor, settings, true, brighterInliers);
+        const BackgroundSurface darker = fit(small, floor, settings, false, darkerInliers);
         const BackgroundSurface &table = darkerInliers <= brighterInliers ? brighter : darker;
         int darkerObjects = 0, lighterObjects = 0;
         for (int y = 0; y < small.rows; ++y) {
@@ -59,8 +60,8 @@ struct BackgroundSurface {
                     model += table.value(c, fx, fy);
                     sum += pixel[c];
                 }
-                if (sum < 0.9 * model) ++darkerObjects;
-                else if (sum > 1.1 * model) ++lighterObjects;
+                if (sum < (1 - settings.surfaceClose) * model) ++darkerObjects;
+                else if (sum > (1 + settings.surfaceClose) * model) ++lighterObjects;
             }
         }
         lighterThanObjects = darkerObjects >= lighterObjects;
@@ -69,8 +70,10 @@ struct BackgroundSurface {
 
     // Fits the surface to a small copy of the frame, dropping pixels that stand out from the
     // previous fit: objects are outliers of the background, whatever colour they are. `close`
-    // gets how many pixels lie within 10 % of the final surface.
-    static BackgroundSurface fit(const cv::Mat &small, double floor, double outliers, bool startBrighter, int &close) {
+    // gets how many pixels lie within `surfaceClose` of the final surface.
+    static BackgroundSurface fit(const cv::Mat &small, double floor, const OcularBlobSeparationSettings &settings, bool startBrighter,
+                                 int &close) {
+        const double outliers = settings.surfaceOutliers;
         const int n = small.rows * small.cols;
         cv::Mat design(n, 6, CV_64F), values(n, 3, CV_64F);
         for (int y = 0; y < small.rows; ++y) {
@@ -92,10 +95,10 @@ struct BackgroundSurface {
         for (int row = 0; row < n; ++row) inlier[row] = startBrighter ? sums[row] >= median : sums[row] <= median;
         BackgroundSurface surface{};
         close = 0;
-        for (int round = 0; round < 5; ++round) {
+        for (int round = 0; round < settings.surfaceRounds; ++round) {
             int count = 0;
             for (int row = 0; row < n; ++row) count += inlier[row];
-            if (count < 12) break;
+            if (count < settings.surfaceLeastPixels) break;
             // Least squares by the normal equations: six unknowns whose terms lie in [-1, 1] are well
             // conditioned, and a 6×6 solve is a hundredth of an SVD of the thousands of inliers.
             cv::Matx<double, 6, 6> normal = cv::Matx<double, 6, 6>::zeros();
@@ -124,7 +127,7 @@ struct BackgroundSurface {
                 for (int c = 0; c < 3; ++c) {
                     double model = 0;
                     for (int i = 0; i < 6; ++i) model += surface.coefficients[c][i] * t[i];
-                    worst = std::max(worst, std::abs(values.at<double>(row, c) - model) / std::max(model, 8.0));
+                    worst = std::max(worst, std::abs(values.at<double>(row, c) - model) / std::max(model, settings.surfaceDarkest));
                 }
                 residuals[row] = worst;
             }
@@ -133,7 +136,8 @@ struct BackgroundSurface {
             std::nth_element(inside.begin(), inside.begin() + inside.size() / 2, inside.end());
             const double limit = std::max(floor, outliers * inside[inside.size() / 2]);
             for (int row = 0; row < n; ++row) inlier[row] = residuals[row] <= limit;
-            close = static_cast<int>(std::count_if(residuals.begin(), residuals.end(), [](double residual) { return residual <= 0.1; }));
+            close = static_cast<int>(std::count_if(residuals.begin(), residuals.end(),
+                                                   [&](double residual) { return residual <= settings.surfaceClose; }));
         }
         return surface;
     }
@@ -141,7 +145,7 @@ struct BackgroundSurface {
 
 } // namespace
 
-struct OCVBlobSeparation {
+struct BlobSeparation {
     cv::Mat bgr;          // the frame as 8-bit BGR, when it came otherwise
     cv::Mat working;      // the frame shrunk to the working size (never a view of the frame)
     cv::Mat small;        // shrunk further, for fitting the background
@@ -158,27 +162,27 @@ struct OCVBlobSeparation {
     std::vector<int> rectangleLabels;
 };
 
-struct OCVBlobFinder {
+struct OcularBlobFinder {
     cv::Mat resized;
     cv::Mat mask;
     cv::Mat edges;
     std::vector<std::vector<cv::Point>> contours;
     std::vector<cv::Rect> rectangles;
     // The separating detection's buffers, made on its first use.
-    std::unique_ptr<OCVBlobSeparation> separation;
+    std::unique_ptr<BlobSeparation> separation;
 };
 
-OCVStatus ocv_blob_finder_create(OCVBlobFinder **finder, OCVError *error) {
+OCVStatus ocular_blob_finder_create(OcularBlobFinder **finder, OCVError *error) {
     *finder = nullptr;
     return fenced(error, [&] {
-        *finder = new OCVBlobFinder();
+        *finder = new OcularBlobFinder();
         return OCV_STATUS_OK;
     });
 }
 
-void ocv_blob_finder_release(OCVBlobFinder *finder) { delete finder; }
+void ocular_blob_finder_release(OcularBlobFinder *finder) { delete finder; }
 
-OCVStatus ocv_blob_finder_find(OCVBlobFinder *finder, const OCVImage *image, const OCVBlobSettings *settings,
+OCVStatus ocular_blob_finder_find(OcularBlobFinder *finder, const OCVImage *image, const OcularBlobSettings *settings,
                                int32_t *count, OCVError *error) {
     *count = 0;
     return fenced(error, [&] {
@@ -226,7 +230,7 @@ OCVStatus ocv_blob_finder_find(OCVBlobFinder *finder, const OCVImage *image, con
     });
 }
 
-void ocv_blob_finder_rectangles(const OCVBlobFinder *finder, OCVRectangle *rectangles, int32_t capacity) {
+void ocular_blob_finder_rectangles(const OcularBlobFinder *finder, OCVRectangle *rectangles, int32_t capacity) {
     const size_t count = std::min(finder->rectangles.size(), static_cast<size_t>(std::max(capacity, 0)));
     for (size_t index = 0; index < count; ++index) {
         const cv::Rect &found = finder->rectangles[index];
@@ -234,7 +238,7 @@ void ocv_blob_finder_rectangles(const OCVBlobFinder *finder, OCVRectangle *recta
     }
 }
 
-OCVImage ocv_blob_finder_mask(const OCVBlobFinder *finder) {
+OCVImage ocular_blob_finder_mask(const OcularBlobFinder *finder) {
     const cv::Mat &mask = finder->mask;
     return OCVImage{mask.data, mask.cols, mask.rows, static_cast<int64_t>(mask.step), OCV_8UC1};
 }
@@ -271,7 +275,7 @@ std::vector<std::vector<int>> pixelsByLevel(const cv::Mat &distance) {
     return levels;
 }
 
-std::vector<int> distancePeaks(const cv::Mat &distance, double persistence, double floor = 1.5) {
+std::vector<int> distancePeaks(const cv::Mat &distance, double persistence, double floor) {
     const int columns = distance.cols, count = distance.rows * distance.cols;
     std::vector<int> order;
     order.reserve(count);
@@ -347,11 +351,14 @@ void flood(const cv::Mat &distance, const std::vector<int> &seeds, cv::Mat &labe
 
 // Splits objects the distance map cannot: a bean lying over a coin's edge, two beans crossed. Their
 // union has no pinch inside, but its outline has two notches where one outline enters the other.
-// A region filling less than `solidity` of its convex hull whose outline has two notches at least
-// `depthFraction` of its radius (and 2 pixels) deep, closer to each other than `reach` times the sum of
-// their depths, is cut along the line between them; each part is looked at again, at most `rounds`
-// times. Parts under `sliver` of the region stay with it.
-void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, double reach, double sliver, int rounds) {
+// A region filling less than `notchSolidity` of its convex hull whose outline has two notches at
+// least `notchDepth` of its radius (and `notchShallowest` pixels) deep, closer to each other than
+// `notchReach` times the sum of their depths, is cut along the line between them; each part is looked
+// at again, at most `notchRounds` times. Parts under `notchSliver` of the region stay with it.
+void cutAtNotches(cv::Mat &labels, const OcularBlobSeparationSettings &settings) {
+    const double depthFraction = settings.notchDepth, solidity = settings.notchSolidity, reach = settings.notchReach,
+                 sliver = settings.notchSliver;
+    const int rounds = settings.notchRounds;
     int next = 0;
     double maximum = 0;
     cv::minMaxLoc(labels, nullptr, &maximum);
@@ -385,7 +392,7 @@ void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, double
         if (contours.empty()) continue;
         const auto &outline = *std::max_element(contours.begin(), contours.end(),
                                                 [](const auto &a, const auto &b) { return a.size() < b.size(); });
-        if (outline.size() < 12) continue;
+        if (outline.size() < static_cast<size_t>(std::max(0, settings.notchShortestOutline))) continue;
         const double area = cv::contourArea(outline);
         std::vector<int> hull;
         cv::convexHull(outline, hull, false, false);
@@ -404,7 +411,7 @@ void cutAtNotches(cv::Mat &labels, double depthFraction, double solidity, double
         std::vector<std::pair<cv::Point, double>> notches;
         for (const auto &defect : defects) {
             const double depth = defect[3] / 256.0;
-            if (depth >= std::max(2.0, depthFraction * radius)) notches.push_back({outline[defect[2]], depth});
+            if (depth >= std::max(settings.notchShallowest, depthFraction * radius)) notches.push_back({outline[defect[2]], depth});
         }
         if (notches.size() < 2) continue;
         // The pair of notches closest for their depths: where the two outlines cross.
@@ -523,7 +530,7 @@ cv::Mat distanceInside(const cv::Mat &part) {
 /// Parts of `region` by colour: the chromaticities (`colours`, 3 floats a pixel) in two clusters,
 /// a seed at each persistent core of each cluster, flooded over the colour gradient. False when
 /// fewer than two seeds stand.
-bool colourParts(const cv::Mat &region, const cv::Mat &colours, const cv::Mat &gradient, const OCVBlobSeparationSettings &settings,
+bool colourParts(const cv::Mat &region, const cv::Mat &colours, const cv::Mat &gradient, const OcularBlobSeparationSettings &settings,
                  double smallestCore, cv::Mat &parts) {
     std::vector<cv::Vec3f> samples;
     for (int y = 0; y < region.rows; ++y)
@@ -551,7 +558,7 @@ bool colourParts(const cv::Mat &region, const cv::Mat &colours, const cv::Mat &g
         cv::Mat members = cluster == which;
         cv::morphologyEx(members, members, cv::MORPH_OPEN, square);
         const cv::Mat distance = distanceInside(members);
-        for (int peak : distancePeaks(distance, settings.persistence)) {
+        for (int peak : distancePeaks(distance, settings.persistence, settings.peakFloor)) {
             const int x = peak % distance.cols, y = peak / distance.cols;
             const float depth = distance.at<float>(y, x);
             if (depth < smallestCore) continue;
@@ -566,11 +573,11 @@ bool colourParts(const cv::Mat &region, const cv::Mat &colours, const cv::Mat &g
 
 /// Parts of `region` by its own shape: its distance map's peaks at a lower persistence than the
 /// frame's, flooded from the highest distance down.
-bool shapeParts(const cv::Mat &region, const OCVBlobSeparationSettings &settings, double smallestCore, cv::Mat &parts) {
+bool shapeParts(const cv::Mat &region, const OcularBlobSeparationSettings &settings, double smallestCore, cv::Mat &parts) {
     const cv::Mat distance = distanceInside(region);
     parts = cv::Mat::zeros(region.size(), CV_32S);
     int seeds = 0;
-    for (int peak : distancePeaks(distance, settings.splitPersistence, 1.0)) {
+    for (int peak : distancePeaks(distance, settings.splitPersistence, settings.splitPeakFloor)) {
         if (distance.at<float>(peak / distance.cols, peak % distance.cols) < 0.7 * smallestCore) continue;
         parts.at<int32_t>(peak / distance.cols, peak % distance.cols) = ++seeds;
     }
@@ -608,7 +615,7 @@ std::vector<cv::Rect> labelBoxes(const cv::Mat &labels) {
 /// labels 1… over `box`, where that makes it more nearly ellipses (or the colour changes sharply
 /// across the cut); empty where neither does. Reads only the region's own pixels of `labels`.
 cv::Mat bestSplit(const cv::Mat &labels, int label, const cv::Rect &box, const cv::Mat &colours, const cv::Mat &gradient,
-                  const OCVBlobSeparationSettings &settings, double smallestCore) {
+                  const OcularBlobSeparationSettings &settings, double smallestCore) {
     const double smallestArea = 4 * CV_PI * smallestCore * smallestCore;
     const cv::Mat region = labels(box) == label;
     const int area = cv::countNonZero(region);
@@ -660,7 +667,7 @@ cv::Mat bestSplit(const cv::Mat &labels, int label, const cv::Rect &box, const c
 
 /// Splits each region of `labels` by colour or shape where that makes it more nearly ellipses (or
 /// the colour changes sharply across the cut), again on each part, `splitDepth` times at most.
-void splitRegions(cv::Mat &labels, const cv::Mat &colours, const cv::Mat &gradient, const OCVBlobSeparationSettings &settings,
+void splitRegions(cv::Mat &labels, const cv::Mat &colours, const cv::Mat &gradient, const OcularBlobSeparationSettings &settings,
                   double smallestCore) {
     std::vector<cv::Rect> boxes = labelBoxes(labels);
     int next = static_cast<int>(boxes.size());
@@ -736,7 +743,7 @@ std::map<std::pair<int, int>, int> sharedBorders(const cv::Mat &labels) {
 /// as the better of the two alone, best first; a part too small to be an object (under `smallPart`
 /// times the area of a disc as wide as the smallest blob) joins the neighbour with which it makes the
 /// best ellipse.
-void joinIntoEllipses(cv::Mat &labels, const OCVBlobSeparationSettings &settings, double smallestSide) {
+void joinIntoEllipses(cv::Mat &labels, const OcularBlobSeparationSettings &settings, double smallestSide) {
     const double smallArea = settings.smallPart * CV_PI * smallestSide * smallestSide / 4;
     std::map<std::pair<int, int>, double> unionScores;
     std::map<int, double> scores;
@@ -942,7 +949,7 @@ void keepLarge(cv::Mat &mask, double smallestSide, std::vector<std::vector<cv::P
 /// the circle fell a little inside the coin or the coin is seen at a slant. `labels` and `objects` are
 /// the part of the frame from `origin` on; the coins are in the frame.
 void giveCoinsTheirPixels(cv::Mat &labels, const cv::Mat &objects, const std::vector<cv::Vec3f> &coins, cv::Point origin,
-                          const OCVBlobSeparationSettings &settings) {
+                          const OcularBlobSeparationSettings &settings) {
     const std::vector<cv::Rect> boxes = labelBoxes(labels);
     const int highest = static_cast<int>(boxes.size()) - 1;
     int next = std::max(highest, 0);
@@ -1012,8 +1019,8 @@ float colourGradient(const cv::Mat &picture, cv::Point at) {
 }
 
 Continuation continuation(const cv::Mat &smooth, const cv::Mat &blurred, const cv::Mat &objects, const cv::Vec3f &circle,
-                          const OCVBlobSeparationSettings &settings) {
-    constexpr int angles = 72, radii = 7;
+                          const OcularBlobSeparationSettings &settings) {
+    const int angles = settings.coinOutlineSamples, radii = settings.coinRimSamples;
     int same = 0, edgeless = 0;
     const auto at = [&](double angle, double radius) {
         const int x = std::clamp(cvRound(circle[0] + radius * std::cos(angle)), 0, smooth.cols - 1);
@@ -1040,16 +1047,16 @@ Continuation continuation(const cv::Mat &smooth, const cv::Mat &blurred, const c
 }
 
 /// Circles of radius `smallest` to `largest` (working pixels) in `gray` (the working frame's) made
-/// `scale` times the size and smoothed by a Gaussian of 1 pixel there: HOUGH_GRADIENT_ALT with dp 1.5
-/// and a minimum distance of 10 working pixels, OpenCV's own example's. In working coordinates.
-std::vector<cv::Vec3f> circlesIn(const cv::Mat &gray, double scale, double smallest, double largest, const OCVBlobSeparationSettings &settings) {
+/// `scale` times the size and smoothed by a Gaussian of 1 pixel there: HOUGH_GRADIENT_ALT with the
+/// settings' dp and least distance between centres. In working coordinates.
+std::vector<cv::Vec3f> circlesIn(const cv::Mat &gray, double scale, double smallest, double largest, const OcularBlobSeparationSettings &settings) {
     std::vector<cv::Vec3f> circles;
     const int from = std::max(1, static_cast<int>(smallest * scale)), to = static_cast<int>(std::ceil(largest * scale));
     if (to <= from) return circles;
     cv::Mat smooth;
     if (scale < 1) cv::resize(gray, smooth, cv::Size(std::max(1, cvRound(gray.cols * scale)), std::max(1, cvRound(gray.rows * scale))), 0, 0, cv::INTER_AREA);
     cv::GaussianBlur(scale < 1 ? smooth : gray, smooth, cv::Size(0, 0), 1.0);
-    cv::HoughCircles(smooth, circles, cv::HOUGH_GRADIENT_ALT, 1.5, 10 * scale, settings.coinEdge, settings.coinRoundness, from, to);
+    cv::HoughCircles(smooth, circles, cv::HOUGH_GRADIENT_ALT, settings.coinHoughResolution, settings.coinHoughSpacing * scale, settings.coinEdge, settings.coinRoundness, from, to);
     for (cv::Vec3f &circle : circles) {
         circle[0] = static_cast<float>((circle[0] + 0.5) / scale - 0.5);
         circle[1] = static_cast<float>((circle[1] + 0.5) / scale - 0.5);
@@ -1058,13 +1065,13 @@ std::vector<cv::Vec3f> circlesIn(const cv::Mat &gray, double scale, double small
     return circles;
 }
 
-/// The circles of the working frame that may be coins, biggest first. A coin's radius is at most a third
-/// of the frame's short side; the big ones are looked for at half size, beside the small ones at full size.
-std::vector<cv::Vec3f> proposeCoins(const cv::Mat &working, const OCVBlobSeparationSettings &settings) {
+/// The circles of the working frame that may be coins, biggest first. A coin's radius is at most
+/// `coinLargest` of the frame's short side; the big ones are looked for at half size, beside the small ones at full size.
+std::vector<cv::Vec3f> proposeCoins(const cv::Mat &working, const OcularBlobSeparationSettings &settings) {
     cv::Mat gray;
     cv::cvtColor(working, gray, cv::COLOR_BGR2GRAY);
     const int shortSide = std::min(working.cols, working.rows);
-    const double smallest = std::max(4, static_cast<int>(settings.coinSmallest * shortSide)), largest = shortSide / 3;
+    const double smallest = std::max(4, static_cast<int>(settings.coinSmallest * shortSide)), largest = std::floor(settings.coinLargest * shortSide);
     // Each search reaches a little past the boundary, so a coin on it is found by one.
     const double halfFrom = std::max(smallest, settings.coinHalfSizeFrom * shortSide), over = settings.coinSearchOverlap;
     std::vector<cv::Vec3f> circles, big;
@@ -1087,7 +1094,7 @@ std::vector<cv::Vec3f> proposeCoins(const cv::Mat &working, const OCVBlobSeparat
 /// The coins among the proposed `circles` (biggest first): those whose disc is object, that do not
 /// overlap a bigger coin, and where the object stops at the outline.
 std::vector<cv::Vec3f> judgeCoins(const cv::Mat &working, const cv::Mat &objects, const std::vector<cv::Vec3f> &circles,
-                                  const OCVBlobSeparationSettings &settings) {
+                                  const OcularBlobSeparationSettings &settings) {
     std::vector<cv::Vec3f> coins;
     if (circles.empty()) return coins;
     cv::Mat disc(objects.size(), CV_8U);
@@ -1123,7 +1130,7 @@ std::vector<cv::Vec3f> judgeCoins(const cv::Mat &working, const cv::Mat &objects
 
 } // namespace
 
-OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image, const OCVBlobSeparationSettings *settings,
+OCVStatus ocular_blob_finder_separate(OcularBlobFinder *finder, const OCVImage *image, const OcularBlobSeparationSettings *settings,
                                    int32_t *count, OCVError *error) {
     *count = 0;
     return fenced(error, [&] {
@@ -1131,8 +1138,8 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
             setMessage(error, "the working size must be at least 16 pixels, got %d", settings->workingShortSide);
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        if (!finder->separation) finder->separation = std::make_unique<OCVBlobSeparation>();
-        OCVBlobSeparation &s = *finder->separation;
+        if (!finder->separation) finder->separation = std::make_unique<BlobSeparation>();
+        BlobSeparation &s = *finder->separation;
         const cv::Mat frame = matrix(image);
         if (frame.type() != CV_8UC3) {
             setMessage(error, "separating blobs needs 8-bit BGR, got type %d", frame.type());
@@ -1159,12 +1166,12 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
         // mostly one core's work, runs on a thread of its own while the mask and the colours are made.
         std::future<std::vector<cv::Vec3f>> proposals;
         if (settings->coinRoundness > 0) proposals = std::async(std::launch::async, [&working, settings] { return proposeCoins(working, *settings); });
-        // The background surface, fitted on a copy about 48 pixels across its short side.
-        const double fitScale = std::min(1.0, 48.0 / std::min(working.cols, working.rows));
+        // The background surface, fitted on a copy about `surfaceSide` pixels across its short side.
+        const double fitScale = std::min(1.0, static_cast<double>(settings->surfaceSide) / std::min(working.cols, working.rows));
         cv::resize(working, s.small, cv::Size(std::max(2, cvRound(working.cols * fitScale)), std::max(2, cvRound(working.rows * fitScale))),
                    0, 0, cv::INTER_AREA);
         bool lightTable = true;
-        s.background = BackgroundSurface::fit(s.small, settings->tint / 2, settings->surfaceOutliers, lightTable);
+        s.background = BackgroundSurface::fit(s.small, settings->tint / 2, *settings, lightTable);
         // Each pixel against the background under it: its brightness as a fraction of the
         // background's (light divided out), and how far its colour leans from the background's
         // once brightness is set aside. A shadow is darker by a fraction but keeps the table's colour.
@@ -1326,20 +1333,19 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
             s.whole.setTo(0);
             if (settings->seamGradient > 0 && settings->wholeEllipse < 1) {
                 cv::distanceTransform(inBox, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
-                flood(s.distance, distancePeaks(s.distance, settings->persistence), labels);
+                flood(s.distance, distancePeaks(s.distance, settings->persistence, settings->peakFloor), labels);
                 markEllipses(labels, settings->wholeEllipse, s.whole);
             }
             cutAtSeams(inBox, gradient, settings->seamGradient, s.whole, s.carved);
             cv::distanceTransform(s.carved, s.distance, cv::DIST_L2, cv::DIST_MASK_5);
             s.distance.setTo(seamDistance, inBox & (s.carved == 0));
-            flood(s.distance, distancePeaks(s.distance, settings->persistence), labels);
+            flood(s.distance, distancePeaks(s.distance, settings->persistence, settings->peakFloor), labels);
             if (settings->splitDepth > 0) {
                 const double smallestCore = settings->smallestCore * std::min(working.cols, working.rows);
                 splitRegions(labels, colours, gradient, *settings, smallestCore);
                 joinIntoEllipses(labels, *settings, smallestSide);
             }
-            if (settings->notchDepth > 0) cutAtNotches(labels, settings->notchDepth, settings->notchSolidity, settings->notchReach,
-                                                       settings->notchSliver, settings->notchRounds);
+            if (settings->notchDepth > 0) cutAtNotches(labels, *settings);
             // What was mostly a filled hole is the table's shade in a gap between objects, not an object
             // (on a light table only, as the holes' test above: on dark cloth a coin's relief is filled in).
             if (lightTable && settings->filledShare < 1) dropFilled(labels, marked(box), settings->filledShare);
@@ -1383,14 +1389,14 @@ OCVStatus ocv_blob_finder_separate(OCVBlobFinder *finder, const OCVImage *image,
     });
 }
 
-OCVStatus ocv_blob_finder_isolate(const OCVBlobFinder *finder, const OCVImage *image, int32_t index, const OCVImage *output,
+OCVStatus ocular_blob_finder_isolate(const OcularBlobFinder *finder, const OCVImage *image, int32_t index, const OCVImage *output,
                                   const OCVImage *mask, double *tableBrightness, OCVError *error) {
     return fenced(error, [&] {
         if (!finder->separation || index < 0 || static_cast<size_t>(index) >= finder->separation->rectangleLabels.size()) {
             setMessage(error, "no separated blob %d", index);
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        const OCVBlobSeparation &s = *finder->separation;
+        const BlobSeparation &s = *finder->separation;
         const cv::Mat frame = matrix(image);
         const cv::Rect bounds = finder->rectangles[index];
         cv::Mat out = matrix(output), own = matrix(mask);
@@ -1434,21 +1440,26 @@ OCVStatus ocv_blob_finder_isolate(const OCVBlobFinder *finder, const OCVImage *i
 
 // MARK: - One object on a backdrop (training pictures), and scenes made of them
 
-OCVStatus ocv_object_alpha(const OCVImage *image, const OCVImage *alpha, double *backdropBrightness, OCVError *error) {
+OCVStatus ocular_object_alpha(const OCVImage *image, const OcularCutoutSettings *settings, const OCVImage *alpha,
+                              double *backdropBrightness, OCVError *error) {
     return fenced(error, [&] {
+        const OcularCutoutSettings &cut = *settings;
+        if (cut.workingSide < 8 || cut.border < 1 || cut.grabCutIterations < 1) {
+            setMessage(error, "cutting out an object needs a working side of at least 8, a border of at least 1 and a GrabCut iteration");
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
         const cv::Mat picture = matrix(image);
         cv::Mat out = matrix(alpha);
         if (picture.type() != CV_8UC3 || out.type() != CV_8UC1 || out.size() != picture.size() || picture.rows < 8 || picture.cols < 8) {
             setMessage(error, "an object's alpha needs an 8-bit BGR picture of at least 8×8 and a gray image of its size");
             return OCV_STATUS_BAD_ARGUMENT;
         }
-        // GrabCut on a copy at most 200 pixels across (the size objects are described at, and fast:
-        // about 60 ms a picture). Its seeds: the border is backdrop; a pixel of about the backdrop's
+        // GrabCut on a copy at most `workingSide` pixels across. Its seeds: the border is backdrop; a pixel of about the backdrop's
         // colour and brightness is probably backdrop, and so is one darker but of its colour (the
         // object's shadow, deep in these photos); anything else is probably object. The colour
         // models then take in a pale pinto bean's body, which a threshold on the difference from
         // the backdrop left out while it took the shadow.
-        const double shrink = std::min(1.0, 200.0 / std::max(picture.cols, picture.rows));
+        const double shrink = std::min(1.0, static_cast<double>(cut.workingSide) / std::max(picture.cols, picture.rows));
         cv::Mat small;
         if (shrink < 1) {
             cv::resize(picture, small, cv::Size(std::max(8, cvRound(picture.cols * shrink)), std::max(8, cvRound(picture.rows * shrink))), 0, 0,
@@ -1461,7 +1472,7 @@ OCVStatus ocv_object_alpha(const OCVImage *image, const OCVImage *alpha, double 
             std::vector<uint8_t> border[3];
             for (int y = 0; y < small.rows; ++y) {
                 for (int x = 0; x < small.cols; ++x) {
-                    if (y > 1 && y < small.rows - 2 && x > 1 && x < small.cols - 2) continue;
+                    if (y >= cut.border && y < small.rows - cut.border && x >= cut.border && x < small.cols - cut.border) continue;
                     const cv::Vec3b pixel = small.at<cv::Vec3b>(y, x);
                     for (int c = 0; c < 3; ++c) border[c].push_back(pixel[c]);
                 }
@@ -1478,7 +1489,7 @@ OCVStatus ocv_object_alpha(const OCVImage *image, const OCVImage *alpha, double 
             const cv::Vec3b *row = small.ptr<cv::Vec3b>(y);
             uint8_t *seed = seeds.ptr<uint8_t>(y);
             for (int x = 0; x < small.cols; ++x) {
-                if (y < 2 || x < 2 || y >= small.rows - 2 || x >= small.cols - 2) {
+                if (y < cut.border || x < cut.border || y >= small.rows - cut.border || x >= small.cols - cut.border) {
                     seed[x] = cv::GC_BGD;
                     continue;
                 }
@@ -1488,14 +1499,14 @@ OCVStatus ocv_object_alpha(const OCVImage *image, const OCVImage *alpha, double 
                     brightness += ratio[c] / 3;
                 }
                 for (int c = 0; c < 3; ++c) lean = std::max(lean, std::abs(ratio[c] / brightness - 1));
-                const bool likeBackdrop = brightness > 0.85 && brightness < 1.15 && lean < 0.08;
-                const bool likeShadow = brightness > 0.38 && brightness < 0.8 && lean < 0.23;
+                const bool likeBackdrop = brightness > cut.backdropDarkest && brightness < cut.backdropLightest && lean < cut.backdropLean;
+                const bool likeShadow = brightness > cut.shadowDarkest && brightness < cut.shadowLightest && lean < cut.shadowLean;
                 seed[x] = likeBackdrop || likeShadow ? cv::GC_PR_BGD : cv::GC_PR_FGD;
                 if (seed[x] == cv::GC_PR_FGD) ++objectSeeds;
             }
         }
         cv::Mat object;
-        if (objectSeeds >= 16) {
+        if (objectSeeds >= cut.leastObjectSeeds) {
             cv::Mat backgroundModel, foregroundModel;
             // GrabCut starts its colour models with k-means, which draws from the thread's random
             // generator: a fixed seed makes the same picture give the same cut (and model) each time.
@@ -1505,7 +1516,7 @@ OCVStatus ocv_object_alpha(const OCVImage *image, const OCVImage *alpha, double 
                 SeededRandom() { random.state = 0x0B1EC7; }
                 ~SeededRandom() { random.state = saved; }
             } seeded;
-            cv::grabCut(small, seeds, cv::Rect(), backgroundModel, foregroundModel, 5, cv::GC_INIT_WITH_MASK);
+            cv::grabCut(small, seeds, cv::Rect(), backgroundModel, foregroundModel, cut.grabCutIterations, cv::GC_INIT_WITH_MASK);
             object = (seeds == cv::GC_FGD) | (seeds == cv::GC_PR_FGD);
             cv::morphologyEx(object, object, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
         }
@@ -1524,7 +1535,7 @@ OCVStatus ocv_object_alpha(const OCVImage *image, const OCVImage *alpha, double 
     });
 }
 
-OCVStatus ocv_composite_object(const OCVImage *object, const OCVImage *alpha, const double *coefficients, const OCVImage *canvas,
+OCVStatus ocular_composite_object(const OCVImage *object, const OCVImage *alpha, const double *coefficients, const OCVImage *canvas,
                                double shadowX, double shadowY, double shadowSigma, double shadowStrength,
                                OCVError *error) {
     return fenced(error, [&] {

@@ -84,9 +84,59 @@ struct BlobTests {
         separation = BlobDetector.Separation()
         separation.coinRim = .nan
         #expect { try BlobDetector(method: .separating(separation)) } throws: { "\($0)".contains("coinRim is nan") }
+        separation = BlobDetector.Separation()
+        separation.surfaceRounds = 0
+        #expect { try BlobDetector(method: .separating(separation)) } throws: { "\($0)".contains("surfaceRounds is 0.0; it must lie in 1.0…100.0") }
+        separation = BlobDetector.Separation()
+        separation.cutout.shadowDarkest = 0.9
+        #expect { try BlobDetector(method: .separating(separation)) } throws: { "\($0)".contains("cutout.shadowDarkest is 0.9; it must lie in 0.0…0.8") }
+        var cutout = Blob.Cutout()
+        cutout.border = 0
+        #expect { try Blob.alone(in: Self.discs(centres: [(60, 60)], radius: 30).image, cutout: cutout) } throws: {
+            "\($0)".contains("the cutout's border is 0.0; it must lie in 1.0…64.0")
+        }
         var settings = BlobDetector.Settings()
         settings.cannyLow = 300
         #expect { try BlobDetector(settings: settings) } throws: { "\($0)".contains("cannyLow is 300.0; it must lie in 0.0…255.0") }
+    }
+
+    /// Brown discs on white paper, 8-bit BGR.
+    static func discs(centres: [(x: Int, y: Int)], radius: Int, width: Int = 120, height: Int = 120) throws -> (image: Image, bytes: [UInt8]) {
+        var bytes = [UInt8](repeating: 220, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width where centres.contains(where: { ($0.x - x) * ($0.x - x) + ($0.y - y) * ($0.y - y) <= radius * radius }) {
+                bytes[(y * width + x) * 3 ..< (y * width + x) * 3 + 3] = [40, 70, 140]
+            }
+        }
+        return (try Image(width: width, height: height, format: .bgr8, bytes: bytes), bytes)
+    }
+
+    @Test("a training picture's object is cut out by its profile's cutout: the disc's pixels, and nothing with too few seeds")
+    func cutoutSettings() throws {
+        let (picture, _) = try Self.discs(centres: [(60, 60)], radius: 30)
+        let mask = try #require(try Blob.alone(in: picture).mask)
+        // The disc is object and the paper is not; its rim (27–33 pixels out) may go either way.
+        let wrong = mask.bytes.enumerated().filter { index, value in
+            let x = index % 120 - 60, y = index / 120 - 60, squared = x * x + y * y
+            return squared <= 27 * 27 ? value <= 127 : squared >= 33 * 33 && value > 127
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels are on the wrong side")
+        // With more seeds asked for than the disc has pixels, the picture holds no object.
+        var cutout = Blob.Cutout()
+        cutout.leastObjectSeeds = 120 * 120
+        #expect(try #require(try Blob.alone(in: picture, cutout: cutout).mask).bytes.allSatisfy { $0 == 0 })
+    }
+
+    @Test("two overlapping discs are two blobs by their distance peaks, one when a peak must stand higher than either")
+    func peakFloor() throws {
+        let (image, _) = try Self.discs(centres: [(140, 150), (205, 150)], radius: 40, width: 360, height: 300)
+        var separation = BlobDetector.Separation()
+        separation.coinRoundness = 0
+        separation.notchDepth = 0
+        separation.splitDepth = 0
+        #expect(try BlobDetector(method: .separating(separation)).detect(in: image).blobs.count == 2)
+        separation.peakFloor = 100
+        #expect(try BlobDetector(method: .separating(separation)).detect(in: image).blobs.count == 1)
     }
 
     /// Three squares side by side, brown, beige and brown, make one 240 × 80 rectangle: its outline has

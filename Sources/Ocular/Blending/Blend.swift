@@ -55,7 +55,7 @@ public struct Blend: Sendable {
             try backdrop.withMatrix { (backdropView) throws(OcularError) in
                 try source.withMatrix { (sourceView) throws(OcularError) in
                     try OpenCV.call("blend \(mode.rawValue)") {
-                        ocv_blend(backdropView, sourceView, output, pixelMode, opacity, Int32(red), $0)
+                        ocular_blend(backdropView, sourceView, output, pixelMode, opacity, Int32(red), $0)
                     }
                 }
             }

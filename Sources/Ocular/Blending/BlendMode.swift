@@ -63,26 +63,26 @@ public enum BlendMode: String, Sendable, CaseIterable, Codable {
     }
 
     /// The bridge's per-pixel mode: HUD is Screen with the source's edges; none has none.
-    var pixelMode: OCVBlendMode? {
+    var pixelMode: OcularBlendMode? {
         switch self {
         case .none: nil
-        case .average: OCV_BLEND_AVERAGE
-        case .hud, .screen: OCV_BLEND_SCREEN
-        case .normal: OCV_BLEND_NORMAL
-        case .multiply: OCV_BLEND_MULTIPLY
-        case .overlay: OCV_BLEND_OVERLAY
-        case .darken: OCV_BLEND_DARKEN
-        case .lighten: OCV_BLEND_LIGHTEN
-        case .colorDodge: OCV_BLEND_COLOR_DODGE
-        case .colorBurn: OCV_BLEND_COLOR_BURN
-        case .hardLight: OCV_BLEND_HARD_LIGHT
-        case .softLight: OCV_BLEND_SOFT_LIGHT
-        case .difference: OCV_BLEND_DIFFERENCE
-        case .exclusion: OCV_BLEND_EXCLUSION
-        case .hue: OCV_BLEND_HUE
-        case .saturation: OCV_BLEND_SATURATION
-        case .color: OCV_BLEND_COLOR
-        case .luminosity: OCV_BLEND_LUMINOSITY
+        case .average: OCULAR_BLEND_AVERAGE
+        case .hud, .screen: OCULAR_BLEND_SCREEN
+        case .normal: OCULAR_BLEND_NORMAL
+        case .multiply: OCULAR_BLEND_MULTIPLY
+        case .overlay: OCULAR_BLEND_OVERLAY
+        case .darken: OCULAR_BLEND_DARKEN
+        case .lighten: OCULAR_BLEND_LIGHTEN
+        case .colorDodge: OCULAR_BLEND_COLOR_DODGE
+        case .colorBurn: OCULAR_BLEND_COLOR_BURN
+        case .hardLight: OCULAR_BLEND_HARD_LIGHT
+        case .softLight: OCULAR_BLEND_SOFT_LIGHT
+        case .difference: OCULAR_BLEND_DIFFERENCE
+        case .exclusion: OCULAR_BLEND_EXCLUSION
+        case .hue: OCULAR_BLEND_HUE
+        case .saturation: OCULAR_BLEND_SATURATION
+        case .color: OCULAR_BLEND_COLOR
+        case .luminosity: OCULAR_BLEND_LUMINOSITY
         }
     }
 

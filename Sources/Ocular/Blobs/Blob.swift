@@ -68,20 +68,78 @@ public struct Blob: Sendable, FrameAnnotation {
         }?.element
     }
 
+    /// How the one object of a training picture is cut from its backdrop: GrabCut, seeded by what
+    /// looks like the backdrop or the object's shadow. Brightnesses are relative to the backdrop's
+    /// (the border's median), leans are how far a colour's chromaticity is from the backdrop's.
+    public struct Cutout: Sendable, Hashable {
+        /// GrabCut runs on a copy at most this many pixels across: the size blobs are described at
+        /// is smaller, and GrabCut's cost grows with the pixels.
+        public var workingSide = 200
+        /// This many pixels along every edge are backdrop for certain (a training picture is framed
+        /// around its object), and their median is the backdrop's colour.
+        public var border = 2
+        /// A pixel between these brightnesses whose colour leans by less than ``backdropLean`` is
+        /// probably backdrop: the paper's own unevenness, ±15 %.
+        public var backdropDarkest = 0.85
+        /// See ``backdropDarkest``.
+        public var backdropLightest = 1.15
+        /// See ``backdropDarkest``.
+        public var backdropLean = 0.08
+        /// A pixel between these brightnesses whose colour leans by less than ``shadowLean`` is
+        /// probably the object's shadow, so backdrop too: the training photos' shadows are deep
+        /// (0.4–0.8 of the paper) and warmer than it. GrabCut's colour models then take in a pale
+        /// pinto bean's body, which a threshold on the difference from the backdrop left out while it
+        /// took the shadow in.
+        public var shadowDarkest = 0.38
+        /// See ``shadowDarkest``.
+        public var shadowLightest = 0.8
+        /// See ``shadowDarkest``.
+        public var shadowLean = 0.23
+        /// With fewer probable object pixels than this, the picture holds no object (its mask stays
+        /// empty): GrabCut's colour model of the object needs pixels to start from.
+        public var leastObjectSeeds = 16
+        /// GrabCut's iterations: OpenCV's samples use five.
+        public var grabCutIterations = 5
+
+        /// The defaults, chosen on the training pictures.
+        public init() {}
+
+        /// Every constant with the range in which it means what its documentation says.
+        var constants: [(name: String, value: Double, range: ClosedRange<Double>)] {
+            [("workingSide", Double(workingSide), 8...8192), ("border", Double(border), 1...64),
+             ("backdropDarkest", backdropDarkest, 0...backdropLightest.clampedForRange), ("backdropLightest", backdropLightest, 0...100),
+             ("backdropLean", backdropLean, 0...10),
+             ("shadowDarkest", shadowDarkest, 0...shadowLightest.clampedForRange), ("shadowLightest", shadowLightest, 0...100),
+             ("shadowLean", shadowLean, 0...10), ("leastObjectSeeds", Double(leastObjectSeeds), 1...1_000_000),
+             ("grabCutIterations", Double(grabCutIterations), 1...100)]
+        }
+    }
+
     /// The one object of a picture that shows one object on a plain backdrop (a training picture):
     /// the picture, with a mask of the object cut out by GrabCut (seeded by the border's colour; a
     /// shadow of the backdrop's colour stays backdrop; holes filled), and the backdrop's brightness.
-    /// - Parameter picture: The training picture, in any format.
+    /// - Parameters:
+    ///   - picture: The training picture, in any format.
+    ///   - cutout: How the object is cut from its backdrop.
     /// - Returns: The object as a blob.
-    /// - Throws: ``OcularError`` naming what failed and why.
-    public static func alone(in picture: Image) throws(OcularError) -> Blob {
+    /// - Throws: ``OcularError`` naming what failed and why, ``OcularError/invalidArgument(_:)`` when
+    ///   a constant of `cutout` is out of its range.
+    public static func alone(in picture: Image, cutout: Cutout = Cutout()) throws(OcularError) -> Blob {
+        for constant in cutout.constants where !constant.range.contains(constant.value) {
+            throw .invalidArgument("the cutout's \(constant.name) is \(constant.value); it must lie in \(constant.range.lowerBound)…\(constant.range.upperBound)")
+        }
         let image = picture.format == .bgr8 ? picture : try picture.converted(to: .bgr8)
         let bounds = PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)
         guard image.width >= 8, image.height >= 8 else { return Blob(image: image, bounds: bounds) }
         var backdrop = 0.0
+        var settings = OcularCutoutSettings(
+            workingSide: Int32(cutout.workingSide), border: Int32(cutout.border), backdropDarkest: cutout.backdropDarkest,
+            backdropLightest: cutout.backdropLightest, backdropLean: cutout.backdropLean, shadowDarkest: cutout.shadowDarkest,
+            shadowLightest: cutout.shadowLightest, shadowLean: cutout.shadowLean, leastObjectSeeds: Int32(cutout.leastObjectSeeds),
+            grabCutIterations: Int32(cutout.grabCutIterations))
         let mask = try Image.filledByOpenCV(width: image.width, height: image.height, format: .gray8) { (output) throws(OcularError) in
             try image.withMatrix { (input) throws(OcularError) in
-                try OpenCV.call("the object of \(image)") { ocv_object_alpha(input, output, &backdrop, $0) }
+                try OpenCV.call("the object of \(image)") { ocular_object_alpha(input, &settings, output, &backdrop, $0) }
             }
         }
         return Blob(image: image, bounds: bounds, mask: mask, tableBrightness: backdrop)

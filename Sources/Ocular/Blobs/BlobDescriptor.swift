@@ -96,15 +96,19 @@ public final class BlobDescriber: Sendable {
     }
 
     /// The description of a whole picture of one object (a training picture): for a profile that
-    /// separates, of the object's own pixels (``Blob/alone(in:)``) with the backdrop's light divided
+    /// separates, of the object's own pixels (``Blob/alone(in:cutout:)``) with the backdrop's light divided
     /// out, as the blobs of a live frame are described; otherwise of all of it. Its colours are also
     /// described under the profile's ``BlobProfile/whiteBalances``.
     /// - Parameter picture: The training picture.
     /// - Returns: The descriptor.
     /// - Throws: ``OcularError`` naming what failed and why.
     public func describe(picture: Image) throws(OcularError) -> BlobDescriptor {
-        let blob = profile.separates ? try Blob.alone(in: picture)
-            : Blob(image: picture, bounds: PixelRectangle(x: 0, y: 0, width: picture.width, height: picture.height))
+        let blob: Blob
+        if case .separating(let separation) = profile.detection {
+            blob = try Blob.alone(in: picture, cutout: separation.cutout)
+        } else {
+            blob = Blob(image: picture, bounds: PixelRectangle(x: 0, y: 0, width: picture.width, height: picture.height))
+        }
         let (image, mask) = try prepared(blob)
         var descriptor = try describe(image, mask: mask)
         for kelvin in profile.whiteBalances {

@@ -76,10 +76,45 @@ public final class BlobDetector: Sendable {
         /// A region is cut at notches at most this many times over (three objects crossed need two cuts,
         /// and a third round costs nothing where nothing is left to cut).
         public var notchRounds = 3
+        /// A region whose outline has fewer points than this is never cut at notches: two notches
+        /// and the outline between them need a dozen points to be told from the staircase of a
+        /// pixelated curve.
+        public var notchShortestOutline = 12
+        /// A notch is at least this many working pixels deep, however small its region: a dent of
+        /// one pixel is how a pixelated outline goes round a curve.
+        public var notchShallowest = 2.0
+        /// A distance peak is an object of its own only when it also stands at least this many working
+        /// pixels above its join: the distance map steps by a pixel along a straight edge, so one
+        /// pixel and a half is the least that is not the staircase of an outline.
+        public var peakFloor = 1.5
+        /// … and a region's own peak seeds a split at one pixel: the region is already known to hold
+        /// something to part, so a lower bar finds the second bean in it.
+        public var splitPeakFloor = 1.0
         /// The table's surface is fitted to the pixels within this many median residuals of the last
         /// fit, five rounds: the usual robust cut-off, which leaves out objects and their shadows while
         /// keeping the table's own grain and the light's gradient.
         public var surfaceOutliers = 2.5
+        /// The table's surface is fitted on a copy whose short side is at most this many pixels: the
+        /// surface is a quadratic (six unknowns) and light across a table changes slowly, so a few
+        /// thousand pixels fix it as well as the working frame's hundreds of thousands, at a
+        /// hundredth of the cost.
+        public var surfaceSide = 48
+        /// … dropping the pixels outside ``surfaceOutliers`` this many times: each round refits to
+        /// what the last one left as table, starting from one half of the pixels.
+        public var surfaceRounds = 5
+        /// … and stopping when fewer pixels than this are left in the fit (twice the six unknowns,
+        /// below which a fit follows its pixels' noise).
+        public var surfaceLeastPixels = 12
+        /// A pixel within this fraction of the fitted surface's brightness lies on it, and beyond it
+        /// stands out: the start (brighter or darker half) whose fit more pixels lie on is the table,
+        /// and the table is lighter than its objects when more of what stands out is darker. Below
+        /// ``tint`` (0.14), so what stands out here is about what the detection calls an object.
+        public var surfaceClose = 0.1
+        /// The fit's residuals are relative to the surface's level, taken as at least this many 8-bit
+        /// levels: on black velvet a level of 2 would make every speck of dust an outlier.
+        public var surfaceDarkest = 8.0
+        /// How a training picture's one object is cut from its backdrop (``Blob/alone(in:cutout:)``).
+        public var cutout = Blob.Cutout()
         /// A hole inside an object stays table when its mean brightness is within this of the table's
         /// under it and its colour leans by less than ``pocketLean``: the paper showing between a ring
         /// of beans and their coin, or in the gaps of a heap, where the beans' contact shadows darken it
@@ -143,6 +178,21 @@ public final class BlobDetector: Sendable {
         /// Each of the two searches reaches this factor past ``coinHalfSizeFrom``, so a coin on the
         /// boundary is found by one (the bigger of two circles on one coin is kept).
         public var coinSearchOverlap = 1.15
+        /// The largest coin looked for has this fraction of the short side as its radius: a coin
+        /// filling two thirds of the frame is a close-up, not a table of beans (a small heap's coin
+        /// reaches 0.29).
+        public var coinLargest = 1.0 / 3
+        /// HoughCircles' accumulator resolution (dp) and the least distance between two circles'
+        /// centres in working pixels: OpenCV's own example for HOUGH_GRADIENT_ALT uses 1.5 and a
+        /// spacing that keeps one circle per coin.
+        public var coinHoughResolution = 1.5
+        /// See ``coinHoughResolution``.
+        public var coinHoughSpacing = 10.0
+        /// A coin's outline is looked at in this many directions (every 5°) for ``coinContinuation``
+        /// and ``coinEdgeless`` …
+        public var coinOutlineSamples = 72
+        /// … and at this many radii across its rim in each, for the strongest edge.
+        public var coinRimSamples = 7
         /// A circle is a coin only when at least this share of its disc is object (a circle that
         /// strays over the table is not one object).
         public var coinCoverage = 0.95
@@ -285,14 +335,14 @@ public final class BlobDetector: Sendable {
             throw .invalidArgument("the blob finder's \(constant.name) is \(constant.value); it must lie in \(constant.range.lowerBound)…\(constant.range.upperBound)")
         }
         var made: OpaquePointer?
-        try OpenCV.call("blob finder") { ocv_blob_finder_create(&made, $0) }
+        try OpenCV.call("blob finder") { ocular_blob_finder_create(&made, $0) }
         guard let made else { throw .openCV(operation: "blob finder", message: "not created") }
         self.method = method
         self.finder = Mutex(made)
     }
 
     deinit {
-        finder.withLock { ocv_blob_finder_release($0) }
+        finder.withLock { ocular_blob_finder_release($0) }
     }
 
     /// What one frame holds: its blobs, biggest first, and the background mask the search made.
@@ -319,16 +369,16 @@ public final class BlobDetector: Sendable {
     /// object again, so only the outermost rectangles are kept, one blob per object.
     private func detectTextbook(in image: Image, settings: Settings) throws(OcularError) -> Detection {
         let frame = image.format.isYUV || image.format.channels == 2 ? try image.converted(to: .bgr8) : image
-        var constants = OCVBlobSettings(
+        var constants = OcularBlobSettings(
             scale: settings.scale, deviations: settings.deviations, erosionFraction: settings.erosionFraction,
             erosionIterations: Int32(clamping: settings.erosionIterations), cannyLow: settings.cannyLow,
             cannyHigh: settings.cannyHigh, minimumFraction: settings.minimumFraction)
         let (rectangles, mask) = try finder.withLock { (finder) throws(OcularError) -> ([PixelRectangle], Image) in
             var count: Int32 = 0
             try frame.withMatrix { (view) throws(OcularError) in
-                try OpenCV.call("blob detection(\(frame))") { ocv_blob_finder_find(finder, view, &constants, &count, $0) }
+                try OpenCV.call("blob detection(\(frame))") { ocular_blob_finder_find(finder, view, &constants, &count, $0) }
             }
-            return (Self.rectangles(of: finder, count: count), try Image(copying: ocv_blob_finder_mask(finder), format: .gray8))
+            return (Self.rectangles(of: finder, count: count), try Image(copying: ocular_blob_finder_mask(finder), format: .gray8))
         }
         var blobs: [Blob] = []
         for bounds in Self.outermost(rectangles) {
@@ -341,14 +391,17 @@ public final class BlobDetector: Sendable {
     /// table under them, so a neighbour's colour does not enter its description.
     private func detectSeparating(in image: Image, separation: Separation) throws(OcularError) -> Detection {
         let frame = image.format == .bgr8 ? image : try image.converted(to: .bgr8)
-        var constants = OCVBlobSeparationSettings(
+        var constants = OcularBlobSeparationSettings(
             workingShortSide: Int32(clamping: separation.workingShortSide), darker: separation.darker, brighter: separation.brighter,
             tint: separation.tint, persistence: separation.persistence, minimumFraction: separation.minimumFraction,
             notchDepth: separation.notchDepth, notchSolidity: separation.notchSolidity, pocketBrightness: separation.pocketBrightness,
             pocketLean: separation.pocketLean, smallestCore: separation.smallestCore, colourSigma: separation.colourSigma,
             brightnessWeight: separation.brightnessWeight, splitPersistence: separation.splitPersistence, splitMargin: separation.splitMargin,
             strongBoundary: separation.strongBoundary, mergeEllipse: separation.mergeEllipse, splitDepth: Int32(clamping: separation.splitDepth),
-            coinRoundness: separation.coinRoundness, coinEdge: separation.coinEdge, coinSmallest: separation.coinSmallest, coinHalfSizeFrom: separation.coinHalfSizeFrom, coinSearchOverlap: separation.coinSearchOverlap, coinCoverage: separation.coinCoverage,
+            coinRoundness: separation.coinRoundness, coinEdge: separation.coinEdge, coinSmallest: separation.coinSmallest, coinHalfSizeFrom: separation.coinHalfSizeFrom, coinSearchOverlap: separation.coinSearchOverlap,
+            coinLargest: separation.coinLargest, coinHoughResolution: separation.coinHoughResolution, coinHoughSpacing: separation.coinHoughSpacing,
+            coinOutlineSamples: Int32(clamping: separation.coinOutlineSamples), coinRimSamples: Int32(clamping: separation.coinRimSamples),
+            coinCoverage: separation.coinCoverage,
             coinOverlap: separation.coinOverlap, coinRim: separation.coinRim, coinSameChroma: separation.coinSameChroma,
             coinSameBrightness: separation.coinSameBrightness, coinContinuation: separation.coinContinuation,
             coinEdgeContrast: separation.coinEdgeContrast, coinEdgeless: separation.coinEdgeless,
@@ -356,11 +409,15 @@ public final class BlobDetector: Sendable {
             seamGradient: separation.seamGradient, wholeEllipse: separation.wholeEllipse, shadowLean: separation.shadowLean, shadowDarkest: separation.shadowDarkest,
             shadowLightest: separation.shadowLightest,
             filledShare: separation.filledShare, smallPart: separation.smallPart, surfaceOutliers: separation.surfaceOutliers,
-            notchReach: separation.notchReach, notchSliver: separation.notchSliver, notchRounds: Int32(clamping: separation.notchRounds))
+            notchReach: separation.notchReach, notchSliver: separation.notchSliver, notchRounds: Int32(clamping: separation.notchRounds),
+            notchShortestOutline: Int32(clamping: separation.notchShortestOutline), notchShallowest: separation.notchShallowest,
+            peakFloor: separation.peakFloor, splitPeakFloor: separation.splitPeakFloor, surfaceSide: Int32(clamping: separation.surfaceSide),
+            surfaceRounds: Int32(clamping: separation.surfaceRounds), surfaceLeastPixels: Int32(clamping: separation.surfaceLeastPixels),
+            surfaceClose: separation.surfaceClose, surfaceDarkest: separation.surfaceDarkest)
         return try finder.withLock { (finder) throws(OcularError) -> Detection in
             var count: Int32 = 0
             try frame.withMatrix { (view) throws(OcularError) in
-                try OpenCV.call("blob separation(\(frame))") { ocv_blob_finder_separate(finder, view, &constants, &count, $0) }
+                try OpenCV.call("blob separation(\(frame))") { ocular_blob_finder_separate(finder, view, &constants, &count, $0) }
             }
             let rectangles = Self.rectangles(of: finder, count: count)
             var blobs: [Blob] = []
@@ -370,21 +427,21 @@ public final class BlobDetector: Sendable {
                 let picture = try Image.filledByOpenCV(width: bounds.width, height: bounds.height, format: .bgr8) { (output) throws(OcularError) in
                     try frame.withMatrix { (input) throws(OcularError) in
                         try mask.withMutableMatrix { (own) throws(OcularError) in
-                            try OpenCV.call("isolating blob \(index)") { ocv_blob_finder_isolate(finder, input, Int32(index), output, own, &brightness, $0) }
+                            try OpenCV.call("isolating blob \(index)") { ocular_blob_finder_isolate(finder, input, Int32(index), output, own, &brightness, $0) }
                         }
                     }
                 }
                 blobs.append(Blob(image: picture, bounds: bounds, mask: mask, tableBrightness: brightness))
             }
             blobs.sort(by: Blob.biggestFirst)
-            return Detection(blobs: blobs, mask: try Image(copying: ocv_blob_finder_mask(finder), format: .gray8))
+            return Detection(blobs: blobs, mask: try Image(copying: ocular_blob_finder_mask(finder), format: .gray8))
         }
     }
 
     private static func rectangles(of finder: OpaquePointer, count: Int32) -> [PixelRectangle] {
         guard count > 0 else { return [] }
         var found = [OCVRectangle](repeating: OCVRectangle(), count: Int(count))
-        found.withUnsafeMutableBufferPointer { ocv_blob_finder_rectangles(finder, $0.baseAddress!, count) }
+        found.withUnsafeMutableBufferPointer { ocular_blob_finder_rectangles(finder, $0.baseAddress!, count) }
         return found.map { PixelRectangle(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
     }
 
@@ -417,6 +474,11 @@ extension BlobDetector.Method {
              ("notchDepth", separation.notchDepth, 0...1), ("notchSolidity", separation.notchSolidity, 0...1),
              ("notchReach", separation.notchReach, 0...100), ("notchSliver", separation.notchSliver, 0...1),
              ("notchRounds", Double(separation.notchRounds), 0...16), ("surfaceOutliers", separation.surfaceOutliers, 0.5...100),
+             ("notchShortestOutline", Double(separation.notchShortestOutline), 4...10_000),
+             ("notchShallowest", separation.notchShallowest, 0...1000), ("peakFloor", separation.peakFloor, 0...1000),
+             ("splitPeakFloor", separation.splitPeakFloor, 0...1000), ("surfaceSide", Double(separation.surfaceSide), 8...4096),
+             ("surfaceRounds", Double(separation.surfaceRounds), 1...100), ("surfaceLeastPixels", Double(separation.surfaceLeastPixels), 6...1_000_000),
+             ("surfaceClose", separation.surfaceClose, 0...1), ("surfaceDarkest", separation.surfaceDarkest, 1...255),
              ("pocketBrightness", separation.pocketBrightness, 0...1), ("pocketLean", separation.pocketLean, 0...1),
              ("smallestCore", separation.smallestCore, 0...0.5), ("colourSigma", separation.colourSigma, 0...50),
              ("brightnessWeight", separation.brightnessWeight, 0...100), ("splitPersistence", separation.splitPersistence, 0...1),
@@ -425,8 +487,10 @@ extension BlobDetector.Method {
              ("rejoinReach", separation.rejoinReach, 0...16), ("rejoinSlack", separation.rejoinSlack, 0...1),
              ("rejoinEllipseLoss", separation.rejoinEllipseLoss, 0...1), ("rejoinDoubt", separation.rejoinDoubt, 0...1),
              ("coinRoundness", separation.coinRoundness, 0...1), ("coinEdge", separation.coinEdge, 1...10_000),
-             // The largest circle looked for has a third of the short side as its radius.
-             ("coinSmallest", separation.coinSmallest, 0.001...(1.0 / 3)),
+             ("coinLargest", separation.coinLargest, 0.001...0.5),
+             ("coinSmallest", separation.coinSmallest, 0.001...separation.coinLargest.clampedForRange),
+             ("coinHoughResolution", separation.coinHoughResolution, 1...4), ("coinHoughSpacing", separation.coinHoughSpacing, 1...1000),
+             ("coinOutlineSamples", Double(separation.coinOutlineSamples), 8...3600), ("coinRimSamples", Double(separation.coinRimSamples), 2...100),
              ("coinHalfSizeFrom", separation.coinHalfSizeFrom, 0...1),
              ("coinSearchOverlap", separation.coinSearchOverlap, 1...2), ("coinCoverage", separation.coinCoverage, 0...1),
              ("coinOverlap", separation.coinOverlap, 0...2), ("coinRim", separation.coinRim, 0...0.5),
@@ -438,11 +502,12 @@ extension BlobDetector.Method {
              ("smallPart", separation.smallPart, 0...100),
              ("shadowLean", separation.shadowLean, 0...1), ("shadowDarkest", separation.shadowDarkest, 0...1),
              ("shadowLightest", separation.shadowLightest, 0...1)]
+                + separation.cutout.constants.map { ("cutout." + $0.name, $0.value, $0.range) }
         }
     }
 }
 
-private extension Double {
+extension Double {
     /// An upper bound a range can be built on: a NaN or negative `cannyHigh` is refused on its own line.
     var clampedForRange: Double { isNaN || self < 0 ? 0 : self }
 }

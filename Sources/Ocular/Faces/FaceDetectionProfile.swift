@@ -64,6 +64,54 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public var catVoteAgreement = 0.5
     /// … and a box this close to a counted cat (IoU) is that cat again.
     public var sameCat = 0.3
+    /// The vote for one cat filling the frame (0.6 to 1.25 of its short side), cheaply: what a still
+    /// runs when nothing else was found, and what streams follow such a cat with.
+    public var catVoteFillingTheFrame = CatVote(shortSides: [48, 56, 64, 72], borders: [0.25, 0.5], votes: 3, smallest: 0.6,
+                                                fillsTheFrame: true)
+    /// The vote for cats of any size (about 0.24 s at 1280×720), a still's: chosen on the sweep's cat
+    /// frames, where it finds 20 of 22 with no false box (with the Haar cat cascade; 19 with LBP's).
+    public var catVoteAnywhere = CatVote(shortSides: [64, 80, 100, 125, 160, 200], borders: [0.25, 0.5], votes: 4, smallest: 0)
+
+    /// Cats sought by vote. The cat cascade, trained on whole heads, answers a face whose ears the
+    /// frame cuts off (or that fills it) only weakly and only at some sizes; so the gray frame is
+    /// shrunk to each of ``shortSides``, put inside grey borders of each of ``borders`` that give room
+    /// where ears would be, and searched with few neighbours; a box counts where at least ``votes``
+    /// of the searches agree on it (IoU ≥ ``FaceDetectionProfile/catVoteAgreement``), averaged over them.
+    public struct CatVote: Sendable, Hashable {
+        /// The short sides, in pixels, the gray frame is shrunk to, one search each (a frame already
+        /// that small is not searched at that side).
+        public var shortSides: [Int]
+        /// The grey borders each shrunk copy is searched inside, as fractions of its short side.
+        public var borders: [Double]
+        /// How many of the searches must agree on a box for it to count.
+        public var votes: Int
+        /// The cascade's scale step in each search.
+        public var scaleStep = 1.05
+        /// The cascade's neighbours in each search: few, as the vote does the work of rejecting.
+        public var minimumNeighbours = 2
+        /// The smallest box sought, as a fraction of the shrunk copy's short side (0: the cascade's window).
+        public var smallest: Double
+        /// The largest box sought, as a fraction of the shrunk copy's short side: past the copy's
+        /// edge into its border, where a cut-off cat's ears would be.
+        public var largest = 1.25
+        /// Looks for one cat filling the frame: run only when nothing else was found.
+        public var fillsTheFrame = false
+
+        /// A vote.
+        /// - Parameters:
+        ///   - shortSides: The short sides the frame is shrunk to.
+        ///   - borders: The grey borders, as fractions of the short side.
+        ///   - votes: The searches that must agree.
+        ///   - smallest: The smallest box sought, as a fraction of the short side.
+        ///   - fillsTheFrame: Whether it looks for one cat filling the frame.
+        public init(shortSides: [Int], borders: [Double], votes: Int, smallest: Double, fillsTheFrame: Bool = false) {
+            self.shortSides = shortSides
+            self.borders = borders
+            self.votes = votes
+            self.smallest = smallest
+            self.fillsTheFrame = fillsTheFrame
+        }
+    }
 
     /// A face's parts by proportion (fractions of the face's box, x from the viewer's left, y down),
     /// and the smile cascade's thresholds. The same for every profile: they describe faces, not a search.

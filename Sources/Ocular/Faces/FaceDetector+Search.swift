@@ -9,7 +9,7 @@ extension FaceDetector {
         /// The turns the human search is made at (0: upright).
         var tilts: [Double]
         /// The cat searches by vote.
-        var catVotes: [CatVote]
+        var catVotes: [FaceDetectionProfile.CatVote]
         /// The smallest human and cat faces sought (fractions of the short side); nil: the profile's.
         var smallestHuman: Double? = nil
         var smallestCat: Double? = nil

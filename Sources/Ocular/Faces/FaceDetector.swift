@@ -59,7 +59,7 @@ public struct FaceDetector: Sendable {
     /// - Returns: The faces.
     /// - Throws: ``OcularError`` naming what failed and why.
     public func faces(in image: Image) throws(OcularError) -> [Face] {
-        try faces(in: image, plan: SearchPlan(tilts: profile.turns, catVotes: profile.findsCatsByVote ? [.fillingTheFrame, .anywhere] : []))
+        try faces(in: image, plan: SearchPlan(tilts: profile.turns, catVotes: profile.findsCatsByVote ? [profile.catVoteFillingTheFrame, profile.catVoteAnywhere] : []))
     }
 
     /// The biggest face by area: "the" face of a picture, or nil when there is none.

@@ -111,7 +111,7 @@ public final class FaceTracker: Sendable {
             // and no frame pays for all of them (together with the cats' ~0.3 s, a visible stall).
             let turns = detector.profile.turns
             let closeUp = detector.profile.findsCatsByVote && (state.wholeSearches == 0 || state.searchesSinceCloseUp + 1 >= Self.closeUpEvery)
-            var plan = FaceDetector.SearchPlan(tilts: [turns[state.wholeSearches % turns.count]], catVotes: closeUp ? [.fillingTheFrame] : [])
+            var plan = FaceDetector.SearchPlan(tilts: [turns[state.wholeSearches % turns.count]], catVotes: closeUp ? [detector.profile.catVoteFillingTheFrame] : [])
             // Most whole searches skip the smallest faces, which cost most (measured with cv2 at
             // 1280×720: humans from 0.12 in 21 ms instead of 30 from 0.08, cats from 0.3 in 5 instead
             // of 19). Every few look for them too, at each turn in rotation (4 and 3 share no factor).
@@ -240,11 +240,12 @@ public final class FaceTracker: Sendable {
         }
         let cascade = species == .cat ? detector.catFace : detector.humanFace
         guard let cascade, previous.width > 0 else { return nil }
-        if species == .cat, profile.findsCatsByVote, Double(previous.height) >= 0.6 * Double(min(image.width, image.height)) {
+        if species == .cat, profile.findsCatsByVote,
+           Double(previous.height) >= profile.catVoteFillingTheFrame.smallest * Double(min(image.width, image.height)) {
             // A cat filling the frame is found only by the close-up search (the plain cascade misses it
             // around its box too): follow it with that, at its cost, for as long as it stays close.
             let search = try FaceDetector.SearchImage(image, profile: profile)
-            guard let box = try detector.votedCats(in: search, .fillingTheFrame).first else { return nil }
+            guard let box = try detector.votedCats(in: search, profile.catVoteFillingTheFrame).first else { return nil }
             return try detector.face(.cat, at: box, in: search, of: image)
         }
         let marginX = Int(Double(previous.width) * tracking.margin), marginY = Int(Double(previous.height) * tracking.margin)

@@ -152,7 +152,7 @@ extension BlobScenes {
             try object.alpha.withMatrix { (alpha) throws(OcularError) in
                 try canvas.withMutableMatrix { (target) throws(OcularError) in
                     try OpenCV.call("laying an object") {
-                        ocv_composite_object(picture, alpha, map.coefficients, target, shadowX, shadowY, shadowSigma, shadowStrength, $0)
+                        ocular_composite_object(picture, alpha, map.coefficients, target, shadowX, shadowY, shadowSigma, shadowStrength, $0)
                     }
                 }
             }
