@@ -37,6 +37,9 @@ struct OcularBench: AsyncParsableCommand {
     @Flag(help: "Only the filters' rows (the fused five-filter colour chain against one filter, Ocular one by one, OpenCV C++ and Pillow).")
     var filtersOnly = false
 
+    @Flag(help: "Only the row behind keeping Ocular's pixel loops in C++: Screen's arithmetic written in Swift against Ocular's.")
+    var arithmeticOnly = false
+
     @Option(help: "The Python with cv2 for the Python column (default: the package's .venv-bench/bin/python if it exists, else python3).")
     var python: String?
 
@@ -78,6 +81,10 @@ struct OcularBench: AsyncParsableCommand {
         }
         if options.filtersOnly {
             _ = Self.benchmarkFilters(python: python, options: options)
+            return
+        }
+        if options.arithmeticOnly {
+            try SwiftScreen.report(BlendInputs(framePath: options.image, picturePath: dataRoot + "/images/rocket.jpg"), quick: options.quick)
             return
         }
         if options.studioOnly {
@@ -248,6 +255,7 @@ struct OcularBench: AsyncParsableCommand {
         if let blendInputs {
             do {
                 blendMissed = try reportBlending(blendInputs, measurements: blendMeasurements, python: pythonReport, quick: options.quick)
+                try SwiftScreen.report(blendInputs, quick: options.quick)
             } catch {
                 fail("blending: \(error)")
             }

@@ -176,6 +176,7 @@ extension Blob {
     /// The object's outline in frame pixels, traced round its mask and simplified to within a hundredth
     /// of its box's diagonal (the mask comes from a smaller working copy, so it steps); empty when the
     /// blob has no mask (the textbook's detection).
+    /// - Returns: The outline's corners in order round the object, in frame pixels.
     /// - Throws: ``OcularError`` when OpenCV cannot trace it.
     public func outline() throws(OcularError) -> [Point] {
         guard let mask else { return [] }

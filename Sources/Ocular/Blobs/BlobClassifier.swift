@@ -49,6 +49,9 @@ public struct TrainingProblem: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(imageFilename): \(reason)" }
 
     /// A problem with `imageFilename`, for `reason`.
+    /// - Parameters:
+    ///   - imageFilename: The training picture's file name, as the list names it.
+    ///   - reason: Why it could not be used.
     public init(imageFilename: String, reason: String) {
         self.imageFilename = imageFilename
         self.reason = reason

@@ -91,5 +91,6 @@ public enum LibraryMessages {
     /// Shows (`true`) or silences OpenCV's warnings from now on, process-wide: its log, and what it
     /// writes to `std::cerr` itself. Call it as the program starts, before other threads write. The
     /// command line silences them unless given `--verbose`; OPENCV_LOG_LEVEL, when set, wins for the log.
+    /// - Parameter shown: Whether OpenCV's warnings are shown.
     public static func show(_ shown: Bool) { ocv_show_library_messages(shown) }
 }
