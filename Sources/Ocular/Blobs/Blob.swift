@@ -105,7 +105,7 @@ public struct Blob: Sendable, FrameAnnotation {
         public init() {}
 
         /// Every constant with the range in which it means what its documentation says.
-        var constants: [(name: String, value: Double, range: ClosedRange<Double>)] {
+        var constants: [RangedConstant] {
             [("workingSide", Double(workingSide), 8...8192), ("border", Double(border), 1...64),
              ("backdropDarkest", backdropDarkest, 0...backdropLightest.clampedForRange), ("backdropLightest", backdropLightest, 0...100),
              ("backdropLean", backdropLean, 0...10),
@@ -125,9 +125,7 @@ public struct Blob: Sendable, FrameAnnotation {
     /// - Throws: ``OcularError`` naming what failed and why, ``OcularError/invalidArgument(_:)`` when
     ///   a constant of `cutout` is out of its range.
     public static func alone(in picture: Image, cutout: Cutout = Cutout()) throws(OcularError) -> Blob {
-        for constant in cutout.constants where !constant.range.contains(constant.value) {
-            throw .invalidArgument("the cutout's \(constant.name) is \(constant.value); it must lie in \(constant.range.lowerBound)…\(constant.range.upperBound)")
-        }
+        try refuseOutOfRange(cutout.constants, of: "the cutout")
         let image = picture.format == .bgr8 ? picture : try picture.converted(to: .bgr8)
         let bounds = PixelRectangle(x: 0, y: 0, width: image.width, height: image.height)
         guard image.width >= 8, image.height >= 8 else { return Blob(image: image, bounds: bounds) }

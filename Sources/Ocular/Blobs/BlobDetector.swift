@@ -331,9 +331,7 @@ public final class BlobDetector: Sendable {
     /// - Parameter method: The textbook's detection or Ocular's separating one, with its constants.
     /// - Throws: ``OcularError/invalidArgument(_:)`` when a constant is out of its range.
     public init(method: Method) throws(OcularError) {
-        for constant in method.constants where !constant.range.contains(constant.value) {
-            throw .invalidArgument("the blob finder's \(constant.name) is \(constant.value); it must lie in \(constant.range.lowerBound)…\(constant.range.upperBound)")
-        }
+        try refuseOutOfRange(method.constants, of: "the blob finder")
         var made: OpaquePointer?
         try OpenCV.call("blob finder") { ocular_blob_finder_create(&made, $0) }
         guard let made else { throw .openCV(operation: "blob finder", message: "not created") }
@@ -460,7 +458,7 @@ extension BlobDetector.Method {
     /// Every constant with the range in which it means what its documentation says, so that a wrong
     /// value is refused by name instead of showing up as odd blobs (a tint of 2 finds nothing, a
     /// `darker` above 1 takes the whole table in, NaN compares false everywhere).
-    var constants: [(name: String, value: Double, range: ClosedRange<Double>)] {
+    var constants: [RangedConstant] {
         switch self {
         case .textbook(let settings):
             [("scale", settings.scale, 0.01...1), ("deviations", settings.deviations, 0...100),
@@ -504,6 +502,20 @@ extension BlobDetector.Method {
              ("shadowLightest", separation.shadowLightest, 0...1)]
                 + separation.cutout.constants.map { ("cutout." + $0.name, $0.value, $0.range) }
         }
+    }
+}
+
+/// A constant of an algorithm, with the range in which it means what its documentation says.
+typealias RangedConstant = (name: String, value: Double, range: ClosedRange<Double>)
+
+/// Refuses the first constant outside its range, by name: "the blob finder's darker is 1.5; it must lie in 0.0…1.0".
+/// - Parameters:
+///   - constants: The constants.
+///   - owner: Whose constants they are, as the message names it.
+/// - Throws: ``OcularError/invalidArgument(_:)`` for the first constant out of its range (NaN is never in one).
+func refuseOutOfRange(_ constants: [RangedConstant], of owner: String) throws(OcularError) {
+    for constant in constants where !constant.range.contains(constant.value) {
+        throw .invalidArgument("\(owner)'s \(constant.name) is \(constant.value); it must lie in \(constant.range.lowerBound)…\(constant.range.upperBound)")
     }
 }
 

@@ -34,7 +34,7 @@ struct BlobsClassifyCommand: ParsableCommand {
         guard all || !chosen.isEmpty else { throw BlobError.noBlob(in: "'\(input)'") }
         let blobs = try classifier.classified(chosen)
         if json {
-            try JSONOutput.print((["blobs": blobs]))
+            try JSONOutput.print(["blobs": blobs])
             return
         }
         if blobs.isEmpty { print("\(input): no blob") }

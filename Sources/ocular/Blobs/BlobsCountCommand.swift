@@ -35,7 +35,7 @@ struct BlobsCountCommand: ParsableCommand {
         if let draw { try BlobsStage.drawn(blobs, on: image).write(toFile: draw) }
         if json {
             struct Report: Encodable { var tally: BlobTally; var blobs: [Blob] }
-            try JSONOutput.print((Report(tally: tally, blobs: blobs)))
+            try JSONOutput.print(Report(tally: tally, blobs: blobs))
             return
         }
         print(tally.text)

@@ -29,7 +29,7 @@ struct BlobsDetectCommand: ParsableCommand {
         if let draw { try BlobsStage.drawn(detection.blobs, on: image).write(toFile: draw) }
         if let mask { try detection.mask.resized(width: image.width, height: image.height).write(toFile: mask) }
         if json {
-            try JSONOutput.print((["blobs": detection.blobs]))
+            try JSONOutput.print(["blobs": detection.blobs])
             return
         }
         if detection.blobs.isEmpty { print("\(input): no blob") }

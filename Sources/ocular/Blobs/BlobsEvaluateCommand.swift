@@ -42,9 +42,9 @@ struct BlobsEvaluateCommand: ParsableCommand {
         for problem in evaluation.problems { classifierOptions.warn("not evaluated: \(problem)") }
         if json {
             struct Report: Encodable { var profile: String; var correct: Int; var total: Int; var accuracy: Double; var labels: [String]; var confusion: [[Int]] }
-            try JSONOutput.print((Report(profile: classifier.profile.name, correct: evaluation.correct, total: evaluation.total,
-                                               accuracy: evaluation.accuracy, labels: evaluation.labelDescriptions,
-                                               confusion: evaluation.confusion)))
+            try JSONOutput.print(Report(profile: classifier.profile.name, correct: evaluation.correct, total: evaluation.total,
+                                              accuracy: evaluation.accuracy, labels: evaluation.labelDescriptions,
+                                              confusion: evaluation.confusion))
             return
         }
         print(Self.report(evaluation, profile: classifier.profile))
@@ -67,11 +67,11 @@ struct BlobsEvaluateCommand: ParsableCommand {
                 var recall: Double; var precision: Double; var labellingAccuracy: Double; var exactTallies: Double
                 var tallyErrorPerObject: Double; var perScene: [BlobSceneEvaluation.SceneResult]
             }
-            try JSONOutput.print((Report(profile: classifier.profile.name, scenes: evaluation.scenes.count, objects: evaluation.objects,
-                                               found: evaluation.found, matched: evaluation.matched, named: evaluation.named,
-                                               recall: evaluation.recall, precision: evaluation.precision,
-                                               labellingAccuracy: evaluation.labellingAccuracy, exactTallies: evaluation.exactTallies,
-                                               tallyErrorPerObject: evaluation.tallyErrorPerObject, perScene: evaluation.scenes)))
+            try JSONOutput.print(Report(profile: classifier.profile.name, scenes: evaluation.scenes.count, objects: evaluation.objects,
+                                              found: evaluation.found, matched: evaluation.matched, named: evaluation.named,
+                                              recall: evaluation.recall, precision: evaluation.precision,
+                                              labellingAccuracy: evaluation.labellingAccuracy, exactTallies: evaluation.exactTallies,
+                                              tallyErrorPerObject: evaluation.tallyErrorPerObject, perScene: evaluation.scenes))
             return
         }
         print(Self.report(evaluation, profile: classifier.profile))
