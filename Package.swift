@@ -173,6 +173,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 of a batch's inputs, which --resume compares.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             linkerSettings: linksOnlyWhatItCalls + exportsPNGMessages
         ),

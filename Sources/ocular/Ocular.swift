@@ -17,7 +17,7 @@ struct OcularCommand: AsyncParsableCommand {
             """,
         version: "\(OcularVersion.current) (OpenCV \(OcularVersion.openCV))",
         subcommands: [InfoCommand.self, ConvertCommand.self, ApplyCommand.self, BlendCommand.self, StagesCommand.self, FiltersCommand.self, WhiteBalanceCommand.self,
-                      TintCommand.self, ProcessCommand.self, RecordCommand.self, FacesCommand.self, BlobsCommand.self, ZoomCommand.self, SharpnessCommand.self,
+                      TintCommand.self, ProcessCommand.self, BatchCommand.self, RecordCommand.self, FacesCommand.self, BlobsCommand.self, ZoomCommand.self, SharpnessCommand.self,
                       GalleryCommand.self, StudioCommand.self]
     )
 

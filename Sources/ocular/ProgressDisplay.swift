@@ -15,6 +15,8 @@ final class ProgressDisplay {
     var total: Int? {
         didSet { total = total.map { max($0, 1) } }
     }
+    /// Said after the count and rate while not empty: "3 failed".
+    var note = ""
     private var indicator: ActivityIndicator<ProgressBar>?
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
@@ -65,6 +67,7 @@ final class ProgressDisplay {
             parts.append(String(format: "%.1f %@/s", progress.framesPerSecond, unit.isEmpty ? "steps" : unit))
             if let remaining = progress.remaining { parts.append("\(Self.describe(seconds: remaining / .seconds(1))) left") }
         }
+        if !note.isEmpty { parts.append(note) }
         let text = "\(title) " + parts.joined(separator: ", ")
         if let indicator {
             indicator.activity.title = text

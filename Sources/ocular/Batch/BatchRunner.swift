@@ -1,0 +1,129 @@
+import Crypto
+import Foundation
+import Ocular
+import Synchronization
+
+/// Runs a recipe over a batch's inputs on a pool of worker threads: each takes the next input,
+/// reads it, runs the recipe, writes the output (atomically: an output that exists is complete) and
+/// appends its line to the results log. A worker holds one picture (or one video's few frames in
+/// flight) at a time, so memory stays the same whatever the number of inputs.
+struct BatchRunner {
+    let items: [BatchItem]
+    let outputFolder: String
+    let recipe: BatchRecipe
+    let images: ImageFiles
+    let readOptions: ImageReadOptions
+    let jobs: Int
+    /// Earlier results by input path: an input whose output exists and whose line records the same
+    /// input checksum and recipe hash is skipped.
+    let earlier: [String: RecordedResult]
+    let log: BatchResultsLog
+
+    struct Tally {
+        var done = 0
+        var skipped = 0
+        var failed = 0
+    }
+
+    /// - Parameter advanced: Called once per input, in whatever order the workers finish, with the
+    ///   tally so far; calls never overlap.
+    func run(advanced: @escaping @Sendable (Tally) -> Void) throws(BatchError) -> Tally {
+        let next = Mutex(0)
+        let tally = Mutex(Tally())
+        let logFailure = Mutex<BatchError?>(nil)
+        let recipeHash = recipe.hash
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in
+            while true {
+                let index = next.withLock { (value: inout Int) -> Int? in
+                    guard value < items.count, logFailure.withLock({ $0 == nil }) else { return nil }
+                    defer { value += 1 }
+                    return value
+                }
+                guard let index else { return }
+                let outcome = process(items[index], recipeHash: recipeHash)
+                do throws(BatchError) {
+                    if let result = outcome.result { try log.append(result) }
+                } catch {
+                    logFailure.withLock { $0 = error }
+                }
+                tally.withLock { tally in
+                    switch outcome.status {
+                    case .done: tally.done += 1
+                    case .skipped: tally.skipped += 1
+                    case .failed: tally.failed += 1
+                    }
+                    advanced(tally)
+                }
+            }
+        }
+        if let failure = logFailure.withLock({ $0 }) { throw failure }
+        return tally.withLock { $0 }
+    }
+
+    private enum Status { case done, skipped, failed }
+
+    private func outputPath(_ item: BatchItem) -> String {
+        outputFolder + "/" + item.key
+    }
+
+    /// One input, start to end; every error becomes its failed line.
+    private func process(_ item: BatchItem, recipeHash: String) -> (status: Status, result: BatchResult?) {
+        let clock = ContinuousClock(), start = clock.now
+        let output = outputPath(item)
+        var checksum: String?
+        func milliseconds() -> Int { Int((clock.now - start) / .milliseconds(1)) }
+        func failed(_ error: any Error) -> (Status, BatchResult?) {
+            let code = (error as? any CodedError)?.code.name ?? "batch.failed"
+            let message = (error as? any CodedError)?.description ?? "\(error)"
+            return (.failed, BatchResult(path: item.path, output: output, status: .failed, input: checksum, recipe: recipeHash,
+                                         annotations: nil, frames: nil, error: .init(code: code, message: message),
+                                         milliseconds: milliseconds()))
+        }
+        do {
+            // A fresh pipeline for each input: stages that follow things from frame to frame (faces)
+            // must not carry one picture's findings into the next. Building one is cheap: cascades and
+            // networks are loaded once per process.
+            let pipeline = try Pipeline(recipe.recipe, images: images)
+            if item.isVideo {
+                checksum = try Self.checksum(ofFileAt: item.path)
+                if isAlreadyDone(item, output: output, checksum: checksum, recipeHash: recipeHash) { return (.skipped, nil) }
+                try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                let source = try VideoFileSource(path: item.path)
+                let sink = VideoFileSink(path: output, framesPerSecond: source.frameRate)
+                let frames = try pipeline.run(from: source, into: sink)
+                try sink.finish()
+                return (.done, BatchResult(path: item.path, output: output, status: .done, input: checksum, recipe: recipeHash,
+                                           annotations: nil, frames: frames, error: nil, milliseconds: milliseconds()))
+            }
+            let bytes = try FileAccess.read(item.path)
+            checksum = SHA256.hash(data: bytes).hexadecimal
+            if isAlreadyDone(item, output: output, checksum: checksum, recipeHash: recipeHash) { return (.skipped, nil) }
+            let image = try Image(decoding: bytes, name: item.path, options: readOptions)
+            let processed = try pipeline.process(Frame(image: image))
+            try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try processed.image.write(toFile: output, quality: recipe.quality)
+            return (.done, BatchResult(path: item.path, output: output, status: .done, input: checksum, recipe: recipeHash,
+                                       annotations: processed.annotationGroups(listing: pipeline.annotationKinds), frames: nil,
+                                       error: nil, milliseconds: milliseconds()))
+        } catch {
+            return failed(error)
+        }
+    }
+
+    private func isAlreadyDone(_ item: BatchItem, output: String, checksum: String?, recipeHash: String) -> Bool {
+        guard let recorded = earlier[item.path], recorded.status == .done, recorded.output == output,
+              recorded.input == checksum, recorded.recipe == recipeHash else { return false }
+        return FileManager.default.fileExists(atPath: output)
+    }
+
+    /// SHA-256 of a file read a megabyte at a time (videos may be larger than memory should hold).
+    static func checksum(ofFileAt path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw OcularError.fileNotFound(path: path) }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+        }
+        return hasher.finalize().hexadecimal
+    }
+}

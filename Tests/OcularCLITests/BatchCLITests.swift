@@ -1,0 +1,195 @@
+import Foundation
+import Ocular
+import Testing
+
+/// A results file's lines, parsed.
+private func resultLines(_ path: String) throws -> [[String: Any]] {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    return try text.split(separator: "\n").map { line in
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+}
+
+/// Every regular, visible file under `folder`, relative to it.
+private func visibleFiles(under folder: String) -> [String] {
+    let found = FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
+    return found.filter { relative in
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isFolder) else { return false }
+        return !isFolder.boolValue && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
+    }.sorted()
+}
+
+/// `count` different small pictures: crops of a real photo at different places, so each has its own bytes.
+private func makePictures(_ count: Int, in folder: String, from picture: String) throws -> [String] {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let source = try Image(contentsOfFile: picture)
+    return try (0..<count).map { index in
+        let crop = try source.cropped(to: PixelRectangle(x: (index * 7) % (source.width - 96), y: (index * 5) % (source.height - 72), width: 96, height: 72))
+        let path = folder + "/picture-\(String(format: "%03d", index)).png"
+        try crop.write(toFile: path)
+        return path
+    }
+}
+
+@Suite("ocular batch")
+struct BatchCLITests {
+    let astronaut = dataRoot + "/faces/astronaut.png", coffee = dataRoot + "/images/coffee.png"
+    static let recipe = #"{"stages":[{"stage":"whiteBalance"},{"stage":"faces"}]}"#
+
+    @Test("a folder, a file and a manifest: outputs byte-equal to ocular apply's, the findings apply --json prints, a damaged input a failed line")
+    func batchMatchesApply() throws {
+        let folder = try Folder()
+        let inputs = folder.file("in")
+        try FileManager.default.createDirectory(atPath: inputs + "/nested", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: astronaut, toPath: inputs + "/nested/astronaut.png")
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: inputs + "/broken.jpg"))
+        try Data("hidden".utf8).write(to: URL(fileURLWithPath: inputs + "/.hidden.png"))
+        try Data("{\"path\":\"\(coffee)\",\"output\":\"named/cup.png\"}\n# a comment\n\n".utf8)
+            .write(to: URL(fileURLWithPath: folder.file("list.jsonl")))
+        let output = folder.file("out")
+        let run = try ocular(["batch", inputs, folder.file("list.jsonl"), "--recipe", Self.recipe, "-o", output, "--format", "png", "--jobs", "2"])
+        // One input failed: the exit status counts it.
+        #expect(run.status == 1, "\(run.errors)")
+        #expect(run.output.contains("3 inputs: 2 written, 0 already done, 1 failed"), "\(run.output)")
+        #expect(visibleFiles(under: output) == ["in/nested/astronaut.png", "named/cup.png", "results.jsonl"])
+
+        let applied = folder.file("applied.png")
+        let apply = try ocular("apply", astronaut, "--recipe", Self.recipe, "-o", applied, "--json")
+        #expect(apply.status == 0, "\(apply.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/in/nested/astronaut.png")) == Data(contentsOf: URL(fileURLWithPath: applied)))
+
+        let lines = try resultLines(output + "/results.jsonl")
+        #expect(lines.count == 3)
+        let byPath = Dictionary(uniqueKeysWithValues: lines.map { ($0["path"] as? String ?? "", $0) })
+        let face = try #require(byPath.first { $0.key.hasSuffix("nested/astronaut.png") }?.value)
+        #expect(face["status"] as? String == "done")
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(apply.output.utf8)) as? NSDictionary)
+        #expect(face["annotations"] as? NSDictionary == expected)
+        #expect(((expected["faces"] as? [Any])?.count ?? 0) == 1)
+        #expect((face["input"] as? String)?.count == 64 && face["milliseconds"] is Int)
+        let broken = try #require(byPath.first { $0.key.hasSuffix("broken.jpg") }?.value)
+        #expect(broken["status"] as? String == "failed")
+        #expect((broken["error"] as? [String: Any])?["code"] as? String == "image.notAnImage")
+        #expect(((broken["error"] as? [String: Any])?["message"] as? String)?.contains("broken.jpg") == true)
+        #expect(byPath[coffee]?["output"] as? String == output + "/named/cup.png")
+    }
+
+    @Test("--resume does nothing over a finished batch, redoes an input whose bytes changed, and everything when the recipe did")
+    func resume() throws {
+        let folder = try Folder()
+        let pictures = try makePictures(6, in: folder.file("pictures"), from: astronaut)
+        let output = folder.file("out")
+        let gray = #"{"stages":[{"stage":"gray"}]}"#
+        let first = try ocular(["batch", folder.file("pictures"), "--recipe", gray, "-o", output])
+        #expect(first.status == 0, "\(first.errors)")
+        let written = output + "/pictures/picture-000.png"
+        let firstDate = try #require(try FileManager.default.attributesOfItem(atPath: written)[.modificationDate] as? Date)
+        let firstLines = try String(contentsOfFile: output + "/results.jsonl", encoding: .utf8)
+
+        let again = try ocular(["batch", folder.file("pictures"), "--recipe", gray, "-o", output, "--resume"])
+        #expect(again.status == 0 && again.output.contains("6 inputs: 0 written, 6 already done, 0 failed"), "\(again.output)")
+        #expect(try FileManager.default.attributesOfItem(atPath: written)[.modificationDate] as? Date == firstDate)
+        #expect(try String(contentsOfFile: output + "/results.jsonl", encoding: .utf8) == firstLines)
+
+        // One input's bytes change; another's output is gone.
+        try Image(contentsOfFile: astronaut).cropped(to: PixelRectangle(x: 100, y: 100, width: 64, height: 64)).write(toFile: pictures[2])
+        try FileManager.default.removeItem(atPath: output + "/pictures/picture-004.png")
+        let changed = try ocular(["batch", folder.file("pictures"), "--recipe", gray, "-o", output, "--resume"])
+        #expect(changed.output.contains("6 inputs: 2 written, 4 already done, 0 failed"), "\(changed.output)")
+        #expect(try Image(contentsOfFile: output + "/pictures/picture-002.png").width == 64)
+
+        let other = try ocular(["batch", folder.file("pictures"), "--recipe", #"{"stages":[{"stage":"gray"},{"stage":"negative"}]}"#, "-o", output, "--resume"])
+        #expect(other.output.contains("6 inputs: 6 written, 0 already done, 0 failed"), "\(other.output)")
+    }
+
+    @Test("shards are disjoint, cover every input, stay put when a file is added, and write their outputs as one run does")
+    func shards() throws {
+        let folder = try Folder()
+        _ = try makePictures(24, in: folder.file("pictures"), from: coffee)
+        let gray = #"{"stages":[{"stage":"gray"}]}"#
+        let whole = try ocular(["batch", folder.file("pictures"), "--recipe", gray, "-o", folder.file("whole"), "--jobs", "1"])
+        #expect(whole.status == 0, "\(whole.errors)")
+
+        func shardOutputs(_ count: Int, into output: String) throws -> [[String]] {
+            try (0..<count).map { index in
+                let run = try ocular(["batch", folder.file("pictures"), "--recipe", gray, "-o", output, "--shard", "\(index)/\(count)"])
+                #expect(run.status == 0, "\(run.errors)")
+                return try resultLines(output + "/results-\(index).jsonl").compactMap { $0["output"] as? String }
+            }
+        }
+        let three = try shardOutputs(3, into: folder.file("three"))
+        let all = three.flatMap { $0 }
+        #expect(all.count == 24 && Set(all).count == 24)
+        #expect(three.allSatisfy { !$0.isEmpty })
+        let names = visibleFiles(under: folder.file("three")).filter { $0.hasSuffix(".png") }
+        #expect(names == visibleFiles(under: folder.file("whole")).filter { $0.hasSuffix(".png") })
+        for name in names {
+            #expect(FileManager.default.contentsEqual(atPath: folder.file("three/" + name), andPath: folder.file("whole/" + name)), "\(name)")
+        }
+
+        // One more file: every earlier one stays in its shard.
+        _ = try makePictures(25, in: folder.file("pictures"), from: coffee)
+        let after = try shardOutputs(3, into: folder.file("after"))
+        for index in 0..<3 {
+            let before = Set(three[index].map { ($0 as NSString).lastPathComponent })
+            let now = Set(after[index].map { ($0 as NSString).lastPathComponent })
+            #expect(before.isSubset(of: now), "shard \(index)")
+        }
+        #expect(after.flatMap { $0 }.count == 25)
+    }
+
+    @Test("an Indexed Job's pods: N processes at once with JOB_COMPLETION_INDEX, their results merged into one file")
+    func indexedJob() throws {
+        let folder = try Folder()
+        _ = try makePictures(20, in: folder.file("pictures"), from: astronaut)
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder.file("pictures/zz-broken.png")))
+        let output = folder.file("shared")
+        let count = 4
+        let pods = try (0..<count).map { index -> Process in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ocularExecutable)
+            process.arguments = ["batch", folder.file("pictures"), "--recipe", #"{"stages":[{"stage":"gray"}]}"#, "-o", output,
+                                 "--shard-count", "\(count)", "--jobs", "1", "--resume"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["JOB_COMPLETION_INDEX": "\(index)"]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for pod in pods { pod.waitUntilExit() }
+        // Exactly one pod met the damaged file, and its status says so.
+        #expect(pods.map(\.terminationStatus).sorted() == [0, 0, 0, 1])
+        let files = (0..<count).map { output + "/results-\($0).jsonl" }
+        let perShard = try files.map { try resultLines($0).compactMap { $0["path"] as? String } }
+        #expect(Set(perShard.flatMap { $0 }).count == 21 && perShard.flatMap { $0 }.count == 21)
+
+        let merge = try ocular(["batch", "merge"] + files + ["-o", output + "/results.jsonl"])
+        #expect(merge.status == 1, "\(merge.errors)")
+        #expect(merge.output.contains("21 inputs from 4 files, 20 done, 1 failed"), "\(merge.output)")
+        let merged = try resultLines(output + "/results.jsonl").compactMap { $0["path"] as? String }
+        #expect(merged == merged.sorted() && merged.count == 21)
+        #expect(visibleFiles(under: output).filter { $0.hasSuffix(".png") }.count == 20)
+    }
+
+    @Test("bad inputs and options are refused by name, nothing written")
+    func refusals() throws {
+        let folder = try Folder()
+        let gray = #"{"stages":[{"stage":"gray"}]}"#
+        expectCleanFailure(try ocular(["batch", folder.file("missing"), "--recipe", gray, "-o", folder.file("out")]), mentioning: "no such file or folder")
+        try Data("{\"path\":\"\(coffee)\",\"output\":\"../escape.png\"}\n".utf8).write(to: URL(fileURLWithPath: folder.file("up.jsonl")))
+        expectCleanFailure(try ocular(["batch", folder.file("up.jsonl"), "--recipe", gray, "-o", folder.file("out")]),
+                           mentioning: "up.jsonl, line 1: the output '../escape.png' must be a relative path inside the output folder")
+        try Data("\(coffee)\n{\"path\": 3}\n".utf8).write(to: URL(fileURLWithPath: folder.file("bad.txt")))
+        expectCleanFailure(try ocular(["batch", folder.file("bad.txt"), "--recipe", gray, "-o", folder.file("out")]), mentioning: "bad.txt, line 2")
+        try Data("\(coffee)\n\(coffee)\n".utf8).write(to: URL(fileURLWithPath: folder.file("twice.txt")))
+        expectCleanFailure(try ocular(["batch", folder.file("twice.txt"), "--recipe", gray, "-o", folder.file("out")]), mentioning: "would both be written to \(coffee.dropFirst())")
+        expectCleanFailure(try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard", "3/3"]), mentioning: "--shard")
+        let noIndex = try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard-count", "2"], environment: ["JOB_COMPLETION_INDEX": "two"])
+        expectCleanFailure(noIndex, mentioning: "JOB_COMPLETION_INDEX must be a whole number from 0 to 1, got 'two'")
+        #expect(noIndex.status == 64)
+        let missing = try ocular(["batch", folder.file("missing.png"), "--recipe", gray, "-o", folder.file("out")])
+        #expect(missing.status == 66)
+        #expect(visibleFiles(under: folder.file("out")).isEmpty)
+    }
+}
