@@ -25,13 +25,15 @@ test:
 	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-alone.xml
 
 ## The evaluations whole (faces, beans, samples, fusion, fuzzing, the kill loop): the articles' figure tables,
-## printed, under the same thresholds as make test's samples.
+## printed, under the same thresholds as make test's samples; then ocular batch on a real local Ray cluster
+## with a worker node killed mid-run (Ray from PyPI in .venv-ray).
 eval:
 	scripts/setup.sh test
 	scripts/touch-dependents.sh
 	$(BUILD) --build-tests
 	SWIFT=$(SWIFT) scripts/swift-tests.sh eval
 	scripts/browser-tests.sh eval
+	scripts/ray-tests.sh
 	scripts/test-times.py .build/test-logs/eval.log .build/test-logs/browser-eval.xml
 
 ## Build the command line in release mode: .build/release/ocular
