@@ -139,18 +139,30 @@ struct BatchCLITests {
         #expect(after.flatMap { $0 }.count == 25)
     }
 
-    @Test("an Indexed Job's pods: N processes at once with JOB_COMPLETION_INDEX, their results merged into one file")
+    @Test("deploy/kubernetes/batch-job.yaml's pods: its args run as N processes at once with JOB_COMPLETION_INDEX, the results merged")
     func indexedJob() throws {
+        // The Job's own command line and size, read from the file a user applies.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let job = try String(contentsOf: repository.appendingPathComponent("deploy/kubernetes/batch-job.yaml"), encoding: .utf8)
+        func field(_ name: String) throws -> String {
+            let line = try #require(job.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(name + ":") })
+            return line.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
+        }
+        let count = try #require(Int(try field("completions")))
+        #expect(Int(try field("parallelism")) == count)
+        let jobArguments = try #require(try JSONSerialization.jsonObject(with: Data(try field("args").utf8)) as? [String])
+        #expect(jobArguments.firstIndex(of: "--shard-count").map { jobArguments[$0 + 1] } == "\(count)")
+
         let folder = try Folder()
-        _ = try makePictures(20, in: folder.file("pictures"), from: astronaut)
-        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder.file("pictures/zz-broken.png")))
-        let output = folder.file("shared")
-        let count = 4
+        _ = try makePictures(20, in: folder.file("data/input"), from: astronaut)
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder.file("data/input/zz-broken.png")))
+        try Data(#"{"stages":[{"stage":"gray"}]}"#.utf8).write(to: URL(fileURLWithPath: folder.file("data/recipe.json")))
+        let arguments = jobArguments.map { $0.hasPrefix("/data/") ? folder.file(String($0.dropFirst())) : $0 }
+        let output = folder.file("data/output")
         let pods = try (0..<count).map { index -> Process in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: ocularExecutable)
-            process.arguments = ["batch", folder.file("pictures"), "--recipe", #"{"stages":[{"stage":"gray"}]}"#, "-o", output,
-                                 "--shard-count", "\(count)", "--jobs", "1", "--resume"]
+            process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(["JOB_COMPLETION_INDEX": "\(index)"]) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -158,15 +170,15 @@ struct BatchCLITests {
             return process
         }
         for pod in pods { pod.waitUntilExit() }
-        // Exactly one pod met the damaged file, and its status says so.
-        #expect(pods.map(\.terminationStatus).sorted() == [0, 0, 0, 1])
+        // Exactly one pod met the damaged file, and its status says so (the Job's podFailurePolicy reads it).
+        #expect(pods.map(\.terminationStatus).sorted() == Array(repeating: 0, count: count - 1) + [1])
         let files = (0..<count).map { output + "/results-\($0).jsonl" }
         let perShard = try files.map { try resultLines($0).compactMap { $0["path"] as? String } }
         #expect(Set(perShard.flatMap { $0 }).count == 21 && perShard.flatMap { $0 }.count == 21)
 
         let merge = try ocular(["batch", "merge"] + files + ["-o", output + "/results.jsonl"])
         #expect(merge.status == 1, "\(merge.errors)")
-        #expect(merge.output.contains("21 inputs from 4 files, 20 done, 1 failed"), "\(merge.output)")
+        #expect(merge.output.contains("21 inputs from \(count) files, 20 done, 1 failed"), "\(merge.output)")
         let merged = try resultLines(output + "/results.jsonl").compactMap { $0["path"] as? String }
         #expect(merged == merged.sorted() && merged.count == 21)
         #expect(visibleFiles(under: output).filter { $0.hasSuffix(".png") }.count == 20)
