@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs ocular-bench: Ocular's Swift API against the same OpenCV calls from C++ and from Python cv2,
 # blending against the textbook's op-by-op sequences (C++, cv2, Pillow),
-# Ocular Studio end to end, and the studio page in headless Chromium with a 30 frames/s fake camera.
+# Ocular Studio end to end, `ocular batch` against a shell loop, a Python pool and Ray, and the studio page in
+# headless Chromium with a 30 frames/s fake camera.
 # Extra arguments go to ocular-bench (e.g. --quick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +22,11 @@ scripts/swift-build.sh -c release --product ocular-bench
 scripts/swift-build.sh -c release --product ocular
 bin="$(scripts/swift-build.sh -c release --show-bin-path)"
 "$bin/ocular-bench" --python "$venv/bin/python" "$@"
+echo
+# ocular batch against a shell loop, a Python pool and Ray (Ray from .venv-ray, which make eval installs).
+quick=""
+for argument in "$@"; do [ "$argument" = "--quick" ] && quick="--quick"; done
+[ -x .venv-ray/bin/python ] || scripts/ray-tests.sh --install-only
+"$venv/bin/python" Benchmarks/batch/bench_batch.py --ocular "$bin/ocular" $quick
 echo
 .venv/bin/python Benchmarks/browser/bench_browser.py --ocular "$bin/ocular"

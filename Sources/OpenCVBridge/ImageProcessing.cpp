@@ -65,7 +65,19 @@ OCVStatus ocv_multiply_channels(const OCVImage *source, const OCVImage *destinat
         cv::Scalar scale;
         for (int channel = 0; channel < input.channels() && channel < 4; ++channel) scale[channel] = factors[channel];
         cv::Mat output = matrix(destination);
-        cv::multiply(input, scale, output);
+        if (input.depth() == CV_8U && input.channels() <= 4) {
+            // cv::multiply by a Scalar works in doubles per pixel (hal::mul64f, ~5 ms at 720p); a table of
+            // the same products, rounded and saturated the same way, gives the same bytes for 256 of them.
+            cv::Mat table(1, 256, CV_8UC(input.channels()));
+            for (int value = 0; value < 256; ++value) {
+                for (int channel = 0; channel < input.channels(); ++channel) {
+                    table.ptr<uint8_t>()[value * input.channels() + channel] = cv::saturate_cast<uint8_t>(value * scale[channel]);
+                }
+            }
+            cv::LUT(input, table, output);
+        } else {
+            cv::multiply(input, scale, output);
+        }
         return checkWrittenInPlace(output, destination, error);
     });
 }

@@ -50,6 +50,23 @@ struct WhiteBalanceTests {
         for channel in 0..<3 { #expect(abs(ourMeans[channel] - theirMeans[channel]) < 1, "\(ourMeans) vs \(theirMeans)") }
     }
 
+    @Test("every byte is the gain's product rounded half to even and saturated, as cv::multiply gives it (colour and with alpha)",
+          arguments: [PixelFormat.bgr8, .bgra8])
+    func everyByteTheRoundedProduct(format: PixelFormat) throws {
+        let coffee = try Image(contentsOfFile: TestData.path("images/coffee.png")).converted(to: format)
+        let gains = try #require(try WhiteBalance().gains(for: coffee))
+        // A warm cast: one gain above 1 (products saturate at 255), one below.
+        #expect(gains.contains { $0 > 1.2 } && gains.contains { $0 < 1 })
+        let balanced = try WhiteBalance().apply(to: coffee)
+        let factors = gains + [1]
+        var differing = 0
+        for (index, (before, after)) in zip(coffee.bytes, balanced.bytes).enumerated() {
+            let product = (Double(before) * factors[index % format.channels]).rounded(.toNearestOrEven)
+            if UInt8(min(max(product, 0), 255)) != after { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
+
     @Test("hand-computed gains: a 2-pixel image with a blue cast")
     func handComputedGains() throws {
         // BGR pixels (100, 50, 50) and (60, 30, 30): saturation 0.5 each, counted with threshold 0.9.

@@ -57,8 +57,10 @@ public struct FaceCascades: Sendable, Hashable {
     }
 }
 
-/// One loaded cascade classifier. OpenCV's classifier keeps scratch buffers, so searches of one
-/// cascade take turns; loading is done once per file and process (``load(_:role:)``).
+/// One cascade file, loaded. OpenCV's classifier keeps scratch buffers, so a classifier serves one
+/// search at a time: searches on several threads at once (`ocular batch`'s workers) each take an idle
+/// copy, and another copy is read from the file only when all are busy, so there are never more copies
+/// than searches that ran at once. The first copy is read once per file and process (``load(_:role:)``).
 public final class Cascade: Sendable {
     /// The file it was loaded from.
     public let path: String
@@ -66,7 +68,14 @@ public final class Cascade: Sendable {
     public let windowWidth: Int
     /// The height of the cascade's detection window, in pixels.
     public let windowHeight: Int
-    private let classifier: Mutex<OpaquePointer>
+    /// A classifier handed between threads: one thread at a time uses it (``withClassifier(_:)``).
+    private struct Classifier: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// Copies not in use.
+    private let idle: Mutex<[Classifier]>
+    private let role: String
 
     private init(path: String, role: String) throws(FaceError) {
         do throws(OcularError) {
@@ -74,22 +83,45 @@ public final class Cascade: Sendable {
         } catch {
             throw .unusableCascade(role: role, path: path, reason: Self.reason(error))
         }
+        let loaded = try Self.read(path, role: role)
+        var width: Int32 = 0, height: Int32 = 0
+        ocv_cascade_window(loaded, &width, &height)
+        self.path = path
+        self.role = role
+        self.windowWidth = Int(width)
+        self.windowHeight = Int(height)
+        self.idle = Mutex([Classifier(pointer: loaded)])
+    }
+
+    deinit {
+        idle.withLock { $0.forEach { ocv_cascade_release($0.pointer) } }
+    }
+
+    private static func read(_ path: String, role: String) throws(FaceError) -> OpaquePointer {
         var loaded: OpaquePointer?
         var failure = OCVError()
         let status = ocv_cascade_load(path, &loaded, &failure)
         guard status == OCV_STATUS_OK, let loaded else {
             throw .unusableCascade(role: role, path: path, reason: OpenCV.message(of: &failure))
         }
-        var width: Int32 = 0, height: Int32 = 0
-        ocv_cascade_window(loaded, &width, &height)
-        self.path = path
-        self.windowWidth = Int(width)
-        self.windowHeight = Int(height)
-        self.classifier = Mutex(loaded)
+        return loaded
     }
 
-    deinit {
-        classifier.withLock { ocv_cascade_release($0) }
+    /// Runs `body` with a classifier no other thread is using, given back afterwards.
+    private func withClassifier<Result>(_ body: (OpaquePointer) throws(OcularError) -> Result) throws(OcularError) -> Result {
+        let classifier: Classifier
+        if let taken = idle.withLock({ $0.popLast() }) {
+            classifier = taken
+        } else {
+            do {
+                classifier = Classifier(pointer: try Self.read(path, role: role))
+            } catch {
+                // The file was read once already: it changed or went away since.
+                throw .unreadableFile(path: path, reason: error.description)
+            }
+        }
+        defer { idle.withLock { $0.append(classifier) } }
+        return try body(classifier.pointer)
     }
 
     private static let loaded = Mutex<[String: Cascade]>([:])
@@ -144,7 +176,7 @@ public final class Cascade: Sendable {
             throw .invalidArgument("the region \(area) lies outside the \(gray.width)×\(gray.height) image")
         }
         let smallest = Int32(clamping: sizes.lowerBound), largest = sizes.upperBound >= Int(Int32.max) ? 0 : Int32(sizes.upperBound)
-        return try classifier.withLock { (classifier) throws(OcularError) -> [Detection] in
+        return try withClassifier { (classifier) throws(OcularError) -> [Detection] in
             var count: Int32 = 0
             try gray.withMatrix(of: area) { (view) throws(OcularError) in
                 try OpenCV.call("detectMultiScale(\((path as NSString).lastPathComponent), \(area))") {
