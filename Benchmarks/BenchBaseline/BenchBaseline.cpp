@@ -198,6 +198,18 @@ bool baseline_gray(const uint8_t *bgra, int32_t width, int32_t height, int32_t i
     });
 }
 
+// Each channel times its factor, rounded and saturated: OpenCVBridge's ocv_multiply_channels, a 256-entry
+// table per channel through cv::LUT (the same bytes cv::multiply by the Scalar gives, without its doubles).
+static void multiplyChannels(const cv::Mat &input, const cv::Scalar &scale, cv::Mat &output) {
+    cv::Mat table(1, 256, CV_8UC(input.channels()));
+    for (int value = 0; value < 256; ++value) {
+        for (int channel = 0; channel < input.channels(); ++channel) {
+            table.ptr<uint8_t>()[value * input.channels() + channel] = cv::saturate_cast<uint8_t>(value * scale[channel]);
+        }
+    }
+    cv::LUT(input, table, output);
+}
+
 bool baseline_white_balance(const uint8_t *bgra, int32_t width, int32_t height, float saturationThreshold,
                             int32_t iterations, double *samples, uint64_t *checksum, BaselineError *error) {
     return fenced(error, [&] {
@@ -235,7 +247,7 @@ bool baseline_white_balance(const uint8_t *bgra, int32_t width, int32_t height, 
             }
             const double scale = balanced > 0 ? luma / balanced : 1;
             cv::Mat output;
-            cv::multiply(source, cv::Scalar(inverse[0] * scale, inverse[1] * scale, inverse[2] * scale, 1.0), output);
+            multiplyChannels(source, cv::Scalar(inverse[0] * scale, inverse[1] * scale, inverse[2] * scale, 1.0), output);
             return output;
         });
         return true;
@@ -250,7 +262,7 @@ bool baseline_tint(const uint8_t *bgra, int32_t width, int32_t height, double re
         const cv::Scalar factors(blue, green, red, 1.0);
         timeCalls(iterations, samples, checksum, [&] {
             cv::Mat tinted;
-            cv::multiply(source, factors, tinted);
+            multiplyChannels(source, factors, tinted);
             return tinted;
         });
         return true;

@@ -75,6 +75,27 @@ struct BatchCLITests {
         #expect(byPath[coffee]?["output"] as? String == output + "/named/cup.png")
     }
 
+    @Test("a video goes through the recipe frame by frame, as ocular process runs it, and keeps its container")
+    func video() throws {
+        let folder = try Folder()
+        let clip = dataRoot + "/video/astronaut_pan.avi"
+        let output = folder.file("out")
+        let run = try ocular(["batch", clip, "--recipe", #"{"stages":[{"stage":"gray"}]}"#, "-o", output, "--format", "png"])
+        #expect(run.status == 0, "\(run.errors)")
+        let line = try #require(try resultLines(output + "/results.jsonl").first)
+        #expect(line["frames"] as? Int == 30 && line["status"] as? String == "done")
+        #expect(line["output"] as? String == output + "/astronaut_pan.avi")
+        let source = try VideoFileSource(path: output + "/astronaut_pan.avi")
+        var frames = 0
+        while let frame = try source.nextFrame() {
+            frames += 1
+            // Gray, written as colour: the three channels agree (within the codec's rounding).
+            let pixel = frame.image.pixel(x: 240, y: 180)
+            #expect(abs(Int(pixel[0]) - Int(pixel[2])) <= 3)
+        }
+        #expect(frames == 30)
+    }
+
     @Test("--resume does nothing over a finished batch, redoes an input whose bytes changed, and everything when the recipe did")
     func resume() throws {
         let folder = try Folder()
