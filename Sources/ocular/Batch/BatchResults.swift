@@ -92,16 +92,15 @@ final class BatchResultsLog: Sendable {
         } catch {
             throw .unwritableResults(path, reason: "the line could not be encoded: \(error)")
         }
+        let bytes = Array(text.utf8)
         try descriptor.withLock { (descriptor) throws(BatchError) in
-            var bytes = Array(text.utf8)
             var written = 0
             while written < bytes.count {
-                let count = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { throw .unwritableResults(path, reason: String(cString: strerror(errno))) }
                 written += count
             }
-            bytes.removeAll()
         }
     }
 

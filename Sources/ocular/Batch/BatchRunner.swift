@@ -71,42 +71,35 @@ struct BatchRunner {
         let clock = ContinuousClock(), start = clock.now
         let output = outputPath(item)
         var checksum: String?
-        func milliseconds() -> Int { Int((clock.now - start) / .milliseconds(1)) }
-        func failed(_ error: any Error) -> (Status, BatchResult?) {
-            let code = (error as? any CodedError)?.code.name ?? "batch.failed"
-            let message = (error as? any CodedError)?.description ?? "\(error)"
-            return (.failed, BatchResult(path: item.path, output: output, status: .failed, input: checksum, recipe: recipeHash,
-                                         annotations: nil, frames: nil, error: .init(code: code, message: message),
-                                         milliseconds: milliseconds()))
+        func line(_ status: BatchResult.Status, annotations: AnnotationGroups? = nil, frames: Int? = nil,
+                  error: BatchResult.Failure? = nil) -> BatchResult {
+            BatchResult(path: item.path, output: output, status: status, input: checksum, recipe: recipeHash, annotations: annotations,
+                        frames: frames, error: error, milliseconds: Int((clock.now - start) / .milliseconds(1)))
         }
         do {
+            // A video is hashed as it is read from disk, a picture from the bytes it is decoded from.
+            let bytes = item.isVideo ? nil : try FileAccess.read(item.path)
+            checksum = try bytes.map { SHA256.hash(data: $0).hexadecimal } ?? Self.checksum(ofFileAt: item.path)
+            if isAlreadyDone(item, output: output, checksum: checksum, recipeHash: recipeHash) { return (.skipped, nil) }
             // A fresh pipeline for each input: stages that follow things from frame to frame (faces)
             // must not carry one picture's findings into the next. Building one is cheap: cascades and
             // networks are loaded once per process.
             let pipeline = try Pipeline(recipe.recipe, images: images)
-            if item.isVideo {
-                checksum = try Self.checksum(ofFileAt: item.path)
-                if isAlreadyDone(item, output: output, checksum: checksum, recipeHash: recipeHash) { return (.skipped, nil) }
-                try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            guard let bytes else {
                 let source = try VideoFileSource(path: item.path)
                 let sink = VideoFileSink(path: output, framesPerSecond: source.frameRate)
                 let frames = try pipeline.run(from: source, into: sink)
                 try sink.finish()
-                return (.done, BatchResult(path: item.path, output: output, status: .done, input: checksum, recipe: recipeHash,
-                                           annotations: nil, frames: frames, error: nil, milliseconds: milliseconds()))
+                return (.done, line(.done, frames: frames))
             }
-            let bytes = try FileAccess.read(item.path)
-            checksum = SHA256.hash(data: bytes).hexadecimal
-            if isAlreadyDone(item, output: output, checksum: checksum, recipeHash: recipeHash) { return (.skipped, nil) }
-            let image = try Image(decoding: bytes, name: item.path, options: readOptions)
-            let processed = try pipeline.process(Frame(image: image))
-            try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let processed = try pipeline.process(Frame(image: try Image(decoding: bytes, name: item.path, options: readOptions)))
             try processed.image.write(toFile: output, quality: recipe.quality)
-            return (.done, BatchResult(path: item.path, output: output, status: .done, input: checksum, recipe: recipeHash,
-                                       annotations: processed.annotationGroups(listing: pipeline.annotationKinds), frames: nil,
-                                       error: nil, milliseconds: milliseconds()))
+            return (.done, line(.done, annotations: processed.annotationGroups(listing: pipeline.annotationKinds)))
         } catch {
-            return failed(error)
+            let code = (error as? any CodedError)?.code.name ?? "batch.failed"
+            let message = (error as? any CodedError)?.description ?? "\(error)"
+            return (.failed, line(.failed, error: BatchResult.Failure(code: code, message: message)))
         }
     }
 
