@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "OpenCVBridge",
             dependencies: ["COpenCV"],
-            // libjpeg-turbo, OpenCV's own JPEG library, for camera frames straight to BGR (JPEGDecoding.cpp).
+            // libjpeg-turbo, OpenCV's own JPEG library, for frames straight from and to BGR (JPEG.cpp).
             // On Linux, where Debian's OpenCV 4.6 needs it; elsewhere cv::imdecode decodes them all.
             linkerSettings: [.linkedLibrary("jpeg", .when(platforms: [.linux]))]
         ),

@@ -10,6 +10,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <vector>
 
 /// Checks at compile time that a value of the C header equals OpenCV's.
 #define OCULAR_SAME_VALUE(ours, openCVs) static_assert(static_cast<int>(ours) == static_cast<int>(openCVs), #ours)
@@ -84,6 +85,11 @@ inline OCVImage view(const cv::Mat &matrix) {
     return OCVImage{matrix.data, matrix.cols, matrix.rows, static_cast<int64_t>(matrix.step[0]),
                     static_cast<OCVMatType>(matrix.type())};
 }
+
+/// libjpeg-turbo compressing 8-bit BGR itself, with the settings cv::imencode gives it for a quality
+/// alone: the same bytes, without OpenCV 4.6's swap of every row to RGB first (JPEG.cpp). False for
+/// any other image or any failure; `encoded` is then to be ignored.
+bool encodeJPEGFromBGR(const OCVImage &image, int quality, std::vector<uint8_t> &encoded);
 
 }  // namespace ocular_bridge
 

@@ -1,6 +1,8 @@
 // Image decoding and encoding (imgcodecs).
 #include "Bridging.hpp"
 
+#include <strings.h>
+
 #include <opencv2/imgcodecs.hpp>
 
 #include <algorithm>
@@ -221,7 +223,13 @@ OCVStatus ocv_encode_image(const char *fileExtension, const OCVImage *image, con
         auto output = new OCVBytes();
         bool written = false;
         try {
-            written = cv::imencode(fileExtension, matrix(image), output->bytes, flags);
+            // A JPEG with a quality alone is what libjpeg-turbo writes straight from BGR (JPEG.cpp).
+            const bool jpeg = strcasecmp(fileExtension, ".jpg") == 0 || strcasecmp(fileExtension, ".jpeg") == 0 ||
+                              strcasecmp(fileExtension, ".jpe") == 0;
+            if (jpeg && flags.size() == 2 && flags[0] == cv::IMWRITE_JPEG_QUALITY) {
+                written = encodeJPEGFromBGR(*image, flags[1], output->bytes);
+            }
+            if (!written) written = cv::imencode(fileExtension, matrix(image), output->bytes, flags);
         } catch (...) {
             delete output;
             throw;

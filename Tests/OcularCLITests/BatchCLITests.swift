@@ -53,6 +53,9 @@ struct BatchCLITests {
         #expect(run.status == 1, "\(run.errors)")
         #expect(run.output.contains("3 inputs: 2 written, 0 already done, 1 failed"), "\(run.output)")
         #expect(visibleFiles(under: output) == ["in/nested/astronaut.png", "named/cup.png", "results.jsonl"])
+        // Written under hidden partial names and renamed into place: none is left behind.
+        let hidden = (FileManager.default.enumerator(atPath: output)?.allObjects as? [String] ?? []).filter { $0.split(separator: "/").contains { $0.hasPrefix(".") } }
+        #expect(hidden.isEmpty, "\(hidden)")
 
         let applied = folder.file("applied.png")
         let apply = try ocular("apply", astronaut, "--recipe", Self.recipe, "-o", applied, "--json")

@@ -56,7 +56,7 @@ struct DecodeFuzzTests {
                          rows: [["\(checked)", "\(decoded)", "\(refused)"]])
     }
 
-    #if os(Linux)  // the path is built on Linux only (JPEGDecoding.cpp)
+    #if os(Linux)  // the path is built on Linux only (JPEG.cpp)
     @Test("libjpeg-turbo's BGR path (camera frames) gives cv::imdecode's pixels byte for byte, on a frame and on 600 damaged JPEGs (2,200 in make eval), and declines what OpenCV must judge: EXIF, gray, cut short")
     func jpegStraightToBGR() throws {
         /// The fast path's pixels, or nil where it declines.

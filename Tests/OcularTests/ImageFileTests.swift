@@ -1,4 +1,5 @@
 import Foundation
+import OpenCVReference
 import Testing
 @testable import Ocular
 
@@ -122,6 +123,31 @@ struct ImageFileTests {
         png += [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
         #expect(throws: OcularError.tooManyPixels(path: "huge.png", width: 30000, height: 30000, limit: 100_000_000)) {
             try Image(decoding: png, name: "huge.png")
+        }
+    }
+
+    @Test("a colour JPEG is written as cv::imencode writes it, byte for byte: a photo, sizes that are not whole blocks, an RGB source, qualities 0 to 100")
+    func jpegBytesAreOpenCVs() throws {
+        let photo = try Image(contentsOfFile: coffee)
+        let images = [photo,
+                      try Image(width: 37, height: 5, format: .bgr8, bytes: noiseBytes(count: 37 * 5 * 3, seed: 5)),
+                      try Image(width: 1, height: 1, format: .bgr8, bytes: [10, 200, 30]),
+                      try photo.converted(to: .rgb8)]
+        for image in images {
+            let source = try image.converted(to: .bgr8)  // what OpenCV is handed: BGR
+            for quality in [0, 1, 50, 85, 95, 100] {
+                var bytes: UnsafeMutablePointer<UInt8>?
+                var count = 0
+                let status = source.bytes.withUnsafeBufferPointer {
+                    reference_encode_jpeg($0.baseAddress!, Int32(source.width), Int32(source.height), Int64(source.bytesPerRow), Int32(quality), &bytes, &count)
+                }
+                try #require(status == 0 && bytes != nil)
+                defer { free(bytes) }
+                let written = try image.encoded(as: .jpeg(quality: quality))
+                // Compared as a Bool: a failed #expect over two 100 kB arrays spends minutes on the diff.
+                let same = written.elementsEqual(UnsafeBufferPointer(start: bytes, count: count))
+                #expect(same, "\(image.width) × \(image.height) \(image.format) at quality \(quality): \(written.count) bytes, OpenCV's \(count)")
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import OpenCVBridge
 import Testing
 @testable import Ocular
@@ -67,6 +68,22 @@ struct WhiteBalanceTests {
         #expect(differing == 0)
     }
 
+    @Test("every value 0 … 255 of every channel multiplied as doubles round it: factors single-precision floats round the same way (the vector path), and ones they round otherwise (0.5 + 10⁻⁹: 0.5 as a float, so odd values would tie to even)",
+          arguments: [[1.1, 0.9, 1.37, 1], [0.5 + 1e-9, 1.5, 2.000000001, 1]], [PixelFormat.bgr8, .bgra8])
+    func multipliedAsDoublesRound(factors: [Double], format: PixelFormat) throws {
+        // Two rows of 259 pixels (not whole steps of 16): values 0 … 255 and on, a different one in each channel.
+        let width = 259, channels = format.channels
+        let bytes = (0..<(2 * width * channels)).map { UInt8(truncatingIfNeeded: $0 / channels + 85 * ($0 % channels)) }
+        let image = try Image(width: width, height: 2, format: format, bytes: bytes)
+        let multiplied = try image.multiplyingChannels(by: factors)
+        var differing = 0
+        for (index, (before, after)) in zip(image.bytes, multiplied.bytes).enumerated() {
+            let product = (Double(before) * factors[index % channels]).rounded(.toNearestOrEven)
+            if UInt8(min(max(product, 0), 255)) != after { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
+
     @Test("hand-computed gains: a 2-pixel image with a blue cast")
     func handComputedGains() throws {
         // BGR pixels (100, 50, 50) and (60, 30, 30): saturation 0.5 each, counted with threshold 0.9.
@@ -89,6 +106,42 @@ struct WhiteBalanceTests {
         // With threshold 1 it counts: red's sum is largest, so red gets the smallest gain.
         let counted = try #require(try WhiteBalance(saturationThreshold: 1).gains(for: image))
         #expect(counted[0] < counted[1])
+    }
+
+    @Test("the statistics are xphoto's rule summed over every pixel, as a plain loop sums it: a photo 600 wide (not whole steps of 16) as BGR, RGB and BGRA, a 7 × 3 image, thresholds 0 to 1",
+          arguments: [0.0, 0.5, 0.9, 1.0])
+    func statisticsAreThePlainSums(threshold: Double) throws {
+        let photo = try Image(contentsOfFile: TestData.path("images/coffee.png"))
+        let images = [photo, try photo.converted(to: .rgb8), try photo.converted(to: .bgra8),
+                      try Image(width: 7, height: 3, format: .bgr8, bytes: noiseBytes(count: 7 * 3 * 3, seed: 3))]
+        for image in images {
+            var sums = [0.0, 0.0, 0.0], means = [0.0, 0.0, 0.0]
+            try image.withMatrix { (input) throws(OcularError) in
+                try OpenCV.call("gray-world statistics") { error in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        means.withUnsafeMutableBufferPointer { means in
+                            ocv_gray_world_statistics(input, Float(threshold), sums.baseAddress!, means.baseAddress!, error)
+                        }
+                    }
+                }
+            }
+            let limit = Int((Float(threshold) * 255).rounded(.toNearestOrEven))
+            var counted = [0, 0, 0], all = [0, 0, 0]
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let pixel = image.pixel(x: x, y: y)
+                    let low = Int(pixel[0...2].min()!), high = Int(pixel[0...2].max()!)
+                    let counts = (high - low) * 255 <= limit * high
+                    for channel in 0..<3 {
+                        all[channel] += Int(pixel[channel])
+                        if counts { counted[channel] += Int(pixel[channel]) }
+                    }
+                }
+            }
+            let label = "\(image.width) × \(image.height) \(image.format) at \(threshold)"
+            #expect(sums == counted.map(Double.init), "\(label): counted sums")
+            #expect(means == all.map { Double($0) * (1 / Double(image.width * image.height)) }, "\(label): means")
+        }
     }
 
     @Test("an image with no unsaturated light in some channel is returned unchanged")

@@ -45,6 +45,24 @@ void reference_image_free(ReferenceImage *image) {
     image->bytes = nullptr;
 }
 
+int reference_encode_jpeg(const uint8_t *pixels, int32_t columns, int32_t rows, int64_t bytesPerRow, int32_t quality, uint8_t **bytes,
+                          size_t *count) {
+    *bytes = nullptr;
+    *count = 0;
+    try {
+        const cv::Mat image(rows, columns, CV_8UC3, const_cast<uint8_t *>(pixels), static_cast<size_t>(bytesPerRow));
+        std::vector<uchar> encoded;
+        if (!cv::imencode(".jpg", image, encoded, {cv::IMWRITE_JPEG_QUALITY, quality})) return -1;
+        *bytes = static_cast<uint8_t *>(std::malloc(encoded.size()));
+        if (!*bytes) return -1;
+        std::memcpy(*bytes, encoded.data(), encoded.size());
+        *count = encoded.size();
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
 int reference_edges(const char *path, int method, double low, double high, int aperture, int direction, double scale,
                     ReferenceImage *image) {
     *image = ReferenceImage{nullptr, 0, 0, 0};

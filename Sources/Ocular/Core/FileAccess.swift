@@ -6,6 +6,11 @@ import Glibc
 import Darwin
 #endif
 
+/// write(2), by a name the methods called `write` below do not hide.
+private func writeSome(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
+
 /// Reading and writing whole files with errors that say what is wrong in words.
 ///
 /// The type of a path is checked before it is opened: opening a FIFO for reading blocks until a
@@ -74,6 +79,27 @@ package enum FileAccess {
             throw .writeFailed(path: path, reason: "permission denied")
         } catch {
             throw .writeFailed(path: path, reason: reason(for: error))
+        }
+    }
+
+    /// Creates the file at `path`, which must not exist yet, and writes `bytes` into it without
+    /// waiting for the disk: for a partial file that a caller flushes (several at once) before
+    /// renaming it into place. On failure the partial file is removed.
+    package static func writeNew(_ bytes: [UInt8], to path: String) throws(OcularError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        var written = 0
+        var failure: Int32 = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { writeSome(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { failure = count < 0 ? errno : EIO; break }
+            written += count
+        }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(path)
+            throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
         }
     }
 

@@ -89,6 +89,16 @@ extension Image {
     ///   ``OcularError/writeFailed(path:reason:)`` when the file cannot be written.
     public func write(toFile path: String, quality: Int = 95) throws(OcularError) {
         try FileAccess.checkWritable(path)
+        try FileAccess.write(try encoded(forFile: path, quality: quality), to: path)
+    }
+
+    /// The bytes ``write(toFile:quality:)`` writes to `path`: the format its extension picks.
+    /// - Parameters:
+    ///   - path: The file's name; only its extension is read.
+    ///   - quality: JPEG quality 0 … 100 (default 95); ignored by other formats.
+    /// - Throws: ``OcularError/unsupportedFileType(path:)`` for an unknown extension, or
+    ///   ``OcularError`` when OpenCV cannot encode the image.
+    public func encoded(forFile path: String, quality: Int = 95) throws(OcularError) -> [UInt8] {
         let fileExtension = "." + (path as NSString).pathExtension.lowercased()
         guard fileExtension.count > 1, path.withCString({ ocv_can_write_image($0) }) else {
             throw .unsupportedFileType(path: path)
@@ -99,8 +109,7 @@ extension Image {
         case ".png": parameters = ImageEncoding.png().parameters
         default: parameters = []
         }
-        let bytes = try encoded(fileExtension: fileExtension, parameters: parameters)
-        try FileAccess.write(bytes, to: path)
+        return try encoded(fileExtension: fileExtension, parameters: parameters)
     }
 
     // MARK: - Decoding

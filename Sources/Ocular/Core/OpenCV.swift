@@ -85,6 +85,18 @@ public enum OcularVersion {
     public static var openCV: String { OpenCV.version }
 }
 
+/// The threads one OpenCV call may spread its work over (a cascade search over its scales, a filter
+/// over stripes of rows). Spreading pays when one picture is all there is; when the caller already
+/// keeps every core busy with pictures of its own (`ocular batch`), the splitting and the waiting are
+/// pure cost: 1 leaves each call on its caller's thread.
+public enum LibraryThreads {
+    /// How many threads one call may use, process-wide; at least 1.
+    public static var perCall: Int {
+        get { Int(ocv_thread_count()) }
+        set { ocv_set_thread_count(Int32(clamping: max(1, newValue))) }
+    }
+}
+
 /// OpenCV's own messages on standard error: the warnings its decoders print about files Ocular then
 /// reports itself ("imdecode_(''): can't read header"), which land in the middle of a command's output.
 public enum LibraryMessages {

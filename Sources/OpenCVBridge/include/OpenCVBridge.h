@@ -98,6 +98,12 @@ typedef enum OCVReadMode {
 /// OpenCV's version string, e.g. "4.6.0".
 const char *_Nonnull ocv_version(void);
 
+/// cv::setNumThreads: how many threads one OpenCV call may spread its work over (1: none but the caller's).
+void ocv_set_thread_count(int32_t count);
+
+/// cv::getNumThreads.
+int32_t ocv_thread_count(void);
+
 /// Whether OpenCV prints its own warnings on standard error (it does by default, and Ocular's
 /// videos turn it off): its log and what it writes to std::cerr itself (imdecode's "can't read
 /// header"). Ocular reports every failure itself; the command line shows them with --verbose.

@@ -83,8 +83,9 @@ struct BatchInputs {
     private mutating func addFolder(_ folder: String, excluding excluded: String, format: BatchOutputFormat) throws(BatchError) {
         let root = URL(fileURLWithPath: folder).standardizedFileURL
         let name = root.lastPathComponent
-        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey],
-                                                        options: [.skipsHiddenFiles]) else { throw .missingInput(folder) }
+        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [], options: [.skipsHiddenFiles]) else {
+            throw .missingInput(folder)
+        }
         var found: [(path: String, relative: String)] = []
         let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         for case let url as URL in walk {
@@ -95,7 +96,8 @@ struct BatchInputs {
             }
             let fileExtension = BatchFormats.fileExtension(path)
             guard BatchFormats.images.contains(fileExtension) || BatchFormats.videos.contains(fileExtension),
-                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  // stat, not resourceValues: Foundation reads the user and group databases for each file.
+                  (try? FileAccess.regularFileSize(path)) != nil,
                   path.hasPrefix(rootPath) else { continue }
             found.append((path, String(path.dropFirst(rootPath.count))))
         }

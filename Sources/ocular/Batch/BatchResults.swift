@@ -4,10 +4,10 @@ import Ocular
 import Synchronization
 
 /// A line of `results.jsonl`: what became of one input.
-struct BatchResult: Encodable {
+struct BatchResult: Encodable, Sendable {
     enum Status: String, Codable { case done, failed }
 
-    struct Failure: Encodable {
+    struct Failure: Encodable, Sendable {
         /// The error's stable code, `image.notAnImage`.
         let code: String
         let message: String
@@ -28,6 +28,12 @@ struct BatchResult: Encodable {
     let frames: Int?
     let error: Failure?
     let milliseconds: Int
+
+    /// The same input's line when its output could not be put in place after all.
+    func failed(code: String, message: String) -> BatchResult {
+        BatchResult(path: path, output: output, status: .failed, input: input, recipe: recipe, annotations: nil, frames: frames,
+                    error: Failure(code: code, message: message), milliseconds: milliseconds)
+    }
 
     /// The line, without its newline: compact JSON, keys sorted.
     func line() throws -> String {

@@ -24,6 +24,11 @@ int reference_decode(const void *_Nonnull bytes, size_t count, int mode, Referen
 
 void reference_image_free(ReferenceImage *_Nonnull image);
 
+/// cv::imencode(".jpg", the `columns` × `rows` BGR `pixels`, rows `bytesPerRow` apart, {IMWRITE_JPEG_QUALITY, quality}).
+/// Returns 0 and the bytes in `*bytes` (free them with free) and `*count`, or -1 when OpenCV refuses or throws.
+int reference_encode_jpeg(const uint8_t *_Nonnull pixels, int32_t columns, int32_t rows, int64_t bytesPerRow, int32_t quality,
+                          uint8_t *_Nullable *_Nonnull bytes, size_t *_Nonnull count);
+
 /// The tutorial's edge detection written directly against OpenCV, as a C++ program would: cv::imread(path)
 /// (colour), cv::cvtColor BGR → gray, then `method` 0: cv::Canny(low, high, aperture); 1: cv::Sobel, 2:
 /// cv::Scharr into CV_32F in x (`direction` 0), y (1), or both (2: cv::magnitude), then convertScaleAbs
