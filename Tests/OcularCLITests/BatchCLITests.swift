@@ -221,6 +221,8 @@ struct BatchCLITests {
         try Data("\(coffee)\n\(coffee)\n".utf8).write(to: URL(fileURLWithPath: folder.file("twice.txt")))
         expectCleanFailure(try ocular(["batch", folder.file("twice.txt"), "--recipe", gray, "-o", folder.file("out")]), mentioning: "would both be written to \(coffee.dropFirst())")
         expectCleanFailure(try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard", "3/3"]), mentioning: "--shard")
+        expectCleanFailure(try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--opencv-threads", "0"]),
+                           mentioning: "--opencv-threads must be from 1 to 1024, got 0")
         let noIndex = try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard-count", "2"], environment: ["JOB_COMPLETION_INDEX": "two"])
         expectCleanFailure(noIndex, mentioning: "JOB_COMPLETION_INDEX must be a whole number from 0 to 1, got 'two'")
         #expect(noIndex.status == 64)

@@ -5,7 +5,7 @@
                            [--ocular PATH] [--max-retries 3] [-- EXTRA ocular batch OPTIONS]
 
 Every node needs the `ocular` executable and the same paths to the inputs and OUTDIR (a shared volume:
-NFS, a cluster file system). Each task runs `ocular batch ... --shard I/N --jobs 1 --resume` on one CPU;
+NFS, a cluster file system). Each task runs `ocular batch ... --shard I/N --jobs 1 --opencv-threads 1 --resume` on one CPU;
 Ocular picks the shard's inputs by a hash of their names, writes every output atomically and appends a
 line per input to OUTDIR/results-I.jsonl. When a node dies, Ray runs its tasks again elsewhere, and
 `--resume` makes the new attempt skip what the lost one finished. At the end the shards' results are
@@ -47,7 +47,7 @@ class ShardFailed(Exception):
 @ray.remote(num_cpus=1)
 def run_shard(ocular, inputs, recipe, output, index, count, extra):
     command = [ocular, "batch", *inputs, "--recipe", recipe, "-o", output, "--shard", f"{index}/{count}",
-               "--jobs", "1", "--resume", *extra]
+               "--jobs", "1", "--opencv-threads", "1", "--resume", *extra]
     started = time.monotonic()
     finished = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               preexec_fn=_die_with_parent)

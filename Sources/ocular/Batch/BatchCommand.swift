@@ -61,6 +61,10 @@ struct BatchRunCommand: ParsableCommand {
     @Option(help: "How many inputs are worked on at once (default: the machine's cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(name: .customLong("opencv-threads"),
+            help: "Threads one OpenCV call may use (default: the cores shared among the jobs; give 1 where other processes share the cores, as Ray's tasks or a pod's do).")
+    var openCVThreads: Int?
+
     @Option(help: "Take shard I of N (I from 0): --shard 3/8.")
     var shard: ShardArgument?
 
@@ -83,6 +87,9 @@ struct BatchRunCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...1024).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 1024, got \(jobs)") }
+        if let openCVThreads, !(1...1024).contains(openCVThreads) {
+            throw ValidationError("--opencv-threads must be from 1 to 1024, got \(openCVThreads)")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be from 1 to 100, got \(quality)") }
         if shard != nil, shardCount != nil { throw ValidationError("give --shard I/N or --shard-count N, not both") }
         _ = try chosenShard()
@@ -118,7 +125,7 @@ struct BatchRunCommand: ParsableCommand {
         let earlier = resume ? try BatchResultsLog.recorded(in: [resultsPath], requireEach: false).mapValues(\.result) : [:]
         let log = try BatchResultsLog(path: resultsPath, fresh: !resume)
         let runner = BatchRunner(items: items, outputFolder: output, recipe: planned, images: ImageFiles(options: read.imageReadOptions),
-                                 readOptions: read.imageReadOptions, jobs: jobs, earlier: earlier, log: log)
+                                 readOptions: read.imageReadOptions, jobs: jobs, openCVThreads: openCVThreads, earlier: earlier, log: log)
         let tally = try ProgressDisplay.showing("batch", total: items.count, unit: "files") { progress in
             let display = UncheckedDisplay(progress)
             return try runner.run { tally in

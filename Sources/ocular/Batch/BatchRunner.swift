@@ -14,6 +14,8 @@ struct BatchRunner {
     let images: ImageFiles
     let readOptions: ImageReadOptions
     let jobs: Int
+    /// Threads one OpenCV call may use; nil: the cores shared among the workers.
+    let openCVThreads: Int?
     /// Earlier results by input path: an input whose output exists and whose line records the same
     /// input checksum and recipe hash is skipped.
     let earlier: [String: RecordedResult]
@@ -49,7 +51,7 @@ struct BatchRunner {
         let workers = max(1, min(jobs, items.count))
         // The workers share the cores; an OpenCV call spreading over them as well only adds hand-overs
         // (two workers on two cores: 0.8 ms of a 720p picture's cascade search went to waiting threads).
-        LibraryThreads.perCall = max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
+        LibraryThreads.perCall = openCVThreads ?? max(1, ProcessInfo.processInfo.activeProcessorCount / workers)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let index = next.withLock { (value: inout Int) -> Int? in
