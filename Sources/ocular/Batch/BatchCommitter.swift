@@ -29,6 +29,8 @@ final class BatchCommitter: Sendable {
     private let logFailure = Mutex<BatchError?>(nil)
     /// When the last flush began.
     private let lastFlush = Mutex<ContinuousClock.Instant?>(nil)
+    /// Signalled by ``finish()``: the last files are flushed at once, not after the interval.
+    private let finishing = DispatchSemaphore(value: 0)
     /// The shortest time between two flushes: long enough to gather files, short enough that little
     /// is redone after a crash.
     static let flushInterval = Duration.milliseconds(200)
@@ -48,6 +50,7 @@ final class BatchCommitter: Sendable {
     /// Waits until every picture handed over is in place and its line appended.
     /// - Throws: ``BatchError`` when the results log could not be written.
     func finish() throws(BatchError) {
+        finishing.signal()
         queue.sync {}
         if let failure = logFailure.withLock({ $0 }) { throw failure }
     }
@@ -58,7 +61,9 @@ final class BatchCommitter: Sendable {
     private func commitPending() {
         if let last = lastFlush.withLock({ $0 }), pending.withLock({ !$0.isEmpty }) {
             let wait = last + Self.flushInterval - .now
-            if wait > .zero { Thread.sleep(forTimeInterval: wait / .seconds(1)) }
+            if wait > .zero, finishing.wait(timeout: .now() + wait / .seconds(1)) == .success {
+                finishing.signal()  // stays signalled for the calls still queued
+            }
         }
         let batch = pending.withLock { (pending: inout [Written]) -> [Written] in
             defer { pending.removeAll(keepingCapacity: true) }
