@@ -148,13 +148,8 @@ enum DurableFiles {
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, named path: String) throws(GalleryError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(errno)))) }
-            offset += written
-        }
+        let failure = FileAccess.writeAll(bytes, to: descriptor)
+        guard failure == 0 else { throw .file(.writeFailed(path: path, reason: String(cString: strerror(failure)))) }
     }
 
     /// fsync before the name appears: without it a crash of the machine could leave the name

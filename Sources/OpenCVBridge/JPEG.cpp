@@ -46,6 +46,15 @@ void warnOrTrace(j_common_ptr info, int level) {
     if (level < 0) escape(info);
 }
 
+/// libjpeg's standard error manager with its errors and warnings sent to `escape`, for `info.err`.
+/// The caller still sets `errors.back` with its own setjmp: a jump target lives only in its frame.
+jpeg_error_mgr *escapingErrors(Escape &errors) {
+    jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = escape;
+    errors.manager.emit_message = warnOrTrace;
+    return &errors.manager;
+}
+
 /// Whether the file carries an EXIF block (APP1 starting "Exif\0\0"), whose orientation OpenCV applies.
 bool hasExif(const jpeg_decompress_struct &info) {
     for (jpeg_saved_marker_ptr marker = info.marker_list; marker != nullptr; marker = marker->next) {
@@ -118,9 +127,7 @@ bool ocv_decode_jpeg_as_bgr(const void *bytes, size_t count, const OCVImage *poi
     }
     jpeg_decompress_struct info;
     Escape errors;
-    info.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = escape;
-    errors.manager.emit_message = warnOrTrace;
+    info.err = escapingErrors(errors);
     // Creation itself may fail (no memory): it jumps back here, before anything needs destroying.
     if (setjmp(errors.back)) return false;
     jpeg_create_decompress(&info);
@@ -146,9 +153,7 @@ bool encodeJPEGFromBGR(const OCVImage &image, int quality, std::vector<uint8_t> 
     }
     jpeg_compress_struct info;
     Escape errors;
-    info.err = jpeg_std_error(&errors.manager);
-    errors.manager.error_exit = escape;
-    errors.manager.emit_message = warnOrTrace;
+    info.err = escapingErrors(errors);
     unsigned char *bytes = nullptr;
     unsigned long count = 0;
     if (setjmp(errors.back)) return false;

@@ -88,19 +88,26 @@ package enum FileAccess {
     package static func writeNew(_ bytes: [UInt8], to path: String) throws(OcularError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
-        var written = 0
-        var failure: Int32 = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { writeSome(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { failure = count < 0 ? errno : EIO; break }
-            written += count
-        }
+        var failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         guard failure == 0 else {
             unlink(path)
             throw .writeFailed(path: path, reason: String(cString: strerror(failure)))
         }
+    }
+
+    /// Writes all of `bytes` to an open file, again after an interrupted or short write.
+    /// - Returns: 0 when all were written, else the errno of the write that failed (EIO for a write
+    ///   that wrote nothing without saying why).
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+        var written = 0
+        while written < bytes.count {
+            let count = writeSome(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? errno : EIO }
+            written += count
+        }
+        return 0
     }
 
     /// What a path that is not a regular file is, in words; nil for a regular file.

@@ -100,13 +100,8 @@ final class BatchResultsLog: Sendable {
         }
         let bytes = Array(text.utf8)
         try descriptor.withLock { (descriptor) throws(BatchError) in
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { throw .unwritableResults(path, reason: String(cString: strerror(errno))) }
-                written += count
-            }
+            let failure = bytes.withUnsafeBytes { FileAccess.writeAll($0, to: descriptor) }
+            guard failure == 0 else { throw .unwritableResults(path, reason: String(cString: strerror(failure))) }
         }
     }
 
