@@ -37,6 +37,9 @@ struct OcularBench: AsyncParsableCommand {
     @Flag(help: "Only the filters' rows (the fused five-filter colour chain against one filter, Ocular one by one, OpenCV C++ and Pillow).")
     var filtersOnly = false
 
+    @Flag(help: "Only the blend modes, each against the memory limit (no C++ or Python columns).")
+    var blendOnly = false
+
     @Flag(help: "Only the row behind keeping Ocular's pixel loops in C++: Screen's arithmetic written in Swift against Ocular's.")
     var arithmeticOnly = false
 
@@ -81,6 +84,12 @@ struct OcularBench: AsyncParsableCommand {
         }
         if options.filtersOnly {
             _ = Self.benchmarkFilters(python: python, options: options)
+            return
+        }
+        if options.blendOnly {
+            let inputs = try BlendInputs(framePath: options.image, picturePath: dataRoot + "/images/rocket.jpg")
+            let missed = try reportBlending(inputs, measurements: [], python: PythonReport(), quick: options.quick)
+            print(missed.isEmpty ? "every mode met its goal" : "NOT met: " + missed.joined(separator: "; "))
             return
         }
         if options.arithmeticOnly {

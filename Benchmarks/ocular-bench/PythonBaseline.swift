@@ -38,6 +38,7 @@ func runPython(_ python: String, folder: String) -> PythonReport {
     var environment = ProcessInfo.processInfo.environment
     environment["MALLOC_MMAP_THRESHOLD_"] = String(FrameMemory.keptBlockBytes)
     environment["MALLOC_TRIM_THRESHOLD_"] = String(4 * FrameMemory.keptBlockBytes)
+    environment["MALLOC_TOP_PAD_"] = String(64 << 20)
     process.environment = environment
     let output = Pipe(), errors = Pipe()
     process.standardOutput = output

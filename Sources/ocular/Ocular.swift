@@ -33,21 +33,10 @@ struct OcularCommand: AsyncParsableCommand {
         sigaddset(&termination, SIGINT)
         sigaddset(&termination, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &termination, nil)
-        #if canImport(Glibc)
-        // Frames of a few megabytes are freed and allocated again for every picture or video frame. By
-        // default glibc gives such blocks back to the kernel at once (mmap above 128 KB, a trimmed heap
-        // top) and the next frame faults them in again page by page: 1,300 faults a 720p picture, a third
-        // of a white balance's time in `ocular batch`. Kept in the heap up to these sizes, they are reused;
-        // the process's memory is then its largest frame set, as before, and returned at exit.
-        // (malloc.h is not in Swift's Glibc module: mallopt is looked up by name, its options by value.)
-        typealias MallocOption = @convention(c) (Int32, Int32) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
-            let mallopt = unsafeBitCast(symbol, to: MallocOption.self)
-            let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3  // M_TRIM_THRESHOLD, M_MMAP_THRESHOLD
-            _ = mallopt(mmapThreshold, 64 << 20)
-            _ = mallopt(trimThreshold, 256 << 20)
-        }
-        #endif
+        // Frames of a few megabytes are freed and allocated again for every picture or video frame; kept
+        // in the process they are reused instead of faulted in again page by page (1,300 faults a 720p
+        // picture, a third of a white balance's time in `ocular batch`).
+        FrameMemory.keepFreedFramesForReuse()
         // OpenCV's and libpng's own messages stay off standard error unless --verbose asks (ReadOptions).
         LibraryMessages.show(false)
         png_messages_route(nil)

@@ -102,7 +102,6 @@ struct StudioCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        FrameMemory.keepFreedFramesForReuse()  // every streamed frame reuses the last one's memory
         var logger = Logger(label: "ocular.studio")
         logger.logLevel = logLevel
         var configuration = StudioConfiguration(

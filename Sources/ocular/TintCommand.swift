@@ -53,7 +53,6 @@ struct TintCommand: ParsableCommand {
     }
 
     func run() throws {
-        FrameMemory.keepFreedFramesForReuse()  // every written frame reuses the last one's memory
         let seed = self.seed ?? Int.random(in: 0...999_999)
         // The stages the studio and `apply` use.
         let tint = try TintStage.with(TintStage.seed(seed), TintStage.interval(interval))

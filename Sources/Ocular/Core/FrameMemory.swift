@@ -7,8 +7,11 @@ public enum FrameMemory {
 
     /// Keeps freed frame-sized blocks in the process for the next frame instead of returning them to
     /// the system, which would fault each new frame in page by page (with glibc this more than
-    /// doubles the cost of a 1080p blend). Process-wide, so it is the executable's decision: `ocular`
-    /// and `ocular-bench` make it at start. Returns whether it took effect.
+    /// doubles the cost of a 1080p blend): on the main thread's heap and on the heaps glibc gives other
+    /// threads (Swift tasks, a server's threads), which it would otherwise unmap when a freed frame left
+    /// one empty. Process-wide, so it is the executable's decision: `ocular` makes it at start for every
+    /// command, and `ocular-bench` for its Swift, C++ and Python columns alike. Returns whether it took
+    /// effect.
     /// - Returns: Whether the allocator could be told (glibc only).
     @discardableResult
     public static func keepFreedFramesForReuse() -> Bool {

@@ -166,9 +166,9 @@ OCVStatus ocv_resize_area(const OCVImage *_Nonnull source, const OCVImage *_Nonn
 // MARK: - Memory
 
 /// With glibc, lets freed blocks up to `bytes` (at most 32 MiB) go back to the heap for reuse instead
-/// of to the system (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). A video pipeline allocates a frame-sized
-/// output per frame; returned to the system, each one is faulted in again page by page, which costs
-/// more than the work. Returns false where this cannot be set (other C libraries).
+/// of to the system (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD, and M_TOP_PAD for the heaps of other threads).
+/// A video pipeline allocates a frame-sized output per frame; returned to the system, each one is
+/// faulted in again page by page, which costs more than the work. Returns false where this cannot be set (other C libraries).
 bool ocv_keep_freed_blocks(size_t bytes);
 
 // MARK: - Image codecs
