@@ -116,7 +116,7 @@ struct OcularBench: AsyncParsableCommand {
         print("  Swift:    Ocular \(OcularVersion.current) on OpenCV \(OcularVersion.openCV)")
         print("  C++:      OpenCV \(String(cString: baseline_opencv_version())) (the same libraries, in this process); "
             + "threads \(baseline_opencv_threads()), parallel framework \(String(cString: baseline_parallel_framework()))")
-        print("  input:    \(options.image) resized (INTER_AREA) to each size as BGRA; JPEG: \(jpegSize.width)×\(jpegSize.height), quality 90 in, \(jpegQuality) out")
+        print("  input:    \(options.image) resized (INTER_AREA) to each size as BGRA; JPEG: \(jpegSize.width)×\(jpegSize.height) and the sizes above, quality 90 in, \(jpegQuality) out")
         print("  memory:   freed blocks up to \(FrameMemory.keptBlockBytes >> 20) MiB kept for reuse (glibc M_MMAP_THRESHOLD) in all three: "
             + (keepsFrames ? "yes" : "not available here"))
         print("  timing:   median of single calls; \(options.rounds) rounds alternating Swift and C++, ~\(options.secondsPerSide) s per side per row")
@@ -151,14 +151,19 @@ struct OcularBench: AsyncParsableCommand {
                     baseline_zoom(bytes, Int32(width), Int32(height), zoom.factor, $0, $1, $2, $3)
                 })
             }
-            let jpegFrame = try makeFrame(options.image, width: jpegSize.width, height: jpegSize.height)
-            let jpeg = try encodeJPEG(jpegFrame, width: jpegSize.width, height: jpegSize.height, quality: 90)
-            try Data(jpeg).write(to: URL(fileURLWithPath: folder + "/frame-640x480.jpg"))
-            operations.append(Operation(name: "jpeg", size: "\(jpegSize.width)x\(jpegSize.height)", swift: {
-                try Image(decoding: jpeg, name: "frame.jpg").encoded(as: .jpeg(quality: jpegQuality))
-            }) {
-                baseline_jpeg_round_trip(jpeg, jpeg.count, Int32(jpegQuality), $0, $1, $2, $3)
-            })
+            // The studio's frames are 640×480; a camera's whole frames are 720p and 1080p.
+            var jpegFiles = [[String: Any]]()
+            for (width, height) in [(jpegSize.width, jpegSize.height)] + sizes {
+                let jpeg = try encodeJPEG(try makeFrame(options.image, width: width, height: height), width: width, height: height, quality: 90)
+                let file = "frame-\(width)x\(height).jpg"
+                try Data(jpeg).write(to: URL(fileURLWithPath: folder + "/" + file))
+                jpegFiles.append(["file": file, "width": width, "height": height])
+                operations.append(Operation(name: "jpeg", size: "\(width)x\(height)", swift: {
+                    try Image(decoding: jpeg, name: "frame.jpg").encoded(as: .jpeg(quality: jpegQuality))
+                }) {
+                    baseline_jpeg_round_trip(jpeg, jpeg.count, Int32(jpegQuality), $0, $1, $2, $3)
+                })
+            }
             let merge = try MergeInputs()
             operations.append(merge.operation)
             try merge.write(to: folder)
@@ -176,7 +181,7 @@ struct OcularBench: AsyncParsableCommand {
                 "frames": manifestFrames,
                 "blend": ["frame": "blend-frame.bgra", "picture": "blend-picture.bgra", "invertedEdges": "blend-inverted-edges.bgra",
                           "width": BlendInputs.width, "height": BlendInputs.height],
-                "jpeg": ["file": "frame-640x480.jpg", "width": jpegSize.width, "height": jpegSize.height],
+                "jpegs": jpegFiles,
                 "merge": merge.manifest,
                 "beans": beans.manifest,
                 "jpegQuality": jpegQuality,
