@@ -65,18 +65,26 @@ bool hasExif(const jpeg_decompress_struct &info) {
 
 /// The decoding itself, apart from the caller's C++ objects: longjmp may leave only frames whose
 /// locals have trivial destructors. `info` is set up by the caller, which destroys it.
-bool decodeInto(jpeg_decompress_struct &info, Escape &errors, const uint8_t *bytes, size_t count, const OCVImage &into) {
+/// `denominator` (1, 2, 4 or 8) scales the picture down inside the inverse DCT: libjpeg computes only
+/// 1/denominator of each block's side, and `into` is the picture's size divided by it, rounded up.
+bool decodeInto(jpeg_decompress_struct &info, Escape &errors, const uint8_t *bytes, size_t count, const OCVImage &into,
+                unsigned denominator) {
     if (setjmp(errors.back)) return false;
     jpeg_mem_src(&info, bytes, static_cast<unsigned long>(count));
     // EXIF lives in APP1; libjpeg keeps the first 64 kB of each for hasExif.
     jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
     if (jpeg_read_header(&info, TRUE) != JPEG_HEADER_OK) return false;
     if (hasExif(info) || info.num_components != 3 || info.data_precision != 8 ||
-        (info.jpeg_color_space != JCS_YCbCr && info.jpeg_color_space != JCS_RGB) ||
-        info.image_width != static_cast<JDIMENSION>(into.columns) || info.image_height != static_cast<JDIMENSION>(into.rows)) {
+        (info.jpeg_color_space != JCS_YCbCr && info.jpeg_color_space != JCS_RGB)) {
         return false;
     }
     info.out_color_space = JCS_EXT_BGR;
+    info.scale_num = 1;
+    info.scale_denom = denominator;
+    jpeg_calc_output_dimensions(&info);
+    if (info.output_width != static_cast<JDIMENSION>(into.columns) || info.output_height != static_cast<JDIMENSION>(into.rows)) {
+        return false;
+    }
     if (!jpeg_start_decompress(&info)) return false;
     if (info.output_components != 3 || info.output_width != static_cast<JDIMENSION>(into.columns) ||
         info.output_height != static_cast<JDIMENSION>(into.rows)) {
@@ -117,8 +125,13 @@ bool encodeFrom(jpeg_compress_struct &info, Escape &errors, const OCVImage &imag
 #endif
 
 bool ocv_decode_jpeg_as_bgr(const void *bytes, size_t count, const OCVImage *pointer) {
+    return ocv_decode_jpeg_as_bgr_scaled(bytes, count, 1, pointer);
+}
+
+bool ocv_decode_jpeg_as_bgr_scaled(const void *bytes, size_t count, int denominator, const OCVImage *pointer) {
     const OCVImage &into = *pointer;
 #if defined(OCULAR_JPEG_TO_BGR) && defined(JCS_EXTENSIONS)
+    if (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8) return false;
     const auto *data = static_cast<const uint8_t *>(bytes);
     if (count < 3 || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF) return false;  // not JPEG: OpenCV's
     if (into.data == nullptr || into.type != OCV_8UC3 || into.columns <= 0 || into.rows <= 0 ||
@@ -131,12 +144,13 @@ bool ocv_decode_jpeg_as_bgr(const void *bytes, size_t count, const OCVImage *poi
     // Creation itself may fail (no memory): it jumps back here, before anything needs destroying.
     if (setjmp(errors.back)) return false;
     jpeg_create_decompress(&info);
-    const bool decoded = decodeInto(info, errors, data, count, into);
+    const bool decoded = decodeInto(info, errors, data, count, into, static_cast<unsigned>(denominator));
     jpeg_destroy_decompress(&info);
     return decoded;
 #else
     (void)bytes;
     (void)count;
+    (void)denominator;
     (void)into;
     return false;  // a libjpeg without libjpeg-turbo's extensions: OpenCV decodes
 #endif

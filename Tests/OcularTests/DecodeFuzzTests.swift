@@ -112,6 +112,78 @@ struct DecodeFuzzTests {
         #expect(taken >= 40 && declined >= 100, "taken \(taken), declined \(declined)")
     }
 
+    @Test("a JPEG scaled inside the DCT (1/2, 1/4, 1/8) gives cv::imdecode's IMREAD_REDUCED pixels byte for byte, on frames whose sides are not whole blocks and on 600 damaged JPEGs; Image picks the smallest scale that keeps the pixels asked for")
+    func jpegScaledInTheDCT() throws {
+        /// The scaled path's pixels at 1/`denominator`, or nil where it declines.
+        func scaled(_ bytes: [UInt8], denominator: Int, width: Int, height: Int) -> [UInt8]? {
+            var pixels = [UInt8](repeating: 0, count: width * height * 3)
+            let taken = pixels.withUnsafeMutableBytes { target in
+                var into = OCVImage(data: target.baseAddress, columns: Int32(width), rows: Int32(height), bytesPerRow: Int64(width * 3), type: OCV_8UC3)
+                return bytes.withUnsafeBytes { ocv_decode_jpeg_as_bgr_scaled($0.baseAddress!, $0.count, Int32(denominator), &into) }
+            }
+            return taken ? pixels : nil
+        }
+        /// cv::imdecode's pixels at IMREAD_REDUCED_COLOR_`denominator` (OpenCV asks libjpeg for the same scale), or nil.
+        func opencv(_ bytes: [UInt8], denominator: Int) -> (pixels: [UInt8], width: Int, height: Int)? {
+            let mode: Int32 = [2: 17, 4: 33, 8: 65][denominator]!  // cv::IMREAD_REDUCED_COLOR_2, _4, _8
+            var reference = ReferenceImage()
+            guard reference_decode(bytes, bytes.count, mode, &reference) == 0 else { return nil }
+            defer { reference_image_free(&reference) }
+            let count = Int(reference.columns) * Int(reference.rows) * Int(reference.channels)
+            return (Array(UnsafeBufferPointer(start: reference.bytes, count: count)), Int(reference.columns), Int(reference.rows))
+        }
+        let sweep = try SweepSources.sweep.get()
+        let index = try #require(sweep.names.firstIndex { $0.name.hasPrefix("group-1280x720") })
+        let scene = try sweep.frame(index).image
+        // 1280 × 720, and 1277 × 719: sides that are not whole blocks, rounded up at every scale.
+        for image in [scene, try scene.cropped(to: PixelRectangle(x: 0, y: 0, width: 1277, height: 719))] {
+            let jpeg = try image.encoded(as: .jpeg(quality: 85))
+            for denominator in [2, 4, 8] {
+                let width = (image.width + denominator - 1) / denominator, height = (image.height + denominator - 1) / denominator
+                let expected = try #require(opencv(jpeg, denominator: denominator))
+                #expect(expected.width == width && expected.height == height)
+                #expect(scaled(jpeg, denominator: denominator, width: width, height: height) == expected.pixels,
+                        "\(image.width) × \(image.height) at 1/\(denominator)")
+                // Declined: storage of another size, a scale libjpeg's DCT does not halve to.
+                #expect(scaled(jpeg, denominator: denominator, width: width - 1, height: height) == nil)
+            }
+            #expect(scaled(jpeg, denominator: 3, width: (image.width + 2) / 3, height: (image.height + 2) / 3) == nil)
+        }
+        // Image(decoding:) with the pixels wanted: the smallest scale that keeps at least them.
+        let frame = try scene.encoded(as: .jpeg(quality: 85))
+        for (least, size) in [(921_600, (1280, 720)), (921_599, (1280, 720)), (230_400, (640, 360)), (230_401, (1280, 720)),
+                              (57_600, (320, 180)), (57_599, (320, 180)), (14_400, (160, 90)), (1, (160, 90))] {
+            let decoded = try Image(decoding: frame, options: ImageReadOptions(jpegScaledToAtLeastPixels: least))
+            #expect(decoded.width == size.0 && decoded.height == size.1, "at least \(least) pixels")
+        }
+        // What the scaled path declines is decoded whole: a gray JPEG, a PNG.
+        let gray = try scene.converted(to: .gray8).encoded(as: .jpeg(quality: 85))
+        #expect(try Image(decoding: gray, options: ImageReadOptions(jpegScaledToAtLeastPixels: 1)).width == 1280)
+        #expect(try Image(decoding: try Self.smallImage().encoded(as: .png()), options: ImageReadOptions(jpegScaledToAtLeastPixels: 1)).width == 48)
+        // Damaged colour JPEGs: wherever the scaled path takes one, its pixels are cv::imdecode's at that scale.
+        var generator = SeededGenerator(seed: 20261129)
+        var taken = 0, declined = 0
+        var failures: [String] = []
+        for (name, seed) in try Self.seeds() where name.hasSuffix("as colour JPEG") {
+            for round in 0..<(Self.mutationsPerSeed * 4) {
+                let (mutation, bytes) = Self.mutate(seed, round: round, using: &generator)
+                let denominator = [2, 4, 8][round % 3]
+                guard let reference = opencv(bytes, denominator: denominator) else {
+                    if scaled(bytes, denominator: denominator, width: (48 + denominator - 1) / denominator, height: (36 + denominator - 1) / denominator) != nil {
+                        failures.append("\(name), \(mutation): decoded where OpenCV decodes nothing")
+                    }
+                    declined += 1
+                    continue
+                }
+                guard let pixels = scaled(bytes, denominator: denominator, width: reference.width, height: reference.height) else { declined += 1; continue }
+                taken += 1
+                if pixels != reference.pixels { failures.append("\(name), \(mutation): pixels at 1/\(denominator) differ from cv::imdecode's") }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+        #expect(taken >= 40 && declined >= 100, "taken \(taken), declined \(declined)")
+    }
+
     #endif
 
     @Test("a PNG whose IHDR CRC is wrong is refused: its pixels were never written")

@@ -194,11 +194,13 @@ final class StreamSession: Sendable {
         // The link's level may lower the answers' quality below the chosen one, never raise it.
         let quality = min(settings.quality, link.withLock { $0.meter.current.answerQuality })
         let elapsed = ContinuousClock.now - started
-        let options = ImageReadOptions(pixelLimit: configuration.maxFramePixels)
+        // A recipe of no stages does no work to bound; otherwise a frame to be shrunk is decoded
+        // already shrunk inside the JPEG decoder as far as it can be.
+        let fits = !settings.pipeline.recipe.stages.isEmpty
+        let options = ImageReadOptions(pixelLimit: configuration.maxFramePixels, jpegScaledToAtLeastPixels: fits ? allowedFramePixels() : nil)
         do {
             let decoded = try frame.withUnsafeReadableBytes { try Image(decoding: $0, name: "frame", options: options) }
-            // A recipe of no stages does no work to bound.
-            let image = settings.pipeline.recipe.stages.isEmpty ? decoded : try fittedToWorkBudget(decoded)
+            let image = fits ? try fittedToWorkBudget(decoded) : decoded
             let work = ContinuousClock.now
             let processed = try settings.pipeline.process(Frame(image: image, timestamp: elapsed))
             let seconds = Self.seconds(ContinuousClock.now - work)
@@ -221,12 +223,19 @@ extension StreamSession {
     /// at that size, and what the stages found is in its pixels.
     func fittedToWorkBudget(_ image: Image) throws(OcularError) -> Image {
         let pixels = Double(image.width) * Double(image.height)
-        let allowed = workRate.withLock { rate in
-            rate.map { configuration.maxFrameWorkSeconds / max($0, 1e-12) } ?? Double(configuration.unmeasuredFramePixels)
-        }
+        let allowed = Double(allowedFramePixels())
         guard pixels > allowed else { return image }
         let scale = (allowed / pixels).squareRoot()
         return try image.resized(width: max(1, Int(Double(image.width) * scale)), height: max(1, Int(Double(image.height) * scale)), averaging: true)
+    }
+
+    /// The most pixels a frame may have for the recipe to take it within the work budget (see
+    /// ``fittedToWorkBudget(_:)``).
+    func allowedFramePixels() -> Int {
+        let allowed = workRate.withLock { rate in
+            rate.map { configuration.maxFrameWorkSeconds / max($0, 1e-12) } ?? Double(configuration.unmeasuredFramePixels)
+        }
+        return allowed >= Double(Int.max) ? Int.max : max(1, Int(allowed))
     }
 
     static func seconds(_ duration: Duration) -> Double {

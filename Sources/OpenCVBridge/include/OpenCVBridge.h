@@ -194,6 +194,12 @@ OCVStatus ocv_decode_image(const void *_Nonnull bytes, size_t count, OCVReadMode
 /// the tests call it alone, to hold its pixels to cv::imdecode's.
 bool ocv_decode_jpeg_as_bgr(const void *_Nonnull bytes, size_t count, const OCVImage *_Nonnull into);
 
+/// ocv_decode_jpeg_as_bgr at 1/`denominator` of the picture's width and height (2, 4 or 8; 1: whole),
+/// scaled inside libjpeg's inverse DCT, a fraction of the work of decoding whole and shrinking;
+/// `into` is the picture's size divided by `denominator`, rounded up. False as ocv_decode_jpeg_as_bgr
+/// is, and for any other denominator.
+bool ocv_decode_jpeg_as_bgr_scaled(const void *_Nonnull bytes, size_t count, int denominator, const OCVImage *_Nonnull into);
+
 /// Bytes OpenCV produced; release with ocv_bytes_release.
 typedef struct OCVBytes OCVBytes;
 const uint8_t *_Nonnull ocv_bytes_data(const OCVBytes *_Nonnull bytes);
