@@ -3,7 +3,7 @@ SWIFT ?= swift
 # Every build goes through scripts/swift-build.sh, which keeps SwiftPM's trait flags in one order between runs.
 BUILD = SWIFT=$(SWIFT) scripts/swift-build.sh
 
-.PHONY: run test eval build bench fuzz docs clean
+.PHONY: run test eval build bench bench-accept fuzz docs clean
 
 ## Install what is missing, build, and serve Ocular Studio: at `ocular studio`'s defaults (StudioConfiguration's,
 ## http://127.0.0.1:8080/), or at HOST= and PORT= when given.
@@ -22,7 +22,8 @@ test:
 	SWIFT=$(SWIFT) scripts/swift-tests.sh test
 	scripts/client-package.sh
 	scripts/browser-tests.sh test
-	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-alone.xml
+	.venv/bin/python -m pytest Tests/scripts -q -p no:cacheprovider --junitxml=.build/test-logs/scripts.xml
+	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-alone.xml .build/test-logs/scripts.xml
 
 ## The evaluations whole (faces, beans, samples, fusion, fuzzing, the kill loop): the articles' figure tables,
 ## printed, under the same thresholds as make test's samples; then ocular batch on a real local Ray cluster
@@ -49,6 +50,11 @@ docs:
 ## Benchmarks: the Swift API against the same OpenCV calls from C++ and from Python cv2.
 bench:
 	scripts/bench.sh
+
+## The last make bench's figures become the accepted ones (Benchmarks/baseline.json), which make bench
+## then holds every run to.
+bench-accept:
+	python3 scripts/bench-compare.py --accept .build/bench/last
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of the bridge's decode path: make fuzz SECONDS=600
 SECONDS_TO_FUZZ ?= 600

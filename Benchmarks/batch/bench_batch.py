@@ -165,6 +165,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ocular", required=True)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--figures", help="write the run's figures as JSON to this file, for scripts/bench-compare.py")
     parser.add_argument("--ray-python", default=os.path.join(REPOSITORY, ".venv-ray", "bin", "python"))
     options = parser.parse_args()
     ocular = os.path.abspath(options.ocular)
@@ -229,10 +230,32 @@ def main():
         rows.append(("Ray", float("nan"), "not run: no Ray in .venv-ray (make eval installs it)"))
     for name, rate, note in rows:
         print(f"  {name:<58} {rate:8.1f} files/s  {note}")
+    # Half the pairs' range over their median: how far one alternated pair strays in this run.
+    pair_spread = (pair_ratios[-1] - pair_ratios[0]) / 2 / statistics.median(pair_ratios) if len(pair_ratios) > 1 else None
+    figures = [figure("batch/Python pool files/s", statistics.median(pair_ratios), "higher", "runs", pair_spread),
+               figure("batch/shell loop files/s", batch_rate / loop_rate, "higher", "runs"),
+               figure("batch resident size 10,000/1,000 inputs", large_resident / small_resident, "lower", "runs")]
+    if ray_seconds is not None:
+        figures.append(figure("Ray/batch files/s", ray_rate / batch_rate, "higher", "runs"))
     flat = large_resident <= 1.1 * small_resident
     print(f"  ocular batch's largest resident size: {batch_resident:.0f} MB over the {count} pictures; over 1,000 small inputs "
           f"{small_resident:.0f} MB ({small_seconds:.1f} s), over 10,000 {large_resident:.0f} MB ({large_seconds:.1f} s): "
           f"{large_resident / small_resident:.2f}x (flat, <= 1.1: {verdict(flat)})")
+    if options.figures:
+        write_figures(options.figures, "bench_batch.py", figures)
+
+
+def figure(name, value, better, kind, spread=None):
+    """One figure for scripts/bench-compare.py; `kind` and `spread` as ocular-bench's Figures.swift says."""
+    row = {"name": name, "value": value, "better": better, "kind": kind}
+    if spread is not None:
+        row["spread"] = spread
+    return row
+
+
+def write_figures(path, source, figures):
+    with open(path, "w") as file:
+        json.dump({"source": source, "figures": figures}, file, indent=2, sort_keys=True)
 
 
 def same_outputs_one(first, second):

@@ -44,14 +44,56 @@ def start_studio(ocular):
     sys.exit(f"ocular studio did not start: {line!r}")
 
 
-def measure(page, name, seconds):
-    """One row: the page's counters over `seconds`, after the delay log is emptied."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def chromium_cpu(marker):
+    """CPU seconds (user + system) so far of the Chromium launched with `marker` in its command line and of
+    its child processes, by their --type: "renderer" (the page's JavaScript, canvases, JPEG encoding and
+    decoding), "gpu-process" (compositing; in software here), "browser" (the main process), "utility"."""
+    parents, commands, seconds = {}, {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as file:
+                command = file.read().split(b"\0")
+        except OSError:
+            continue  # gone meanwhile
+        pid = int(entry)
+        parents[pid] = int(fields[1])
+        commands[pid] = command
+        seconds[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+    # A child process rewrites its command line as one string ("chromium --type=renderer ..."), so the
+    # type is looked for in the whole of it.
+    kinds = {pid: (re.search(rb"--type=([\w-]+)", b" ".join(command)) or [None, b"browser"])[1].decode()
+             for pid, command in commands.items()}
+    roots = {pid for pid, command in commands.items() if kinds[pid] == "browser" and any(marker.encode() in a for a in command)}
+    totals = {}
+    for pid in seconds:
+        ancestor = pid
+        while ancestor not in roots and ancestor > 1:
+            ancestor = parents.get(ancestor, 1)
+        if ancestor in roots:
+            totals[kinds[pid]] = totals.get(kinds[pid], 0) + seconds[pid]
+    return totals
+
+
+def measure(page, name, seconds, marker):
+    """One row: the page's counters over `seconds`, after the delay log is emptied, and what Chromium's
+    processes spent of the CPU meanwhile (`marker`: a string of its command line)."""
     page.evaluate("window.ocularStudio.takeDelays()")
     start = page.evaluate("window.ocularStudio.stats()")
+    cpu_start = chromium_cpu(marker)
     began = time.monotonic()
     page.wait_for_timeout(seconds * 1000)
     end = page.evaluate("window.ocularStudio.stats()")
+    cpu_end = chromium_cpu(marker)
     elapsed = time.monotonic() - began
+    cpu = {kind: cpu_end[kind] - cpu_start.get(kind, 0) for kind in cpu_end}
+    shown_frames = max(1, end["framesReceived"] - start["framesReceived"])
     log = page.evaluate("window.ocularStudio.takeDelays()")
     delays = sorted(entry["delay"] for entry in log)
     round_trips = sorted(entry["roundTrip"] for entry in log)
@@ -63,6 +105,10 @@ def measure(page, name, seconds):
         "median": statistics.median(delays) if delays else float("nan"),
         "p95": delays[int(0.95 * (len(delays) - 1))] if delays else float("nan"),
         "trip": statistics.median(round_trips) if round_trips else float("nan"),
+        # The page's own work per frame shown: its renderer and the GPU process (compositing).
+        "page_cpu": 1000 * (cpu.get("renderer", 0) + cpu.get("gpu-process", 0)) / shown_frames,
+        "chromium_cpu": 1000 * sum(cpu.values()) / shown_frames,
+        "cpu_by_kind": {kind: 1000 * seconds / shown_frames for kind, seconds in cpu.items()},
     }
 
 
@@ -77,7 +123,7 @@ def measure_page(playwright, camera, url, ready, name, seconds):
         page.goto(url)
         page.wait_for_function(ready, timeout=60000)
         page.wait_for_timeout(1500)
-        row = measure(page, name, seconds)
+        row = measure(page, name, seconds, str(camera))
         row["stats"] = page.evaluate("window.ocularStudio.stats()")
         return row
     finally:
@@ -119,10 +165,15 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ocular", required=True)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--only", help="comma-separated recipes to measure (stage names, none, beans, masks); default: all")
+    parser.add_argument("--figures", help="write the run's figures as JSON to this file, for scripts/bench-compare.py")
     options = parser.parse_args()
     # No stages, then every stage the registry lists, at its defaults.
     listed = json.loads(subprocess.run([options.ocular, "stages", "--json"], check=True, capture_output=True, text=True).stdout)
     recipes = [("none", "[]")] + [(stage["name"], json.dumps([{"stage": stage["name"]}])) for stage in listed["stages"]]
+    only = set(options.only.split(",")) if options.only else None
+    if only:
+        recipes = [recipe for recipe in recipes if recipe[0] in only]
 
     folder = Path(tempfile.mkdtemp(prefix="ocular-bench-browser-"))
     camera = folder / "camera-30fps.y4m"
@@ -142,10 +193,12 @@ def main():
             for name, stages in recipes:
                 page.evaluate(f"""window.ocularStudio.sendText('{{"type":"settings","recipe":{{"stages":{stages}}}}}')""")
                 page.wait_for_timeout(1500)  # settle: the recipe applies, the JIT warms
-                rows.append(measure(page, name, options.seconds))
+                rows.append(measure(page, name, options.seconds, str(camera)))
             browser.close()
-            rows.append(measure_bean_counter(playwright, url, folder, options.seconds))
-            rows.append(measure_many_masks(playwright, options.ocular, url, folder, options.seconds))
+            if not only or "beans" in only:
+                rows.append(measure_bean_counter(playwright, url, folder, options.seconds))
+            if not only or "masks" in only:
+                rows.append(measure_many_masks(playwright, options.ocular, url, folder, options.seconds))
     finally:
         studio.terminate()
         studio.wait(timeout=10)
@@ -156,11 +209,16 @@ def main():
     print("(capture, encoding, any wait for the previous answer, round trip, decoding); round trip: frame sent → answer")
     print("received, what the page's HUD showed before the pacing fix (42 ms median, at 15 frames/s).")
     print("")
-    print(f"{'recipe':<13} {'camera/s':>9} {'sent/s':>7} {'shown/s':>8} {'delay median':>13} {'delay p95':>10} {'trip median':>12}")
-    print("-" * 77)
+    print("page CPU: Chromium's renderer and GPU processes, CPU ms per frame shown (all of Chromium's in brackets).")
+    print("")
+    print(f"{'recipe':<13} {'camera/s':>9} {'sent/s':>7} {'shown/s':>8} {'delay median':>13} {'delay p95':>10} {'trip median':>12} {'page CPU':>16}")
+    print("-" * 94)
     for row in rows:
         print(f"{row['recipe']:<13} {row['camera']:>9.1f} {row['sent']:>7.1f} {row['shown']:>8.1f} {row['median']:>10.1f} ms"
-              f" {row['p95']:>7.1f} ms {row['trip']:>9.1f} ms")
+              f" {row['p95']:>7.1f} ms {row['trip']:>9.1f} ms {row['page_cpu']:>5.1f} ms ({row['chromium_cpu']:.1f})")
+    print("  page CPU by process, ms per frame shown: " + "; ".join(
+        f"{row['recipe']}: " + ", ".join(f"{kind} {value:.1f}" for kind, value in sorted(row["cpu_by_kind"].items()) if value >= 0.05)
+        for row in rows))
     tallies = [row for row in rows if "tally" in row]
     for row in tallies:
         print(f"  {row['recipe']}: the Bean Counter page (beans.html) over the demo's coins and beans; its tally read {row['tally']!r}")
@@ -168,6 +226,15 @@ def main():
         if "faces" in row:
             print(f"  {row['recipe']}: the Many Masks page (masks.html) over a 12-person group at 1280×720; {row['faces']} faces listed at the end"
                   f" (≥ 25 frames/s shown asked: {'met' if row['shown'] >= 25 else 'NOT met'})")
+    if options.figures:
+        # Times and rates on this machine alone ("absolute"): the page's frames shown a second and its round trip.
+        figures = []
+        for row in rows:
+            figures.append({"name": f"browser {row['recipe']} frames shown/s", "value": row["shown"], "better": "higher", "kind": "absolute"})
+            figures.append({"name": f"browser {row['recipe']} round trip ms", "value": row["trip"], "better": "lower", "kind": "absolute"})
+            figures.append({"name": f"browser {row['recipe']} page CPU ms a frame", "value": row["page_cpu"], "better": "lower", "kind": "absolute"})
+        with open(options.figures, "w") as file:
+            json.dump({"source": "bench_browser.py", "figures": figures}, file, indent=2, sort_keys=True)
     missed = [row["recipe"] for row in rows if row["shown"] < TARGET_FPS or row["trip"] > TARGET_DELAY_MS]
     print("")
     print(f"  browser ≥ {TARGET_FPS} frames/s shown, median round trip ≤ {TARGET_DELAY_MS} ms: "

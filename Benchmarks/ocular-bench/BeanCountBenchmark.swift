@@ -154,6 +154,10 @@ extension BeanCountBenchmark {
         func percent(_ value: Double) -> String { String(format: "%.1f %%", value * 100) }
         for row in rows {
             let evaluation = row.evaluation
+            if row.name != cxx.name {
+                FigureLog.shared.record("counting beans \(row.name) ×C++", row.perFrame / cxx.perFrame, better: .lower,
+                                        kind: row.name.contains("Python") ? .separate : .alternated, spread: spread(row.milliseconds))
+            }
             print([pad(row.name, 42, right: false), pad(String(format: "%.1f", row.perFrame), 9),
                    pad(String(format: "%.2f", row.perFrame / cxx.perFrame), 6), pad(percent(evaluation.recall), 7),
                    pad(percent(evaluation.precision), 10), pad(row.name.contains("not named") ? "—" : percent(evaluation.labellingAccuracy), 7),

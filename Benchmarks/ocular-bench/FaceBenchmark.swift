@@ -152,6 +152,10 @@ extension FaceBenchmark {
         print(String(repeating: "-", count: 80))
         guard let cxx = rows.first(where: { $0.name == "textbook, C++" }) else { return ["no C++ row"] }
         for row in rows {
+            if row.name != cxx.name {
+                FigureLog.shared.record("faces \(row.name) ×C++", row.perFrame / cxx.perFrame, better: .lower,
+                                        kind: row.name.contains("Python") ? .separate : .alternated, spread: spread(row.milliseconds))
+            }
             print([pad(row.name, 44, right: false), pad(String(format: "%.2f", row.perFrame), 9),
                    pad(String(format: "%.2f", row.perFrame / cxx.perFrame), 6),
                    pad(String(format: "%.2f", row.recall), 7), pad(row.precision.map { String(format: "%.2f", $0) } ?? "n/a", 10)].joined(separator: " "))
@@ -263,6 +267,7 @@ struct GroupFaceBenchmark {
         print([pad("group of 12 at 1280×720", 44, right: false), pad("ms/frame", 9), pad("recall", 7), pad("precision", 10)].joined(separator: " "))
         print(String(repeating: "-", count: 74))
         for row in rows {
+            FigureLog.shared.record("faces group: \(row.name) ms a frame", row.perFrame, better: .lower, kind: .absolute, spread: spread(row.milliseconds))
             print([pad(row.name, 44, right: false), pad(String(format: "%.2f", row.perFrame), 9), pad(String(format: "%.2f", row.recall), 7),
                    pad(row.precision.map { String(format: "%.2f", $0) } ?? "n/a", 10)].joined(separator: " "))
         }

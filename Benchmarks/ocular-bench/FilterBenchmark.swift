@@ -87,6 +87,7 @@ struct FilterBenchmark {
             let name = measurement.operation.name
             medians[name] = median(measurement.swift)
             medians["C++ " + name] = median(measurement.cxx)
+            FigureLog.shared.record("filter \(name) Swift/C++", measurement.ratio, better: .lower, kind: .alternated, spread: measurement.roundSpread)
             print([pad(name, 18, right: false), pad(milliseconds(median(measurement.swift)), 10), pad(milliseconds(median(measurement.cxx)), 10),
                    pad(String(format: "%.3f", measurement.ratio), 10)].joined(separator: " "))
         }
@@ -98,9 +99,12 @@ struct FilterBenchmark {
             print(String(format: "  chain fused / %@ alone: %.2f", name, fused / single))
         }
         let slowest = singles.max { $0.1 < $1.1 }
+        if let slowest { FigureLog.shared.record("filter chain fused/slowest filter alone", fused / slowest.1, better: .lower, kind: .alternated) }
         if let slowest, fused / slowest.1 > 1.3 { missed.append(String(format: "fused chain %.2f× its slowest filter alone (%@), goal ≤ 1.3", fused / slowest.1, slowest.0)) }
         let rivals = [("Ocular one by one", oneByOne), ("OpenCV C++ one by one", cxxChain)] + (pillow.map { [("Pillow + NumPy", $0)] } ?? [])
         let best = rivals.min { $0.1 < $1.1 }!
+        FigureLog.shared.record("filter chain fused speed-up over the best one-by-one", best.1 / fused, better: .higher,
+                                kind: best.0.contains("Pillow") ? .separate : .alternated)
         print(String(format: "  fused is %.2f× faster than the best one-by-one (%@); against each: ", best.1 / fused, best.0)
               + rivals.map { String(format: "%@ %.2f×", $0.0, $0.1 / fused) }.joined(separator: ", "))
         if best.1 / fused < 3 { missed.append(String(format: "fused chain only %.2f× faster than %@, goal ≥ 3×", best.1 / fused, best.0)) }

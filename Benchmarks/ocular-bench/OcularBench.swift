@@ -43,6 +43,9 @@ struct OcularBench: AsyncParsableCommand {
     @Flag(help: "Only the row behind keeping Ocular's pixel loops in C++: Screen's arithmetic written in Swift against Ocular's.")
     var arithmeticOnly = false
 
+    @Option(help: "Write every figure of the run (ratios, rates) as JSON to this file, for scripts/bench-compare.py.")
+    var figures: String?
+
     @Option(help: "The Python with cv2 for the Python column (default: the package's .venv-bench/bin/python if it exists, else python3).")
     var python: String?
 
@@ -62,6 +65,18 @@ struct OcularBench: AsyncParsableCommand {
     var minimumIterationsPerRound: Int { quick ? 2 : 3 }
 
     mutating func run() async throws {
+        try await runSelected()
+        if let figures {
+            do {
+                try FigureLog.shared.write(to: figures)
+            } catch {
+                fail("cannot write the figures to \(figures): \(error)")
+            }
+        }
+    }
+
+    /// Runs what the flags ask for (everything by default), printing the tables and recording each figure.
+    func runSelected() async throws {
         // As `ocular` does; the Python subprocess gets the same through glibc's environment variables.
         let keepsFrames = FrameMemory.keepFreedFramesForReuse()
         let options = self
@@ -243,6 +258,10 @@ struct OcularBench: AsyncParsableCommand {
                 pad("\(measurement.swift.count)", 6),
                 "  " + (measurement.sameOutput ? "yes" : "NO"),
             ]
+            FigureLog.shared.record("\(operation.key) Swift/C++", ratio, better: .lower, kind: .alternated, spread: measurement.roundSpread)
+            if let pythonMedian {
+                FigureLog.shared.record("\(operation.key) Swift/cv2", swiftMedian / pythonMedian, better: .lower, kind: .separate)
+            }
             let mark = ratio > 1.05 ? "  <-- over 1.05" : ""
             if ratio > 1.05 { over.append(operation.key) }
             print(columns.joined(separator: " ") + mark)
@@ -414,6 +433,7 @@ extension OcularBench {
                    pad("max ms", 8), pad("reply KiB", 10)].joined(separator: " "))
             print(String(repeating: "-", count: 71))
             for result in studioResults {
+                FigureLog.shared.record("studio \(result.effect) frames/s", result.framesPerSecond, better: .higher, kind: .absolute)
                 let meetsTarget = result.framesPerSecond >= 30 && percentile(result.roundTrips, 0.95) <= 50e6
                 print([pad(result.effect, 13, right: false), pad("\(result.roundTrips.count)", 7),
                        pad(String(format: "%.1f", result.framesPerSecond), 9),

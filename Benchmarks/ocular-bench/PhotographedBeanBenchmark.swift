@@ -68,6 +68,7 @@ struct PhotographedBeanBenchmark {
             print([pad(row.name, 42, right: false), pad(String(format: "%.1f", row.perFrame), 9), pad(String(format: "%.0f", row.budget), 7),
                    pad(percent(evaluation.recall), 7), pad(percent(evaluation.precision), 10), pad(percent(evaluation.labellingAccuracy), 7),
                    pad(percent(evaluation.exactTallies), 12)].joined(separator: " "))
+            FigureLog.shared.record("counting beans photographed: \(row.name) ms a frame", row.perFrame, better: .lower, kind: .absolute, spread: spread(row.milliseconds))
             if row.perFrame > row.budget { missed.append(String(format: "%@ %.0f ms (over %.0f)", row.name, row.perFrame, row.budget)) }
         }
         return missed

@@ -68,6 +68,12 @@ struct SampleBenchmark {
             let name = measurement.operation.name
             let swift = median(measurement.swift), cxx = median(measurement.cxx)
             var marks: [String] = []
+            FigureLog.shared.record("sample \(name) Swift/C++", measurement.ratio, better: .lower, kind: .alternated, spread: measurement.roundSpread)
+            for (index, column) in python.enumerated() {
+                if let value = column.medians[name] {
+                    FigureLog.shared.record("sample \(name) Swift/Py\(index + 1)", swift / value, better: .lower, kind: .separate)
+                }
+            }
             if measurement.ratio > 1.05 { marks.append("over 1.05× C++") }
             if let first = python.first?.medians[name], swift / first > 1.0 { marks.append("slower than Py1") }
             missed += marks.map { "\(name): \($0)" }

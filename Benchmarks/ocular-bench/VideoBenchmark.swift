@@ -86,6 +86,7 @@ extension VideoBenchmark {
         for row in rows {
             let ratio = row.pythonFramesPerSecond.map { row.ocularFramesPerSecond / $0 }
             if let ratio, ratio < 1 { missed.append(row.name) }
+            if let ratio { FigureLog.shared.record("process \(row.name) Ocular/Python frames/s", ratio, better: .higher, kind: .runs) }
             print([pad(row.name, 34, right: false), pad("\(row.frames)", 7), pad(String(format: "%.1f", row.ocularFramesPerSecond), 11),
                    pad(row.pythonFramesPerSecond.map { String(format: "%.1f", $0) } ?? "n/a", 11),
                    pad(ratio.map { String(format: "%.2f", $0) } ?? "n/a", 14)].joined(separator: " ")

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Holds a `make bench` run's figures against the accepted ones in Benchmarks/baseline.json.
+
+Each part of the bench writes its figures as JSON ({"source", "figures": [{"name", "value", "better",
+"kind", "spread"?}]}): ocular-bench --figures, bench_batch.py --figures, bench_browser.py --figures.
+
+    bench-compare.py RUN...                  print every figure against the baseline; exit 1 when one got
+                                             worse by more than its noise or was not measured
+    bench-compare.py --report-only RUN...    the same table, exit 0 (a --quick run's rough figures)
+    bench-compare.py --accept RUN...         write the baseline from these runs (several runs of the same
+                                             bench: each figure's median, and their spread as its noise)
+
+RUN: a figure file, or a folder of them (scripts/bench.sh keeps each run's in .build/bench/run-TIME/). For
+--accept each RUN is one whole run; otherwise they all make one run.
+
+A figure's noise is the largest of: the least its kind allows (NOISE_FLOORS, measured), the noise the
+baseline recorded for it, and this run's own spread (half the range of its rounds over its value).
+"""
+import argparse
+import json
+import math
+import statistics
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+BASELINE = REPOSITORY / "Benchmarks" / "baseline.json"
+
+# The least relative change each kind of figure shows between two full runs of the unchanged bench on
+# this machine (2 cores), so less than this is never called a regression. Measured: Benchmarks.md,
+# "Regressions".
+NOISE_FLOORS = {
+    # Swift and C++ in one process, alternating rounds: two runs' ratios differed by up to 7 %.
+    "alternated": 0.10,
+    # Whole programs in alternated runs (ocular process against the Python loop, ocular batch against a
+    # multiprocessing pool): up to 9 % apart.
+    "runs": 0.12,
+    # A rate or a time on this machine alone (studio frames/s, ms a frame): up to 13 % apart.
+    "absolute": 0.15,
+    # Against Python cv2 or Pillow, run once in a subprocess: up to 35 % apart (tint 0.90 and 1.22).
+    "separate": 0.35,
+}
+
+
+class FigureError(Exception):
+    pass
+
+
+def figure_files(paths):
+    """The files named, and the .json files in the folders named."""
+    files = []
+    for path in map(Path, paths):
+        files += sorted(path.glob("*.json")) if path.is_dir() else [path]
+    return files
+
+
+def load_run(paths):
+    """Every figure of the given files (or folders of them) by name; a name twice, or a figure without its
+    fields, is an error."""
+    figures = {}
+    for path in figure_files(paths):
+        try:
+            document = json.loads(Path(path).read_text())
+        except (OSError, ValueError) as error:
+            raise FigureError(f"{path}: cannot read the figures: {error}")
+        for figure in document.get("figures", []):
+            missing = [field for field in ("name", "value", "better", "kind") if field not in figure]
+            if missing:
+                raise FigureError(f"{path}: a figure without {', '.join(missing)}: {figure}")
+            if figure["better"] not in ("lower", "higher"):
+                raise FigureError(f"{path}: {figure['name']}: better is {figure['better']!r}, not lower or higher")
+            if figure["kind"] not in NOISE_FLOORS:
+                raise FigureError(f"{path}: {figure['name']}: kind {figure['kind']!r} is none of {', '.join(NOISE_FLOORS)}")
+            if figure["name"] in figures:
+                raise FigureError(f"{path}: {figure['name']} measured twice")
+            figures[figure["name"]] = figure
+    return figures
+
+
+def finite(value):
+    return isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+
+
+def worsening(baseline, value):
+    """How many times worse `value` is than the baseline's (below 1: better)."""
+    return value / baseline["value"] if baseline["better"] == "lower" else baseline["value"] / value
+
+
+def compare(baseline, run):
+    """Rows (name, baseline value, value, change, noise, verdict) and whether any figure regressed or went missing."""
+    rows, failed = [], False
+    for name, accepted in baseline["figures"].items():
+        figure = run.get(name)
+        if figure is None or not finite(figure["value"]):
+            rows.append((name, accepted["value"], None, None, accepted["noise"], "NOT MEASURED"))
+            failed = True
+            continue
+        noise = max(NOISE_FLOORS[accepted["kind"]], accepted["noise"], figure.get("spread") or 0)
+        factor = worsening(accepted, figure["value"])
+        if factor > 1 + noise:
+            verdict, failed = "WORSE", True
+        elif factor < 1 / (1 + noise):
+            verdict = "better"
+        else:
+            verdict = "same"
+        rows.append((name, accepted["value"], figure["value"], factor, noise, verdict))
+    for name, figure in run.items():
+        if name not in baseline["figures"]:
+            rows.append((name, None, figure["value"], None, None, "new"))
+    return rows, failed
+
+
+def accept(runs):
+    """A baseline of the last run's figures, each from every run that measured it: their median, its noise
+    the largest of the runs' spreads and how far the runs lie apart."""
+    figures = {}
+    for name, last in runs[-1].items():
+        measured = [run[name] for run in runs if name in run and finite(run[name]["value"])]
+        if not measured:
+            continue
+        values = [figure["value"] for figure in measured]
+        middle = statistics.median(values)
+        apart = (max(values) - min(values)) / 2 / middle
+        spreads = [figure.get("spread") or 0 for figure in measured]
+        figures[name] = {"value": middle, "better": last["better"], "kind": last["kind"], "noise": round(max([apart] + spreads), 4)}
+    return figures
+
+
+def print_table(rows):
+    width = max(len(row[0]) for row in rows) if rows else 10
+    print(f"{'figure':<{width}} {'accepted':>10} {'now':>10} {'worse by':>9} {'noise':>6}  verdict")
+    print("-" * (width + 48))
+    for name, accepted, value, factor, noise, verdict in rows:
+        def number(x):
+            return f"{x:10.3f}" if x is not None else f"{'—':>10}"
+        change = f"{(factor - 1) * 100:+8.1f}%" if factor is not None else f"{'—':>9}"
+        noise_text = f"{noise * 100:5.0f}%" if noise is not None else f"{'—':>6}"
+        print(f"{name:<{width}} {number(accepted)} {number(value)} {change} {noise_text}  {verdict}")
+
+
+def main(arguments=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("runs", nargs="+", help="figure files or folders of one run (--accept: one or more runs, a file or folder each)")
+    parser.add_argument("--baseline", default=str(BASELINE))
+    parser.add_argument("--accept", action="store_true", help="write the baseline from the given runs")
+    parser.add_argument("--report-only", action="store_true", help="print the table but exit 0")
+    options = parser.parse_args(arguments)
+    try:
+        if options.accept:
+            runs = [load_run([path]) for path in options.runs]
+            figures = accept(runs)
+            document = {"accepted": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                        "runs": len(runs), "figures": figures}
+            Path(options.baseline).write_text(json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+            print(f"accepted {len(figures)} figures from {len(runs)} run(s) into {options.baseline}")
+            return 0
+        run = load_run(options.runs)
+        try:
+            baseline = json.loads(Path(options.baseline).read_text())
+        except (OSError, ValueError) as error:
+            raise FigureError(f"{options.baseline}: cannot read the baseline: {error}")
+    except FigureError as error:
+        print(f"bench-compare: {error}", file=sys.stderr)
+        return 2
+    rows, failed = compare(baseline, run)
+    print(f"Against the baseline accepted {baseline.get('accepted', '?')} ({options.baseline}):")
+    print_table(rows)
+    worse = [row[0] for row in rows if row[5] in ("WORSE", "NOT MEASURED")]
+    print("")
+    if options.report_only:
+        print("(report only: these figures are not held against the baseline)")
+        return 0
+    if failed:
+        print(f"REGRESSED beyond the noise: {len(worse)} figure(s): " + "; ".join(worse))
+        return 1
+    print(f"every one of the {len(baseline['figures'])} accepted figures within its noise")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
