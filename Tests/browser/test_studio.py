@@ -272,3 +272,25 @@ def test_an_upload_that_is_not_a_picture_is_refused_with_the_reason(studio, came
     assert "could not be uploaded" in page.inner_text("#notice")
     assert not page.is_visible("img.picture-preview")
     assert page.inner_text("#connection") == "Live"
+
+
+@pytest.mark.alone
+def test_a_slow_recipe_encodes_only_the_camera_frames_it_can_send(studio, camera_page_30fps):
+    """Cartoon takes a few hundred ms a frame: the page encoded every one of the camera's 30 frames a second
+    and sent a few; a frame a newer one would replace before it could go is now left unencoded."""
+    page = camera_page_30fps
+    open_studio(page, studio, 10)
+    page.evaluate("""window.ocularStudio.sendText('{"type":"settings","recipe":{"stages":[{"stage":"cartoon"}]}}')""")
+    page.wait_for_function("window.ocularStudio.stats().recipe.stages.length === 1", timeout=10000)
+    page.wait_for_function(f"window.ocularStudio.stats().framesReceived >= {stats(page)['framesReceived'] + 3}", timeout=30000)
+    start = stats(page)
+    page.wait_for_function(f"window.ocularStudio.stats().framesReceived >= {start['framesReceived'] + 8}", timeout=60000)
+    end = stats(page)
+    camera = end["cameraFrames"] - start["cameraFrames"]
+    sent = end["framesSent"] - start["framesSent"]
+    encoded = end["framesEncoded"] - start["framesEncoded"]
+    # The recipe is slow: most camera frames cannot go.
+    assert camera >= 3 * sent, f"{camera} camera frames, {sent} sent: the recipe was not slow ({end})"
+    # Each frame sent was encoded, and a few besides it (round trips wander; 19 for 8 sent of 101 camera frames
+    # when this was written): not one for every camera frame, as before.
+    assert sent <= encoded <= 3 * sent + 2, f"{encoded} encoded for {sent} sent of {camera} camera frames ({end})"
