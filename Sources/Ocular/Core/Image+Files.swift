@@ -12,8 +12,9 @@ public struct ImageReadOptions: Sendable, Equatable {
     /// For a caller about to shrink what it reads to about this many pixels: a plain JPEG (8-bit
     /// colour, no EXIF) read in colour is then decoded already scaled down, inside libjpeg's inverse
     /// DCT, by the largest of 1/2, 1/4 and 1/8 a side that still leaves at least this many pixels (its
-    /// sides divided and rounded up): a 1920×1080 frame wanted at 640×360 is decoded at 960×540 in a
-    /// third of the time. nil, or any other file: decoded whole.
+    /// sides divided and rounded up): a 1920×1080 frame wanted at 640×360 is decoded at 960×540, in
+    /// less than half the time of decoding it whole and shrinking it (cv2, the same scaling: 3.95 ms
+    /// against 8.7). nil, or any other file: decoded whole.
     public var jpegScaledToAtLeastPixels: Int?
 
     /// Creates options.
