@@ -6,8 +6,9 @@
 # Extra arguments go to ocular-bench (e.g. --quick).
 #
 # Every part writes its figures to .build/bench/run-TIME/, and scripts/bench-compare.py holds them against
-# the accepted ones (Benchmarks/baseline.json): the script exits 1, naming them, when a figure got worse
-# by more than its noise. A --quick run's figures are printed against the baseline but not held to it.
+# the accepted ones (Benchmarks/baseline.json): the script exits 1, naming them, when a figure got worse by
+# more than its noise and again when the part that measures it runs a second time. A --quick run's figures
+# are printed against the baseline but not held to it.
 # `make bench-accept` makes the last run (or several: scripts/bench-compare.py --accept RUN...) the baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,4 +40,7 @@ echo
 .venv/bin/python Benchmarks/browser/bench_browser.py --ocular "$bin/ocular" --figures "$figures/browser.json"
 echo
 ln -sfn "$(basename "$figures")" .build/bench/last
-python3 scripts/bench-compare.py ${quick:+--report-only} "$figures"
+if [ -n "$quick" ]; then
+    exec python3 scripts/bench-compare.py --report-only "$figures"
+fi
+exec scripts/bench-recheck.sh "$figures"

@@ -43,6 +43,9 @@ struct OcularBench: AsyncParsableCommand {
     @Flag(help: "Only the row behind keeping Ocular's pixel loops in C++: Screen's arithmetic written in Swift against Ocular's.")
     var arithmeticOnly = false
 
+    @Flag(help: "Only the first table and what it measures: each op against C++ and Python cv2, the textbook's blends, every blend mode, the bean counter's detection.")
+    var tableOnly = false
+
     @Option(help: "Write every figure of the run (ratios, rates) as JSON to this file, for scripts/bench-compare.py.")
     var figures: String?
 
@@ -300,6 +303,7 @@ struct OcularBench: AsyncParsableCommand {
             beansMissed = BeanInputs.report(beanInputs, measurements: measurements, python: python, quick: options.quick)
             flushOutput()
         }
+        if options.tableOnly { return }
 
         // Whole videos.
         let videoMissed = Self.benchmarkVideo(python: python, quick: options.quick)

@@ -116,3 +116,49 @@ def test_the_committed_baseline_reads_and_names_known_kinds():
         assert accepted["kind"] in bench_compare.NOISE_FLOORS, name
         assert accepted["better"] in ("lower", "higher"), name
         assert accepted["value"] > 0 and 0 <= accepted["noise"] < 1, name
+
+
+def test_a_figure_worse_once_but_not_again_passes_and_worse_again_fails(tmp_path, baseline, capsys):
+    run = write_run(tmp_path, "run.json", [figure("gray Swift/C++", 1.02 * 1.30), figure("video Ocular/Python", 1.30, "higher", "runs")])
+    again = tmp_path / "again"
+    again.mkdir()
+    write_run(again, "ocular-bench.json", [figure("gray Swift/C++", 1.02 * 1.05)])
+    assert bench_compare.main(["--baseline", str(baseline), str(run), "--recheck", str(again)]) == 0
+    out = capsys.readouterr().out
+    assert "worse once, then +5.0%" in out and "not again: 1 figure(s): gray Swift/C++" in out
+    write_run(again, "ocular-bench.json", [figure("gray Swift/C++", 1.02 * 1.25)])
+    assert bench_compare.main(["--baseline", str(baseline), str(run), "--recheck", str(again)]) == 1
+    out = capsys.readouterr().out
+    assert "WORSE, again +25.0%" in out and "figure(s): gray Swift/C++" in out
+
+
+def test_a_figure_not_measured_again_stays_worse(tmp_path, baseline, capsys):
+    run = write_run(tmp_path, "run.json", [figure("gray Swift/C++", 1.02 * 1.30), figure("video Ocular/Python", 1.30, "higher", "runs")])
+    again = tmp_path / "again"
+    again.mkdir()
+    write_run(again, "other.json", [figure("video Ocular/Python", 1.30, "higher", "runs")])
+    assert bench_compare.main(["--baseline", str(baseline), str(run), "--recheck", str(again)]) == 1
+    assert "WORSE, not measured again" in capsys.readouterr().out
+
+
+def test_the_plan_names_the_part_that_measures_each_worse_figure(tmp_path, capsys):
+    names = ["gray@1280x720 Swift/C++", "process astronaut_pan ×10 480x360 Ocular/Python frames/s", "blend soft-light/memory limit",
+             "browser gray page CPU ms a frame", "browser masks, group round trip ms", "batch/Python pool files/s",
+             "studio none frames/s", "faces group: default, still searched whole ms a frame", "browser none frames shown/s"]
+    accepted = {name: {"value": 1.0, "better": "lower", "kind": "absolute", "noise": 0.0} for name in names}
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps({"figures": accepted}))
+    run = write_run(tmp_path, "run.json", [figure(name, 2.0, kind="absolute") for name in names[:-1]] + [figure(names[-1], 1.0, kind="absolute")])
+    assert bench_compare.main(["--plan", "--baseline", str(path), str(run)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "batch", "ocular-bench --faces-only", "ocular-bench --studio-only", "ocular-bench --table-only", "ocular-bench --video-only",
+        "browser gray,masks"]  # the first table measures the blend modes too; none was not worse
+
+
+def test_the_blend_modes_alone_when_the_first_table_is_not_run_again(tmp_path, capsys):
+    accepted = {"blend soft-light/memory limit": {"value": 1.0, "better": "lower", "kind": "alternated", "noise": 0.0}}
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps({"figures": accepted}))
+    run = write_run(tmp_path, "run.json", [figure("blend soft-light/memory limit", 2.0)])
+    assert bench_compare.main(["--plan", "--baseline", str(path), str(run)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["ocular-bench --blend-only"]
