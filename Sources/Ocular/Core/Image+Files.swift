@@ -26,12 +26,14 @@ public struct ImageReadOptions: Sendable, Equatable {
         self.jpegScaledToAtLeastPixels = jpegScaledToAtLeastPixels
     }
 
-    /// The DCT scale's denominator (2, 4 or 8) for a `width` × `height` JPEG, or nil to decode it whole.
-    func jpegScaleDenominator(width: Int, height: Int) -> Int? {
+    /// The DCT scale (a denominator of 2, 4 or 8) for a `width` × `height` JPEG and the size it decodes
+    /// to (the sides divided, rounded up), or nil to decode it whole.
+    func jpegScale(width: Int, height: Int) -> (denominator: Int, width: Int, height: Int)? {
         guard let least = jpegScaledToAtLeastPixels else { return nil }
-        return [8, 4, 2].first { denominator in
-            let (scaledWidth, scaledHeight) = ((width + denominator - 1) / denominator, (height + denominator - 1) / denominator)
-            let (pixels, overflow) = scaledWidth.multipliedReportingOverflow(by: scaledHeight)
+        return [8, 4, 2].lazy.map { denominator in
+            (denominator: denominator, width: (width + denominator - 1) / denominator, height: (height + denominator - 1) / denominator)
+        }.first { scale in
+            let (pixels, overflow) = scale.width.multipliedReportingOverflow(by: scale.height)
             return !overflow && pixels >= least
         }
     }
@@ -158,11 +160,10 @@ extension Image {
         }
         let mode = override ?? readMode(for: header)
         if header.container == .jpeg, mode == OCV_READ_COLOR, let width = header.width, let height = header.height,
-           let denominator = options.jpegScaleDenominator(width: width, height: height) {
+           let scale = options.jpegScale(width: width, height: height) {
             // A file the scaled path does not take (EXIF, gray, damaged, ...) is decoded whole below.
-            if let scaled = try? Image.filledByOpenCV(width: (width + denominator - 1) / denominator,
-                                                      height: (height + denominator - 1) / denominator, format: .bgr8, { (target) throws(OcularError) in
-                guard ocv_decode_jpeg_as_bgr_scaled(bytes.baseAddress!, bytes.count, Int32(denominator), target) else {
+            if let scaled = try? Image.filledByOpenCV(width: scale.width, height: scale.height, format: .bgr8, { (target) throws(OcularError) in
+                guard ocv_decode_jpeg_as_bgr_scaled(bytes.baseAddress!, bytes.count, Int32(scale.denominator), target) else {
                     throw .openCV(operation: "scaled JPEG decode", message: "not a plain JPEG")
                 }
             }) {
