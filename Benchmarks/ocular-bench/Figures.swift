@@ -25,8 +25,8 @@ final class FigureLog: @unchecked Sendable {
     private let lock = NSLock()
     private var figures = [[String: Any]]()
 
-    /// Records one figure. `spread`: the run's own relative noise for it, half the range of its
-    /// rounds over the value, when it has rounds.
+    /// Records one figure. `spread`: the run's own relative noise for it (``spread(_:)`` of its rounds),
+    /// when it has rounds.
     func record(_ name: String, _ value: Double, better: Better, kind: FigureKind, spread: Double? = nil) {
         guard value.isFinite, value > 0 else { return }  // nothing measured: bench-compare.py reports the row missing
         var figure: [String: Any] = ["name": name, "value": value, "better": better.rawValue, "kind": kind.rawValue]
