@@ -64,7 +64,14 @@ let package = Package(
             dependencies: ["COpenCV"],
             // libjpeg-turbo, OpenCV's own JPEG library, for frames straight from and to BGR (JPEG.cpp).
             // On Linux, where Debian's OpenCV 4.6 needs it; elsewhere cv::imdecode decodes them all.
-            linkerSettings: [.linkedLibrary("jpeg", .when(platforms: [.linux]))]
+            // FFmpeg's libavformat (OpenCV's video library) puts those frames in Motion-JPEG AVI files
+            // (MotionJPEG.cpp); elsewhere cv::VideoWriter writes them.
+            linkerSettings: [
+                .linkedLibrary("jpeg", .when(platforms: [.linux])),
+                .linkedLibrary("avformat", .when(platforms: [.linux])),
+                .linkedLibrary("avcodec", .when(platforms: [.linux])),
+                .linkedLibrary("avutil", .when(platforms: [.linux])),
+            ]
         ),
         // Ocular's own algorithms in C++ over OpenCV (blending in one pass, the bean counter's detection and
         // separation), each taking a settings struct filled from its profile; the bridge stays a wrapper.

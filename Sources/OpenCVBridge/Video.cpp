@@ -16,7 +16,13 @@ using namespace ocular_bridge;
 
 struct OCVVideoWriter {
     cv::VideoWriter writer;
+    MotionJPEGFile *motionJPEG = nullptr;  // MJPG in colour: Ocular's own writer (MotionJPEG.cpp)
 };
+
+/// The quality of a Motion-JPEG frame. On the cockatoo clip (H.264, 1280×720) it keeps more than
+/// cv::VideoWriter's FFmpeg encoder did, 45.7 against 44.5 dB PSNR, in a third more bytes (libjpeg's
+/// default 75: 45.0 dB in a sixth more).
+static constexpr int motionJPEGQuality = 80;
 
 /// Ocular reports every failure itself; without this, probing a file that is not a video makes
 /// GStreamer and FFmpeg print screens of warnings. OPENCV_LOG_LEVEL / OPENCV_FFMPEG_LOGLEVEL still win.
@@ -122,6 +128,14 @@ OCVStatus ocv_video_writer_open(const char *path, const char *fourcc, double fra
             return OCV_STATUS_BAD_ARGUMENT;
         }
         quietVideoLogging();
+        std::string failure;
+        if (isColor && std::strcmp(fourcc, "MJPG") == 0) {
+            if (MotionJPEGFile *file = openMotionJPEG(path, framesPerSecond, width, height, motionJPEGQuality, failure)) {
+                *writer = new OCVVideoWriter();
+                (*writer)->motionJPEG = file;
+                return OCV_STATUS_OK;
+            }
+        }
         auto opened = new OCVVideoWriter();
         const int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
         bool isOpen = false;
@@ -136,7 +150,11 @@ OCVStatus ocv_video_writer_open(const char *path, const char *fourcc, double fra
         }
         if (!isOpen) {
             delete opened;
-            setMessage(error, "no video backend could write codec %s to this file", fourcc);
+            if (!failure.empty()) {
+                setMessage(error, "%s", failure.c_str());
+            } else {
+                setMessage(error, "no video backend could write codec %s to this file", fourcc);
+            }
             return OCV_STATUS_OPEN_FAILED;
         }
         *writer = opened;
@@ -146,18 +164,30 @@ OCVStatus ocv_video_writer_open(const char *path, const char *fourcc, double fra
 
 OCVStatus ocv_video_writer_write(OCVVideoWriter *writer, const OCVImage *frame, OCVError *error) {
     return fenced(error, [&] {
+        if (writer->motionJPEG) {
+            std::string failure;
+            if (!writeMotionJPEG(*writer->motionJPEG, *frame, failure)) {
+                setMessage(error, "%s", failure.c_str());
+                return OCV_STATUS_ENCODE_FAILED;
+            }
+            return OCV_STATUS_OK;
+        }
         writer->writer.write(matrix(frame));
         return OCV_STATUS_OK;
     });
 }
 
-void ocv_video_writer_release(OCVVideoWriter *writer) {
-    if (!writer) return;
+bool ocv_video_writer_release(OCVVideoWriter *writer) {
+    if (!writer) return true;
+    bool finished = true;
     try {
-        writer->writer.release();  // finishes the file
+        finished = finishMotionJPEG(writer->motionJPEG);
+        writer->writer.release();  // finishes cv::VideoWriter's file
     } catch (...) {
+        finished = false;
     }
     delete writer;
+    return finished;
 }
 
 // MARK: - Frame capture

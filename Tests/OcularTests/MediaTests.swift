@@ -54,6 +54,34 @@ struct MediaTests {
         #expect(info.width == 64 && info.height == 48 && info.frameCount == 5 && info.framesPerSecond == 10)
     }
 
+    @Test("a Motion-JPEG AVI keeps its frames' pictures, a fractional rate and their order")
+    func motionJPEGFrames() throws {
+        let clip = try VideoFileSource(path: TestData.path("video/astronaut_pan.avi"))
+        var originals: [Image] = []
+        while originals.count < 12, let frame = try clip.nextFrame() { originals.append(try frame.image.converted(to: .bgr8)) }
+        let folder = try TemporaryFolder()
+        let path = folder.file("pan.avi")
+        let writer = try VideoWriter(path: path, width: 480, height: 360, framesPerSecond: 30000.0 / 1001)
+        #expect(writer.codec == "MJPG")
+        for original in originals { try writer.write(original) }
+        try writer.finish()
+
+        guard case .video(let info) = try MediaInfo(contentsOfFile: path) else { Issue.record("pan.avi should be a video"); return }
+        #expect(info.codec == "MJPG" && info.frameCount == 12 && abs(info.framesPerSecond - 29.97) < 0.01, "\(info)")
+        func meanDifference(_ a: Image, _ b: Image) -> Double {
+            Double(zip(a.bytes, b.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.bytes.count)
+        }
+        // JPEG at quality 80 loses about two levels a byte here; the camera pans, so neighbouring
+        // frames differ by far more, and a frame out of order shows.
+        #expect(meanDifference(originals[0], originals[1]) > 6)
+        let written = try VideoFileSource(path: path)
+        for (index, original) in originals.enumerated() {
+            let frame = try #require(try written.nextFrame(), "frame \(index)").image.converted(to: .bgr8)
+            #expect(meanDifference(frame, original) < 3, "frame \(index)")
+        }
+        #expect(try written.nextFrame() == nil)
+    }
+
     @Test("an unfinished video leaves no file")
     func abandonedVideo() throws {
         let folder = try TemporaryFolder()

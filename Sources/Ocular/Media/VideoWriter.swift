@@ -1,10 +1,12 @@
 import Foundation
 internal import OpenCVBridge
 
-/// Writes frames to a video file through OpenCV's videoio.
+/// Writes frames to a video file through OpenCV's videoio, or Ocular's own Motion-JPEG writer.
 ///
 /// The container follows the extension: `.mp4` holds H.264 where the system's FFmpeg can encode it
-/// (MPEG-4 Part 2 otherwise), `.avi` holds Motion-JPEG. Frames are written to a temporary file that
+/// (MPEG-4 Part 2 otherwise), `.avi` holds Motion-JPEG: each frame compressed by libjpeg-turbo at
+/// quality 80 and put in the container by FFmpeg's libavformat, where both are linked (Linux), else by
+/// OpenCV's writer. Frames are written to a temporary file that
 /// replaces `path` only when ``finish()`` succeeds, so a failure never leaves a half-written video.
 public final class VideoWriter {
     /// Where the video ends up (it is written beside it until finished).
@@ -21,6 +23,8 @@ public final class VideoWriter {
     private var writer: OpaquePointer?
     /// How many frames were written so far.
     public private(set) var framesWritten = 0
+    /// Whether closing wrote the container's index (false: the file is not whole).
+    private var closedWhole = true
 
     /// Opens a video for frames of one size.
     /// - Parameters:
@@ -70,7 +74,7 @@ public final class VideoWriter {
 
     deinit {
         if let writer {
-            ocv_video_writer_release(writer)
+            _ = ocv_video_writer_release(writer)
             try? FileManager.default.removeItem(atPath: temporaryPath)
             PartialFiles.finished(temporaryPath)
         }
@@ -97,6 +101,10 @@ public final class VideoWriter {
         guard writer != nil else { return }
         let partial = close()
         defer { PartialFiles.finished(partial) }
+        guard closedWhole else {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw .writeFailed(path: path, reason: "the video's index could not be written")
+        }
         do {
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
             try FileManager.default.moveItem(atPath: partial, toPath: path)
@@ -112,7 +120,7 @@ public final class VideoWriter {
     /// - Returns: The partial file's path.
     package func close() -> String {
         if let writer {
-            ocv_video_writer_release(writer)  // writes the container's index: the file is whole now
+            closedWhole = ocv_video_writer_release(writer)  // writes the container's index: the file is whole now
             self.writer = nil
         }
         return temporaryPath

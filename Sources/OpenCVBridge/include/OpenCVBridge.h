@@ -238,14 +238,16 @@ OCVStatus ocv_video_first_frame(const char *_Nonnull path, OCVMatrix *_Nullable 
 
 typedef struct OCVVideoWriter OCVVideoWriter;
 
-/// cv::VideoWriter for BGR (isColor) or gray frames of the given size.
+/// cv::VideoWriter for BGR (isColor) or gray frames of the given size, except that colour MJPG goes
+/// through Ocular's own writer where this build has one (libjpeg-turbo's frames in libavformat's AVI;
+/// MotionJPEG.cpp), which also reports a failed write.
 OCVStatus ocv_video_writer_open(const char *_Nonnull path, const char *_Nonnull fourcc, double framesPerSecond,
                                 int32_t width, int32_t height, bool isColor,
                                 OCVVideoWriter *_Nullable *_Nonnull writer, OCVError *_Nonnull error);
 OCVStatus ocv_video_writer_write(OCVVideoWriter *_Nonnull writer, const OCVImage *_Nonnull frame,
                                  OCVError *_Nonnull error);
-/// Finishes the file and frees the writer.
-void ocv_video_writer_release(OCVVideoWriter *_Nullable writer);
+/// Finishes the file and frees the writer; false when the file could not be finished.
+bool ocv_video_writer_release(OCVVideoWriter *_Nullable writer);
 
 // MARK: - Frame capture (videoio)
 
