@@ -7,6 +7,11 @@ recipe (every stage at its defaults on the studio's main page, then the Bean Cou
 counting the demo's coins and beans from a camera over them) and the targets: ≥ 28 frames/s
 displayed, median round trip ≤ 42 ms (the page's figure before the pacing fix, measured the same way).
 
+Beside them, the page a Python user would build instead (streamlit-webrtc's way): the same camera sent
+over WebRTC, VP8-encoded and decoded by the browser, and shown in a <video> as large as the studio
+shows its frames. Its own CPU a frame is what the page's could be compared with: both peers of that
+connection live in the one page here, as the encoder and decoder both live in the user's browser there.
+
 Usage: bench_browser.py --ocular .build/release/ocular [--seconds 10]
 """
 import argparse
@@ -130,6 +135,70 @@ def measure_page(playwright, camera, url, ready, name, seconds):
         browser.close()
 
 
+WEBRTC_PAGE = """<!doctype html><html><body style="margin:0"><video id="shown" muted playsinline></video></body></html>"""
+
+WEBRTC_LOOP = """async ({ width, height }) => {
+  const shown = document.getElementById('shown');
+  shown.style.width = `${width}px`;
+  shown.style.height = `${height}px`;
+  const camera = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 } });
+  const sender = new RTCPeerConnection();
+  const receiver = new RTCPeerConnection();
+  sender.onicecandidate = (event) => event.candidate && receiver.addIceCandidate(event.candidate);
+  receiver.onicecandidate = (event) => event.candidate && sender.addIceCandidate(event.candidate);
+  window.shownFrames = 0;
+  receiver.ontrack = (event) => {
+    shown.srcObject = event.streams[0];
+    shown.play();
+    const count = () => { window.shownFrames += 1; shown.requestVideoFrameCallback(count); };
+    shown.requestVideoFrameCallback(count);
+  };
+  camera.getTracks().forEach((track) => sender.addTrack(track, camera));
+  const vp8 = RTCRtpReceiver.getCapabilities('video').codecs.filter((codec) => codec.mimeType === 'video/VP8');
+  sender.getTransceivers()[0].setCodecPreferences(vp8);
+  const offer = await sender.createOffer();
+  await sender.setLocalDescription(offer);
+  await receiver.setRemoteDescription(offer);
+  const answer = await receiver.createAnswer();
+  await receiver.setLocalDescription(answer);
+  await sender.setRemoteDescription(answer);
+  window.peers = [sender, receiver];
+}"""
+
+
+def measure_webrtc_page(playwright, camera, url, shown_size, seconds):
+    """The page streamlit-webrtc's user gets, on the same fake camera: the camera over a WebRTC connection
+    (VP8), decoded and shown in a <video> of `shown_size` ({width, height}, the studio's output as laid
+    out). Served at the studio's origin by the browser itself, so that it is a secure context."""
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
+    try:
+        page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
+        page.route(url + "webrtc-reference", lambda route: route.fulfill(body=WEBRTC_PAGE, content_type="text/html"))
+        page.goto(url + "webrtc-reference")
+        page.evaluate(WEBRTC_LOOP, shown_size)
+        page.wait_for_function("window.shownFrames > 30", timeout=30000)
+        page.wait_for_timeout(1500)
+        start = page.evaluate("[window.shownFrames, document.getElementById('shown').videoWidth]")
+        cpu_start = chromium_cpu(str(camera))
+        began = time.monotonic()
+        page.wait_for_timeout(seconds * 1000)
+        end = page.evaluate("[window.shownFrames, document.getElementById('shown').videoWidth]")
+        cpu_end = chromium_cpu(str(camera))
+        elapsed = time.monotonic() - began
+        cpu = {kind: cpu_end[kind] - cpu_start.get(kind, 0) for kind in cpu_end}
+        shown_frames = max(1, end[0] - start[0])
+        return {
+            "shown": shown_frames / elapsed,
+            "width": end[1],
+            "page_cpu": 1000 * (cpu.get("renderer", 0) + cpu.get("gpu-process", 0)) / shown_frames,
+            "chromium_cpu": 1000 * sum(cpu.values()) / shown_frames,
+        }
+    finally:
+        browser.close()
+
+
 def measure_bean_counter(playwright, url, folder, seconds):
     """The Bean Counter page with its tally on: a camera over the demo's coins and beans (640×480 at 30
     frames/s, moving a little as a hand-held phone would), every object named by the studio's list."""
@@ -194,7 +263,10 @@ def main():
                 page.evaluate(f"""window.ocularStudio.sendText('{{"type":"settings","recipe":{{"stages":{stages}}}}}')""")
                 page.wait_for_timeout(1500)  # settle: the recipe applies, the JIT warms
                 rows.append(measure(page, name, options.seconds, str(camera)))
+            shown_size = page.evaluate("(({ width, height }) => ({ width: Math.round(width), height: Math.round(height) }))"
+                                       "(document.getElementById('output').getBoundingClientRect())")
             browser.close()
+            webrtc = measure_webrtc_page(playwright, camera, url, shown_size, options.seconds) if not only or "none" in only else None
             if not only or "beans" in only:
                 rows.append(measure_bean_counter(playwright, url, folder, options.seconds))
             if not only or "masks" in only:
@@ -219,6 +291,12 @@ def main():
     print("  page CPU by process, ms per frame shown: " + "; ".join(
         f"{row['recipe']}: " + ", ".join(f"{kind} {value:.1f}" for kind, value in sorted(row["cpu_by_kind"].items()) if value >= 0.05)
         for row in rows))
+    if webrtc:
+        plain = next((row for row in rows if row["recipe"] == "none"), None)
+        print(f"  the page a Python user would build instead (streamlit-webrtc's: the camera over WebRTC, VP8, shown in a"
+              f" {shown_size['width']}×{shown_size['height']} <video>): {webrtc['page_cpu']:.1f} ms ({webrtc['chromium_cpu']:.1f}) a frame shown,"
+              f" {webrtc['shown']:.1f} shown/s at {webrtc['width']} wide"
+              + (f"; Ocular's page with no stages: {plain['page_cpu'] / webrtc['page_cpu']:.2f}× it" if plain else ""))
     tallies = [row for row in rows if "tally" in row]
     for row in tallies:
         print(f"  {row['recipe']}: the Bean Counter page (beans.html) over the demo's coins and beans; its tally read {row['tally']!r}")
@@ -233,6 +311,8 @@ def main():
             figures.append({"name": f"browser {row['recipe']} frames shown/s", "value": row["shown"], "better": "higher", "kind": "absolute"})
             figures.append({"name": f"browser {row['recipe']} round trip ms", "value": row["trip"], "better": "lower", "kind": "absolute"})
             figures.append({"name": f"browser {row['recipe']} page CPU ms a frame", "value": row["page_cpu"], "better": "lower", "kind": "absolute"})
+        if webrtc:
+            figures.append({"name": "browser WebRTC page CPU ms a frame", "value": webrtc["page_cpu"], "better": "lower", "kind": "absolute"})
         with open(options.figures, "w") as file:
             json.dump({"source": "bench_browser.py", "figures": figures}, file, indent=2, sort_keys=True)
     missed = [row["recipe"] for row in rows if row["shown"] < TARGET_FPS or row["trip"] > TARGET_DELAY_MS]

@@ -98,11 +98,9 @@ export function answerArrived(number) {
 /// Draws the current source into the capture canvas, scaled down to the link's size, and encodes it
 /// as a JPEG blob at the link's quality.
 function grabFrame() {
-  const source = sources.kind === "camera" ? elements.camera : sources.still;
-  if (!source) return Promise.resolve(null);
-  const fullWidth = sources.kind === "camera" ? source.videoWidth : source.naturalWidth;
-  const fullHeight = sources.kind === "camera" ? source.videoHeight : source.naturalHeight;
-  if (!fullWidth || !fullHeight) return Promise.resolve(null);  // the camera has not delivered a frame yet
+  const picture = sources.picture;
+  if (!picture) return Promise.resolve(null);  // the camera has not delivered a frame yet
+  const { image, width: fullWidth, height: fullHeight } = picture;
   const { longSide, quality } = uploadSettings(sources.kind === "camera");
   const scale = longSide ? Math.min(1, longSide / Math.max(fullWidth, fullHeight)) : 1;
   // Even sizes: JPEG's 4:2:0 chroma halves them.
@@ -113,7 +111,7 @@ function grabFrame() {
     canvas.width = width;
     canvas.height = height;
   }
-  canvas.getContext("2d").drawImage(source, 0, 0, width, height);
+  canvas.getContext("2d").drawImage(image, 0, 0, width, height);
   return new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", quality));
 }
 
