@@ -307,8 +307,13 @@ template <> constexpr bool onFloatLanes<ColourBurn> = true;
 //   l − k·below < 0:   f = l / below
 //   l + k·above > 255: f = (255 − l) / above
 //   otherwise:         f = k,
-// one division per pixel (two when k is a quotient). A gray C has below = above = 0 and gives l. At
-// most one of the two clips applies: every C here spans at most 255.
+// and as each clip's factor is below k exactly when that clip applies, f = min(k, l / below,
+// (255 − l) / above) when k is a quotient: three divisions and two minimums, which issue fewer
+// operations than comparing products and choosing a numerator and a denominator (hue and saturation
+// 11–12 % faster; the divisions are not what these loops wait on). When k = 1 the comparisons stay, with
+// one division. A gray C has below = above = 0 and gives l. At most one of the two clips applies:
+// every C here spans at most 255; a C with any span has below and above ≥ 0.11 · span (the smallest
+// weight), so no quotient but a gray C's divides by 0, and that pixel's f is 0.
 
 typedef uint8_t U8x64 __attribute__((vector_size(64)));
 struct Colours {
@@ -325,25 +330,24 @@ template <bool Stretched>
 OCULAR_INLINE Colours withLuminosity(const Colours &c, F32x16 l, F32x16 saturation) {
     const F32x16 own = luminosity(c), low = minimum(c), high = maximum(c);
     const F32x16 below = own - low, above = high - own;
-    F32x16 numerator, denominator;
-    I32x16 clipsLow, clipsHigh;
-    if constexpr (Stretched) {  // k = saturation / range, compared without dividing; a gray C never clips
-        // (lum(C) of a gray C may differ from its channels in the last bit, so below may be 10⁻⁶, not 0)
+    F32x16 factor;
+    if constexpr (Stretched) {
+        // A gray C's quotients are 0/0 or x/0; its factor is 0 (lum(C) of a gray C may differ from its
+        // channels in the last bit, so below may be ±10⁻⁶, not 0, and is no guide).
         const F32x16 range = high - low;
-        clipsLow = (l * range < saturation * below) & (range > 0);
-        clipsHigh = ((255.0f - l) * range < saturation * above) & (range > 0);
-        numerator = range > 0 ? saturation : F32x16{};
-        denominator = range > 0 ? range : F32x16{} + 1.0f;
+        factor = smaller(saturation / range, smaller(l / below, (255.0f - l) / above));
+        factor = range > 0 ? factor : F32x16{};
     } else {
-        clipsLow = l < below;
-        clipsHigh = l + above > 255.0f;
-        numerator = denominator = F32x16{} + 1.0f;
+        const I32x16 clipsLow = l < below, clipsHigh = l + above > 255.0f;
+        const F32x16 numerator = clipsLow ? l : (clipsHigh ? 255.0f - l : F32x16{} + 1.0f);
+        const F32x16 denominator = clipsLow ? below : (clipsHigh ? above : F32x16{} + 1.0f);
+        factor = numerator / denominator;
     }
-    numerator = clipsLow ? l : (clipsHigh ? 255.0f - l : numerator);
-    denominator = clipsLow ? below : (clipsHigh ? above : denominator);
-    const F32x16 factor = numerator / denominator;
-    const F32x16 lifted = l + 0.5f;  // rounding's ½, added once per pixel rather than per channel
-    return {lifted + (c.r - own) * factor, lifted + (c.g - own) * factor, lifted + (c.b - own) * factor};
+    // l − f · lum(C) and rounding's ½ once per pixel, then one multiply-add per channel. At the largest
+    // stretch (f = 255: a source spanning one level under a backdrop spanning 255) the terms reach 65025
+    // and the float error 4·10⁻³; 10⁻⁵ at f ≈ 1, as for most pixels.
+    const F32x16 lifted = l + 0.5f - own * factor;
+    return {lifted + c.r * factor, lifted + c.g * factor, lifted + c.b * factor};
 }
 
 template <OcularBlendMode Mode>
@@ -391,7 +395,7 @@ OCULAR_INLINE F32x16 channel(U32x16 words, int shift) {
 
 /// round(value) (halves up), given value + ½, mixed with the backdrop value by the opacity as the
 /// separable modes do: round(((255 − α)·backdrop + α·blended) / 255). No clamp is needed: ClipColor
-/// puts every channel in 0…255, and float error (below 10⁻³) cannot move a value past −½ or 255½. In
+/// puts every channel in 0…255, and float error (below 4·10⁻³) cannot move a value past −½ or 255½. In
 /// the mix every term is an integer below 2²⁴, so exact in float, and x / 255 is never within 1/510
 /// of a rounding boundary.
 template <bool Opaque>
