@@ -230,6 +230,10 @@ export const liveTools = {
 /// person; frames flow once a source exists) and starts the camera, or the still where there is none.
 export function startLive(handlers) {
   Object.assign(page, handlers);
+  // The frames are opaque JPEGs: an opaque canvas is composited without blending (a few per cent of
+  // Chromium's CPU a frame shown). Its first context fixes that, so it is made here, before any other.
+  elements.output.getContext("2d", { alpha: false });
+  elements.capture.getContext("2d", { alpha: false });
   attachRecorder();
   attachSoundSwitch(document.getElementById("sounds"));
   connect();
