@@ -132,14 +132,15 @@ func reportBlending(_ inputs: BlendInputs, measurements: [Measurement], python: 
         print(columns.joined(separator: " ") + (needsDouble && speedUp < 2 ? "  <-- below 2×" : ""))
     }
     print("")
-    print("Every mode, Ocular per frame against the memory limit (goal ≤ 1.5):")
+    print("Every mode, Ocular per frame against the memory limit (goal ≤ 1.5; soft light, a square root a channel, ≤ 3):")
     for (mode, nanoseconds) in modes {
         let ratio = nanoseconds / limit
+        let goal = mode == .softLight ? 3.0 : 1.5
         // The copies timed between the modes show how far the machine's speed drifted over the table.
         FigureLog.shared.record("blend \(mode.rawValue)/memory limit", ratio, better: .lower, kind: .alternated, spread: spread(copies))
-        if ratio > 1.5 { missed.append("\(mode.rawValue) at \(String(format: "%.2f", ratio))× the memory limit") }
+        if ratio > goal { missed.append("\(mode.rawValue) at \(String(format: "%.2f", ratio))× the memory limit") }
         print("  " + pad(mode.rawValue, 12, right: false) + pad(milliseconds(nanoseconds), 8) + " ms  "
-              + String(format: "%.2f", ratio) + (ratio > 1.5 ? "  <-- over 1.5" : ""))
+              + String(format: "%.2f", ratio) + (ratio > goal ? "  <-- over \(goal)" : ""))
     }
     print("""
 
