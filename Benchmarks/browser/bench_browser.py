@@ -86,6 +86,13 @@ def chromium_cpu(marker):
     return totals
 
 
+def launch_chromium(playwright, camera):
+    """Headless Chromium whose fake camera plays `camera` (a .y4m file), permission granted."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
+
+
 def measure(page, name, seconds, marker):
     """One row: the page's counters over `seconds`, after the delay log is emptied, and what Chromium's
     processes spent of the CPU meanwhile (`marker`: a string of its command line)."""
@@ -120,9 +127,7 @@ def measure(page, name, seconds, marker):
 def measure_page(playwright, camera, url, ready, name, seconds):
     """One row of a page of its own, in a browser whose fake camera plays `camera`: once `ready` (a
     JavaScript condition) holds and a second and a half has settled it."""
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
+    browser = launch_chromium(playwright, camera)
     try:
         page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
         page.goto(url)
@@ -170,9 +175,7 @@ def measure_webrtc_page(playwright, camera, url, shown_size, seconds):
     """The page streamlit-webrtc's user gets, on the same fake camera: the camera over a WebRTC connection
     (VP8), decoded and shown in a <video> of `shown_size` ({width, height}, the studio's output as laid
     out). Served at the studio's origin by the browser itself, so that it is a secure context."""
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-        f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
+    browser = launch_chromium(playwright, camera)
     try:
         page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
         page.route(url + "webrtc-reference", lambda route: route.fulfill(body=WEBRTC_PAGE, content_type="text/html"))
@@ -252,9 +255,7 @@ def main():
     rows = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-video-capture={camera}", "--disable-dev-shm-usage"])
+            browser = launch_chromium(playwright, camera)
             # wait_for_function evaluates with eval, which the studio's Content-Security-Policy forbids.
             page = browser.new_page(viewport={"width": 1000, "height": 760}, bypass_csp=True)
             page.goto(url)

@@ -21,19 +21,22 @@ const state = {
   cameraStream: null,
   cameraChoice: "static",   // what Switch camera shows: "static", "front" or "back"
   cameras: { front: null, back: null },  // device ids found by enumerateDevices ("" before permission)
-  cameraFrames: 0,          // requestVideoFrameCallback calls
+  cameraFrames: 0,          // camera frames that came (read from the track, or called back by the <video>)
   cameraFrameAt: 0,         // when the newest camera frame arrived
   cameraInterval: null,     // the camera's frame interval, smoothed (null before two frames)
   cameraFrame: null,        // the newest VideoFrame read from the track (MediaStreamTrackProcessor), or null
-  callsBack: false,         // the camera's frames are announced as they come (a track reader or rVFC)
 };
+
+/// Whether this browser announces each camera frame as it comes: by reading the track, or by the
+/// <video>'s requestVideoFrameCallback.
+const framesAnnounced = Boolean(window.MediaStreamTrackProcessor) || "requestVideoFrameCallback" in HTMLVideoElement.prototype;
 
 /// What the rest of the page may read of the sources.
 export const sources = Object.freeze({
   /// "camera" or "still".
   get kind() { return state.source; },
   /// Whether frames come from a camera that calls back on each of its frames.
-  get fromCamera() { return state.source === "camera" && state.callsBack; },
+  get fromCamera() { return state.source === "camera" && framesAnnounced; },
   get still() { return state.still; },
   get stream() { return state.cameraStream; },
   get choice() { return state.cameraChoice; },
@@ -164,7 +167,6 @@ async function switchCamera() {
 function stopCamera() {
   if (state.cameraStream) state.cameraStream.getTracks().forEach((track) => track.stop());
   state.cameraStream = null;
-  state.callsBack = false;
   if (state.cameraFrame) state.cameraFrame.close();
   state.cameraFrame = null;
   forgetPrepared();  // a frame of the camera that stopped is not sent
@@ -232,7 +234,6 @@ function cameraFrameCame() {
 /// the camera's buffers go back to it), until the track ends or another camera replaces this one.
 async function readCameraFrames(stream) {
   const reader = new MediaStreamTrackProcessor({ track: stream.getVideoTracks()[0] }).readable.getReader();
-  state.callsBack = true;
   try {
     for (;;) {
       const { value: frame, done } = await reader.read();
@@ -259,7 +260,6 @@ async function readCameraFrames(stream) {
 function watchCameraFrames(video) {
   if (!video.requestVideoFrameCallback) return;
   const stream = state.cameraStream;
-  state.callsBack = true;
   const onFrame = () => {
     if (!stream || state.cameraStream !== stream) return;  // this camera stopped (or was restarted)
     cameraFrameCame();
