@@ -124,6 +124,8 @@ def test_the_pages_work_under_their_content_security_policy(playwright_instance,
             page.goto(studio.url + name)
             wait_for(page, "document.querySelector('canvas') !== null && window.ocularStudio && "
                            "window.ocularStudio.stats().framesReceived > 2")
+            # The camera's frames are encoded in a worker, which the policy allows as the page's own script.
+            assert page.evaluate("window.ocularStudio.stats().framesEncodedOffThread") > 0, name
         page.goto(studio.url + "gallery.html")
         wait_for(page, "document.readyState === 'complete'")
         response = page.goto(studio.url)

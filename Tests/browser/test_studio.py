@@ -172,6 +172,30 @@ def test_an_out_of_range_value_sent_by_hand_is_refused_by_name(studio, camerales
     assert page.inner_text("#connection") == "Live"
 
 
+def test_camera_frames_are_encoded_in_the_worker(studio, camera_page):
+    page = camera_page
+    open_studio(page, studio, 3)  # the first frames may be encoded on the page, before the worker runs
+    start = stats(page)
+    wait_for_frames(page, start["framesReceived"] + 10)
+    end = stats(page)
+    encoded = end["framesEncoded"] - start["framesEncoded"]
+    in_worker = end["framesEncodedOffThread"] - start["framesEncodedOffThread"]
+    # The worker counts a frame a moment before the page does (its blob is handed over after counting).
+    assert encoded >= 10 and abs(in_worker - encoded) <= 1, (start, end)
+    assert page.evaluate(CANVAS_STATS)["colourfulShare"] > 0.05
+
+
+def test_where_the_worker_cannot_start_the_page_encodes_the_frames_itself(studio, camera_page):
+    page = camera_page
+    page.route("**/jpeg-worker.js", lambda route: route.fulfill(status=404, body="not here"))
+    open_studio(page, studio, 10)
+    figures = stats(page)
+    assert figures["framesEncodedOffThread"] == 0 and figures["framesEncoded"] >= 10, figures
+    shown = page.evaluate(CANVAS_STATS)
+    assert (shown["width"], shown["height"]) == (640, 480)
+    assert shown["colourfulShare"] > 0.05
+
+
 @pytest.mark.alone
 def test_every_camera_frame_is_sent_when_answers_keep_up(studio, camera_page_30fps):
     page = camera_page_30fps

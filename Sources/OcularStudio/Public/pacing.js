@@ -78,7 +78,8 @@ export function forgetPrepared() {
 
 /// The figures for window.ocularStudio.stats().
 export const pacingStats = () => ({ framesSent: state.framesSent, framesSentAhead: state.framesSentAhead,
-                                   framesEncoded: state.framesEncoded, framesNotEncoded: state.framesNotEncoded });
+                                   framesEncoded: state.framesEncoded, framesNotEncoded: state.framesNotEncoded,
+                                   framesEncodedOffThread: offThread.encoded });
 
 /// The answer to frame `number` has arrived: it is settled, acknowledged, and the next frame sent first,
 /// so that its capture and encoding overlap this one's decoding. Returns the frame as it went
@@ -95,8 +96,66 @@ export function answerArrived(number) {
   return sent ? { ...sent, roundTrip } : null;
 }
 
-/// Draws the current source into the capture canvas, scaled down to the link's size, and encodes it
-/// as a JPEG blob at the link's quality.
+// The camera's frames are encoded in jpeg-worker.js, off the page's main thread, where the browser can
+// (OffscreenCanvas with convertToBlob; a camera read as VideoFrames, which transfer): from when the worker
+// says it runs (`ready`; frames before are encoded here) until it fails to start or to encode, when
+// `usable` turns false for good and frames are encoded on the page again.
+const offThread = {
+  usable: typeof OffscreenCanvas !== "undefined" && "convertToBlob" in OffscreenCanvas.prototype,
+  worker: null,
+  ready: false,
+  lastId: 0,
+  waiting: new Map(),  // id → the resolve of each frame given to the worker and not yet back
+  encoded: 0,          // frames the worker has encoded
+};
+
+/// Resolves every frame the worker still holds with null (each is then encoded here) and stops using it.
+function giveUpOffThread() {
+  offThread.usable = false;
+  offThread.ready = false;
+  if (offThread.worker) offThread.worker.terminate();
+  offThread.worker = null;
+  for (const resolve of offThread.waiting.values()) resolve(null);
+  offThread.waiting.clear();
+}
+
+/// Starts the worker, once: it says when it runs.
+function startWorker() {
+  if (offThread.worker) return;
+  try {
+    offThread.worker = new Worker("jpeg-worker.js");
+  } catch {
+    giveUpOffThread();
+    return;
+  }
+  offThread.worker.onmessage = ({ data: { ready, id, blob } }) => {
+    if (ready) {
+      offThread.ready = true;
+      return;
+    }
+    const resolve = offThread.waiting.get(id);
+    offThread.waiting.delete(id);
+    if (blob) offThread.encoded += 1;
+    else giveUpOffThread();
+    if (resolve) resolve(blob);
+  };
+  offThread.worker.onerror = () => giveUpOffThread();
+  offThread.worker.onmessageerror = () => giveUpOffThread();
+}
+
+/// Encodes a copy of `frame` in the running worker (the camera keeps the frame itself until a newer one
+/// comes): its JPEG blob, or null where the worker could not.
+function encodeOffThread(frame, width, height, quality) {
+  const id = ++offThread.lastId;
+  const copy = frame.clone();
+  return new Promise((resolve) => {
+    offThread.waiting.set(id, resolve);
+    offThread.worker.postMessage({ id, frame: copy, width, height, quality }, [copy]);
+  });
+}
+
+/// Draws the current source, scaled down to the link's size, and encodes it as a JPEG blob at the
+/// link's quality: a camera's frame in jpeg-worker.js where it can be, anything else here.
 function grabFrame() {
   const picture = sources.picture;
   if (!picture) return Promise.resolve(null);  // the camera has not delivered a frame yet
@@ -106,6 +165,16 @@ function grabFrame() {
   // Even sizes: JPEG's 4:2:0 chroma halves them.
   const width = Math.max(2, Math.round((fullWidth * scale) / 2) * 2);
   const height = Math.max(2, Math.round((fullHeight * scale) / 2) * 2);
+  if (typeof VideoFrame !== "undefined" && image instanceof VideoFrame && offThread.usable) {
+    startWorker();
+    // Where the worker could not, the newest frame is encoded here (this one may be closed by then).
+    if (offThread.ready) return encodeOffThread(image, width, height, quality).then((blob) => blob ?? grabFrame());
+  }
+  return encodeHere(image, width, height, quality);
+}
+
+/// Draws `image` into the capture canvas at `width`×`height` and encodes it, on the page's own thread.
+function encodeHere(image, width, height, quality) {
   const canvas = elements.capture;
   if (canvas.width !== width || canvas.height !== height) {
     canvas.width = width;
