@@ -66,8 +66,7 @@ def chromium_cpu(marker):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat") as file:
-                fields = file.read().rsplit(")", 1)[1].split()
+            fields = stat_fields(f"/proc/{entry}/stat")
             with open(f"/proc/{entry}/cmdline", "rb") as file:
                 command = file.read().split(b"\0")
         except OSError:
@@ -75,7 +74,7 @@ def chromium_cpu(marker):
         pid = int(entry)
         parents[pid] = int(fields[1])
         commands[pid] = command
-        seconds[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+        seconds[pid] = cpu_seconds(fields)
     # A child process rewrites its command line as one string ("chromium --type=renderer ..."), so the
     # type is looked for in the whole of it.
     kinds = {pid: (re.search(rb"--type=([\w-]+)", b" ".join(command)) or [None, b"browser"])[1].decode()
@@ -96,11 +95,34 @@ def chromium_cpu(marker):
 def thread_seconds(pid, tid):
     """CPU seconds (user + system) so far of thread `tid` of process `pid`; 0 once it is gone."""
     try:
-        with open(f"/proc/{pid}/task/{tid}/stat") as file:
-            fields = file.read().rsplit(")", 1)[1].split()
+        return cpu_seconds(stat_fields(f"/proc/{pid}/task/{tid}/stat"))
     except OSError:
         return 0
+
+
+def stat_fields(path):
+    """The fields of a /proc stat file after the command's name (which may hold spaces and parentheses)."""
+    with open(path) as file:
+        return file.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(fields):
+    """User + system CPU seconds from stat_fields (utime and stime, in clock ticks)."""
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def cpu_per_frame(before, after, frames):
+    """What Chromium spent between two chromium_cpu() readings, in CPU ms a frame shown: the page's own
+    (its renderer and the GPU process, which composites), all of Chromium's, the renderers' main threads,
+    and each process type's."""
+    (cpu_before, main_before), (cpu_after, main_after) = before, after
+    cpu = {kind: cpu_after[kind] - cpu_before.get(kind, 0) for kind in cpu_after}
+    return {
+        "page_cpu": 1000 * (cpu.get("renderer", 0) + cpu.get("gpu-process", 0)) / frames,
+        "chromium_cpu": 1000 * sum(cpu.values()) / frames,
+        "main_thread": 1000 * (main_after - main_before) / frames,
+        "cpu_by_kind": {kind: 1000 * seconds / frames for kind, seconds in cpu.items()},
+    }
 
 
 def launch_chromium(playwright, camera):
@@ -115,13 +137,12 @@ def measure(page, name, seconds, marker):
     processes spent of the CPU meanwhile (`marker`: a string of its command line)."""
     page.evaluate("window.ocularStudio.takeDelays()")
     start = page.evaluate("window.ocularStudio.stats()")
-    cpu_start, main_start = chromium_cpu(marker)
+    cpu_start = chromium_cpu(marker)
     began = time.monotonic()
     page.wait_for_timeout(seconds * 1000)
     end = page.evaluate("window.ocularStudio.stats()")
-    cpu_end, main_end = chromium_cpu(marker)
+    cpu_end = chromium_cpu(marker)
     elapsed = time.monotonic() - began
-    cpu = {kind: cpu_end[kind] - cpu_start.get(kind, 0) for kind in cpu_end}
     shown_frames = max(1, end["framesReceived"] - start["framesReceived"])
     log = page.evaluate("window.ocularStudio.takeDelays()")
     delays = sorted(entry["delay"] for entry in log)
@@ -134,11 +155,7 @@ def measure(page, name, seconds, marker):
         "median": statistics.median(delays) if delays else float("nan"),
         "p95": delays[int(0.95 * (len(delays) - 1))] if delays else float("nan"),
         "trip": statistics.median(round_trips) if round_trips else float("nan"),
-        # The page's own work per frame shown: its renderer and the GPU process (compositing).
-        "page_cpu": 1000 * (cpu.get("renderer", 0) + cpu.get("gpu-process", 0)) / shown_frames,
-        "chromium_cpu": 1000 * sum(cpu.values()) / shown_frames,
-        "main_thread": 1000 * (main_end - main_start) / shown_frames,
-        "cpu_by_kind": {kind: 1000 * seconds / shown_frames for kind, seconds in cpu.items()},
+        **cpu_per_frame(cpu_start, cpu_end, shown_frames),
     }
 
 
@@ -202,21 +219,14 @@ def measure_webrtc_page(playwright, camera, url, shown_size, seconds):
         page.wait_for_function("window.shownFrames > 30", timeout=30000)
         page.wait_for_timeout(1500)
         start = page.evaluate("[window.shownFrames, document.getElementById('shown').videoWidth]")
-        cpu_start, main_start = chromium_cpu(str(camera))
+        cpu_start = chromium_cpu(str(camera))
         began = time.monotonic()
         page.wait_for_timeout(seconds * 1000)
         end = page.evaluate("[window.shownFrames, document.getElementById('shown').videoWidth]")
-        cpu_end, main_end = chromium_cpu(str(camera))
+        cpu_end = chromium_cpu(str(camera))
         elapsed = time.monotonic() - began
-        cpu = {kind: cpu_end[kind] - cpu_start.get(kind, 0) for kind in cpu_end}
         shown_frames = max(1, end[0] - start[0])
-        return {
-            "shown": shown_frames / elapsed,
-            "width": end[1],
-            "page_cpu": 1000 * (cpu.get("renderer", 0) + cpu.get("gpu-process", 0)) / shown_frames,
-            "chromium_cpu": 1000 * sum(cpu.values()) / shown_frames,
-            "main_thread": 1000 * (main_end - main_start) / shown_frames,
-        }
+        return {"shown": shown_frames / elapsed, "width": end[1], **cpu_per_frame(cpu_start, cpu_end, shown_frames)}
     finally:
         browser.close()
 
@@ -311,14 +321,13 @@ def main():
     print("  page CPU by process, ms per frame shown: " + "; ".join(
         f"{row['recipe']}: " + ", ".join(f"{kind} {value:.1f}" for kind, value in sorted(row["cpu_by_kind"].items()) if value >= 0.05)
         + f" (its main thread {row['main_thread']:.1f})" for row in rows))
+    plain = next((row for row in rows if row["recipe"] == "none"), None)
     if webrtc:
-        plain = next((row for row in rows if row["recipe"] == "none"), None)
         print(f"  the page a Python user would build instead (streamlit-webrtc's: the camera over WebRTC, VP8, shown in a"
               f" {shown_size['width']}×{shown_size['height']} <video>): {webrtc['page_cpu']:.1f} ms ({webrtc['chromium_cpu']:.1f}) a frame shown,"
               f" {webrtc['shown']:.1f} shown/s at {webrtc['width']} wide"
               + f" (its main thread {webrtc['main_thread']:.1f})"
               + (f"; Ocular's page with no stages: {plain['page_cpu'] / webrtc['page_cpu']:.2f}× it" if plain else ""))
-    plain = next((row for row in rows if row["recipe"] == "none"), None)
     if plain:
         goal = PAGE_CPU_BEFORE_MS / 2
         print(f"  the page's own CPU with no stages, halved from {PAGE_CPU_BEFORE_MS:.0f} ms a frame shown: ≤ {goal:.1f} asked,"
