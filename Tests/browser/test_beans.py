@@ -1,11 +1,10 @@
 """Bean Counter end to end: the fake camera shows coins and beans on paper (the demo scene made from the
 shared training photos); the page waits for the classifier, boxes the objects, shows the mask, classifies
 the biggest, saves it captioned with its label, and shares it."""
-import subprocess
 
 import pytest
 
-from conftest import REPOSITORY, browser_page, screenshot
+from conftest import browser_page, screenshot
 from test_gallery import gallery_api
 from test_studio import stats, wait_for_frames
 
@@ -23,18 +22,6 @@ NAVIGATION = "(links) => links.map((link) => [link.textContent, link.getAttribut
 
 def wait_until(page, condition, timeout=20000):
     page.wait_for_function(condition, timeout=timeout)
-
-
-@pytest.fixture(scope="session")
-def beans_camera_file(tmp_path_factory):
-    """The coins-and-beans scene as the fake camera's 640×480: the 16:9 scene on more of its paper above and
-    below, slightly shifted each frame as a hand-held phone would be."""
-    path = tmp_path_factory.mktemp("beans") / "beans.y4m"
-    scene = REPOSITORY / "Sources" / "OcularStudio" / "Public" / "demo" / "beans.jpg"
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-i", str(scene),
-                    "-vf", "crop=1264:712:8+4*sin(n/3):4+3*cos(n/4),scale=640:360,pad=640:480:0:60:0xD0CBC4", "-pix_fmt", "yuv420p",
-                    "-frames:v", "30", str(path)], check=True)
-    return path
 
 
 @pytest.fixture

@@ -103,9 +103,9 @@ PHONE_PAGES = [("lightwork", ""), ("masks", "masks.html"), ("beans", "beans.html
 
 @pytest.mark.parametrize("orientation, size", [("portrait", (390, 844)), ("landscape", (844, 390))])
 def test_every_page_on_a_phone_fills_the_width_with_a_bottom_sheet_and_finger_sized_controls(
-        playwright_instance, studio, camera_file, orientation, size):
+        playwright_instance, studio, beans_camera_file, orientation, size):
     width, height = size
-    with browser_page(playwright_instance, camera_file, viewport={"width": width, "height": height},
+    with browser_page(playwright_instance, beans_camera_file, viewport={"width": width, "height": height},
                       is_mobile=True, has_touch=True, device_scale_factor=2) as page:
         for name, path in PHONE_PAGES:
             page.goto(studio.url + path)

@@ -116,9 +116,9 @@ def test_a_dns_rebound_name_is_refused(playwright_instance, studio):
         browser.close()
 
 
-def test_the_pages_work_under_their_content_security_policy(playwright_instance, studio, camera_file):
+def test_the_pages_work_under_their_content_security_policy(playwright_instance, studio, beans_camera_file):
     violations = []
-    with browser_page(playwright_instance, camera_file, bypass_csp=False) as page:
+    with browser_page(playwright_instance, beans_camera_file, bypass_csp=False) as page:
         page.on("console", lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None)
         for name in ["", "masks.html", "beans.html"]:
             page.goto(studio.url + name)

@@ -307,14 +307,21 @@ def test_a_slow_recipe_encodes_only_the_camera_frames_it_can_send(studio, camera
     page.evaluate("""window.ocularStudio.sendText('{"type":"settings","recipe":{"stages":[{"stage":"cartoon"}]}}')""")
     page.wait_for_function("window.ocularStudio.stats().recipe.stages.length === 1", timeout=10000)
     page.wait_for_function(f"window.ocularStudio.stats().framesReceived >= {stats(page)['framesReceived'] + 3}", timeout=30000)
+    page.evaluate("window.ocularStudio.takeDelays()")
     start = stats(page)
     page.wait_for_function(f"window.ocularStudio.stats().framesReceived >= {start['framesReceived'] + 8}", timeout=60000)
     end = stats(page)
+    round_trips = [entry["roundTrip"] for entry in page.evaluate("window.ocularStudio.takeDelays()") if entry["roundTrip"] is not None]
     camera = end["cameraFrames"] - start["cameraFrames"]
     sent = end["framesSent"] - start["framesSent"]
     encoded = end["framesEncoded"] - start["framesEncoded"]
     # The recipe is slow: most camera frames cannot go.
     assert camera >= 3 * sent, f"{camera} camera frames, {sent} sent: the recipe was not slow ({end})"
-    # Each frame sent was encoded, and a few besides it (round trips wander; 19 for 8 sent of 101 camera frames
-    # when this was written): not one for every camera frame, as before.
-    assert sent <= encoded <= 3 * sent + 2, f"{encoded} encoded for {sent} sent of {camera} camera frames ({end})"
+    # Each frame sent was encoded, and a few besides it: not one for every camera frame, as before. The page
+    # expects each answer a round trip (the last one's) after its frame went; an answer that comes later costs
+    # one encoding for each camera interval it is late (the cartoon's 750–890 ms a frame on a debug build wander
+    # by up to four intervals: 27–48 encoded for 7–8 sent failed a bound that left this out, with the code before
+    # this change too).
+    interval = 1000 / 30
+    late = sum(int(max(0.0, later - earlier) // interval) for earlier, later in zip(round_trips, round_trips[1:]))
+    assert sent <= encoded <= 3 * sent + 2 + late, f"{encoded} encoded for {sent} sent of {camera} camera frames, {late} intervals late ({end})"

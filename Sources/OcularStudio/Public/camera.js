@@ -76,12 +76,27 @@ function cameraProblem(error) {
       + "Showing a built-in still. To use this device's camera, start the studio with --self-signed "
       + "(ocular studio --host 0.0.0.0 --self-signed) and open the https address it prints, or scan its QR code.";
   }
+  if (error instanceof CameraPlaybackError) {
+    return `The camera started but its video would not play (${error.cause.name}: ${error.cause.message}): showing a built-in still image.`;
+  }
   switch (error && error.name) {
     case "NotAllowedError": return "Camera permission was refused: showing a built-in still image.";
     case "NotFoundError":
     case "OverconstrainedError": return "No camera found: showing a built-in still image.";
-    case "NotReadableError": return "The camera is in use by another program: showing a built-in still image.";
+    case "NotReadableError":
+    case "AbortError":  // Firefox's word for a camera another program holds
+      return "The camera is in use by another program: showing a built-in still image.";
     default: return `The camera could not start (${error ? error.message || error.name : "no camera API"}): showing a built-in still image.`;
+  }
+}
+
+/// The camera was given, but its <video> would not play it: not the person's refusal, though a play()
+/// that an autoplay policy refuses throws NotAllowedError too (Firefox refused an unmuted one).
+class CameraPlaybackError extends Error {
+  constructor(cause) {
+    super(`the camera's video would not play: ${cause.message}`);
+    this.name = "CameraPlaybackError";
+    this.cause = cause;
   }
 }
 
@@ -101,13 +116,31 @@ async function startCamera(choice) {
   if (window.MediaStreamTrackProcessor) {
     readCameraFrames(stream);
   } else {
+    // Muted and inline (shell.js), as WebKit on an iPhone plays a video unasked only then.
     elements.camera.srcObject = stream;
-    await elements.camera.play();
+    try {
+      await elements.camera.play();
+    } catch (error) {
+      throw new CameraPlaybackError(error);
+    }
     watchCameraFrames(elements.camera);
   }
+  watchCameraEnd(stream);
   state.source = "camera";
   setCameraChoice(choice);
   await findCameras(stream);
+}
+
+/// When the camera stops by itself (unplugged, taken by another program, the system's privacy switch),
+/// the page says so and shows the still instead of the camera's last frame frozen.
+function watchCameraEnd(stream) {
+  const track = stream.getVideoTracks()[0];
+  if (!track) return;
+  track.addEventListener("ended", async () => {
+    if (state.cameraStream !== stream) return;  // stopped by the page itself
+    await chooseSource(firstStill());
+    showNotice("The camera stopped (it was unplugged, or another program or the system took it): showing a built-in still image.");
+  });
 }
 
 /// Which cameras exist: labelled front or back where the system says so (phones do), else the

@@ -33,6 +33,9 @@ export function make(tag, attributes = {}, ...children) {
     if (value === true) element.setAttribute(key, "");
     else if (value !== false && value != null) element.setAttribute(key, value);
   }
+  // The muted attribute only sets a media element's default: the element made here is already created, so
+  // it is muted by its property too (an unmuted camera <video> was refused play() by Firefox's autoplay).
+  if (attributes.muted === true && element instanceof HTMLMediaElement) element.muted = true;
   element.append(...children);
   return element;
 }
