@@ -143,7 +143,7 @@ def accept(runs):
 
 def bench_part(name):
     """The part of the bench that measures a figure, as (program, its arguments): ocular-bench with the flag
-    that runs only that part, bench_browser.py with the recipe, or the batch bench."""
+    that runs only that part, bench_browser.py with the recipe, the three engines' bench, or the batch bench."""
     if name.startswith("browser "):
         for suffix in (" frames shown/s", " round trip ms", " page CPU ms a frame"):
             if name.endswith(suffix):
@@ -152,6 +152,8 @@ def bench_part(name):
         return ("browser", "")
     if name.startswith(("batch ", "batch/", "Ray/")):
         return ("batch", "")
+    if name.startswith("engine "):
+        return ("engines", "")
     flags = [("process ", "--video-only"), ("faces ", "--faces-only"), ("counting beans ", "--beans-only"),
              ("sample ", "--samples-only"), ("filter ", "--filters-only"), ("studio ", "--studio-only")]
     for prefix, flag in flags:

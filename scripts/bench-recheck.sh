@@ -33,6 +33,7 @@ while read -r program arguments <&3; do
     case "$program" in
         ocular-bench) "$bin/ocular-bench" --python "$venv/bin/python" $arguments --figures "$recheck/ocular-bench-$part.json" < /dev/null ;;
         browser) .venv/bin/python Benchmarks/browser/bench_browser.py --ocular "$bin/ocular" ${arguments:+--only "$arguments"} --figures "$recheck/browser.json" < /dev/null ;;
+        engines) .venv/bin/python Benchmarks/browser/bench_engines.py --ocular "$bin/ocular" --figures "$recheck/engines.json" < /dev/null ;;
         batch) "$venv/bin/python" Benchmarks/batch/bench_batch.py --ocular "$bin/ocular" --figures "$recheck/batch.json" < /dev/null ;;
         *) echo "bench-recheck: no part called $program" >&2; exit 2 ;;
     esac

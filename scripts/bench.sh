@@ -2,7 +2,7 @@
 # Runs ocular-bench: Ocular's Swift API against the same OpenCV calls from C++ and from Python cv2,
 # blending against the textbook's op-by-op sequences (C++, cv2, Pillow),
 # Ocular Studio end to end, `ocular batch` against a shell loop, a Python pool and Ray, and the studio page in
-# headless Chromium with a 30 frames/s fake camera.
+# headless Chromium with a 30 frames/s fake camera, then in Chromium, Firefox and WebKit side by side.
 # Extra arguments go to ocular-bench (e.g. --quick).
 #
 # Every part writes its figures to .build/bench/run-TIME/, and scripts/bench-compare.py holds them against
@@ -38,6 +38,9 @@ for argument in "$@"; do [ "$argument" = "--quick" ] && quick="--quick"; done
 "$venv/bin/python" Benchmarks/batch/bench_batch.py --ocular "$bin/ocular" --figures "$figures/batch.json" $quick
 echo
 .venv/bin/python Benchmarks/browser/bench_browser.py --ocular "$bin/ocular" --figures "$figures/browser.json"
+echo
+# The studio's pages in Chromium, Firefox and WebKit side by side: frames/s, delay and page CPU.
+.venv/bin/python Benchmarks/browser/bench_engines.py --ocular "$bin/ocular" --figures "$figures/engines.json"
 echo
 ln -sfn "$(basename "$figures")" .build/bench/last
 if [ -n "$quick" ]; then

@@ -144,14 +144,15 @@ def test_a_figure_not_measured_again_stays_worse(tmp_path, baseline, capsys):
 def test_the_plan_names_the_part_that_measures_each_worse_figure(tmp_path, capsys):
     names = ["gray@1280x720 Swift/C++", "process astronaut_pan ×10 480x360 Ocular/Python frames/s", "blend soft-light/memory limit",
              "browser gray page CPU ms a frame", "browser masks, group round trip ms", "batch/Python pool files/s",
-             "studio none frames/s", "faces group: default, still searched whole ms a frame", "browser none frames shown/s"]
+             "studio none frames/s", "faces group: default, still searched whole ms a frame", "engine webkit lightWork delay ms",
+             "browser none frames shown/s"]
     accepted = {name: {"value": 1.0, "better": "lower", "kind": "absolute", "noise": 0.0} for name in names}
     path = tmp_path / "baseline.json"
     path.write_text(json.dumps({"figures": accepted}))
     run = write_run(tmp_path, "run.json", [figure(name, 2.0, kind="absolute") for name in names[:-1]] + [figure(names[-1], 1.0, kind="absolute")])
     assert bench_compare.main(["--plan", "--baseline", str(path), str(run)]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "batch", "ocular-bench --faces-only", "ocular-bench --studio-only", "ocular-bench --table-only", "ocular-bench --video-only",
+        "batch", "engines", "ocular-bench --faces-only", "ocular-bench --studio-only", "ocular-bench --table-only", "ocular-bench --video-only",
         "browser gray,masks"]  # the first table measures the blend modes too; none was not worse
 
 
