@@ -49,8 +49,8 @@ def missing_feature(engine, features):
     return None
 
 
-class TimeoutError(AssertionError):
-    pass
+class NotTrueInTime(AssertionError):
+    """A condition the test waited for did not hold in time (Playwright raises its own TimeoutError)."""
 
 
 class Keyboard:
@@ -103,7 +103,7 @@ class WebDriverPage:
             if last:
                 return last
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{self.engine}: not true within {timeout} ms: {expression[:300]}")
+                raise NotTrueInTime(f"{self.engine}: not true within {timeout} ms: {expression[:300]}")
             time.sleep(0.05)
 
     def wait_for_timeout(self, milliseconds):
