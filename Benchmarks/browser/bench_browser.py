@@ -38,8 +38,9 @@ TARGET_DELAY_MS = 42
 PAGE_CPU_BEFORE_MS = 13.0
 
 
-def start_studio(ocular):
-    process = subprocess.Popen([ocular, "studio", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def start_studio(ocular, arguments=()):
+    """An `ocular studio` on a free port (with `arguments` besides): the process and its address."""
+    process = subprocess.Popen([ocular, "studio", "--port", "0", *arguments], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 30
     while time.time() < deadline:
         line = process.stdout.readline()

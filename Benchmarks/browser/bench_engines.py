@@ -14,7 +14,6 @@ Usage: bench_engines.py --ocular .build/release/ocular [--seconds 8] [--only chr
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -26,6 +25,8 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY / "Tests" / "browser"))
 from engines import ENGINES, VIEWPORT, WebDriverEngines  # noqa: E402
+
+from bench_browser import start_studio  # noqa: E402
 
 DATA = Path(os.environ.get("OCULAR_TEST_DATA", REPOSITORY.parent / "shared" / "data"))
 # The full browser as a person runs it (make bench installs it), else the tests' headless shell.
@@ -40,21 +41,6 @@ PAGES = [
 GOAL_FPS = 25
 GOAL_DELAY_RATIO = 1.5
 GOAL_RATE_SHARE = 0.8
-
-
-def start_studio(ocular):
-    process = subprocess.Popen([ocular, "studio", "--port", "0", "--gallery", tempfile.mkdtemp(prefix="bench-gallery-")],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-        if match:
-            return process, match.group(1)
-        if process.poll() is not None:
-            break
-    process.kill()
-    sys.exit("ocular studio did not start")
 
 
 def process_tree_cpu(root):
@@ -155,7 +141,7 @@ def main():
     camera = folder / "astronaut-720p-30fps.y4m"
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(DATA / "video" / "astronaut_pan.avi"),
                     "-vf", "scale=1280:720,fps=30", "-pix_fmt", "yuv420p", "-frames:v", "90", str(camera)], check=True)
-    studio, url = start_studio(arguments.ocular)
+    studio, url = start_studio(arguments.ocular, ["--gallery", str(folder / "gallery")])
     browsers = Browsers(camera)
     rows = {}
     try:

@@ -53,17 +53,6 @@ class NotTrueInTime(AssertionError):
     """A condition the test waited for did not hold in time (Playwright raises its own TimeoutError)."""
 
 
-class Keyboard:
-    def __init__(self, page):
-        self.page = page
-
-    def press(self, key):
-        self.page.evaluate("""(key) => {
-            const target = document.activeElement || document.body;
-            for (const type of ['keydown', 'keyup']) target.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true }));
-        }""", key)
-
-
 class WebDriverPage:
     """The Playwright Page calls the tests use, over a WebDriver-like `driver` (SeleniumDriver or
     MarionetteDriver below). Scripts run in the page's own world, so they see its globals."""
@@ -71,15 +60,10 @@ class WebDriverPage:
     def __init__(self, driver, engine):
         self.driver = driver
         self.engine = engine
-        self.keyboard = Keyboard(self)
 
     # Navigation and scripts.
     def goto(self, url):
         self.driver.navigate(url)
-
-    @property
-    def url(self):
-        return self.evaluate("location.href")
 
     def evaluate(self, expression, argument=None):
         # As Playwright's evaluate: a function is called with the argument, anything else is a value; either is
@@ -124,17 +108,11 @@ class WebDriverPage:
         self._element(selector)
         return self.evaluate(f"([selector, argument]) => ({expression})(document.querySelector(selector), argument)", [selector, argument])
 
-    def eval_on_selector_all(self, selector, expression, argument=None):
-        return self.evaluate(f"([selector, argument]) => ({expression})([...document.querySelectorAll(selector)], argument)", [selector, argument])
-
     def inner_text(self, selector):
         return self.eval_on_selector(selector, "(element) => element.innerText")
 
     def get_attribute(self, selector, name):
         return self.eval_on_selector(selector, "(element, name) => element.getAttribute(name)", name)
-
-    def input_value(self, selector):
-        return self.eval_on_selector(selector, "(element) => element.value")
 
     def is_visible(self, selector):
         return self.evaluate("(selector) => { const element = document.querySelector(selector);"
@@ -143,12 +121,6 @@ class WebDriverPage:
 
     def is_hidden(self, selector):
         return not self.is_visible(selector)
-
-    def is_enabled(self, selector):
-        return not self.is_disabled(selector)
-
-    def is_disabled(self, selector):
-        return self.eval_on_selector(selector, "(element) => element.disabled === true")
 
     def click(self, selector, timeout=10000):
         """A real click (WebDriver's element click: scrolled into view, pointer events), once the element is
@@ -165,11 +137,6 @@ class WebDriverPage:
         if not self.eval_on_selector(selector, "(element) => element.checked"):
             self.click(selector)
         self.wait_for_function("(selector) => document.querySelector(selector).checked", selector, timeout=5000)
-
-    def uncheck(self, selector):
-        if self.eval_on_selector(selector, "(element) => element.checked"):
-            self.click(selector)
-        self.wait_for_function("(selector) => !document.querySelector(selector).checked", selector, timeout=5000)
 
     def select_option(self, selector, value):
         self._element(selector)
