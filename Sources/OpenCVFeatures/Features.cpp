@@ -172,6 +172,13 @@ void ocv_orb_descriptors(const OCVOrb *orb, uint8_t *descriptors, int32_t capaci
     }
 }
 
+double ocv_chi_square_alternative(const float *first, const float *second, int32_t count) {
+    if (count < 1) return 0;
+    const cv::Mat a(1, count, CV_32F, const_cast<float *>(first));
+    const cv::Mat b(1, count, CV_32F, const_cast<float *>(second));
+    return cv::compareHist(a, b, cv::HISTCMP_CHISQR_ALT);
+}
+
 OCVStatus ocv_hamming_nearest(const uint8_t *query, int32_t queryCount, const uint8_t *train, int32_t trainCount,
                               float *distances, OCVError *error) {
     return fenced(error, [&] {

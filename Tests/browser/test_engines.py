@@ -12,8 +12,26 @@ from test_gallery import gallery_api
 from test_studio import CANVAS_STATS, stats, switch_on, wait_for_frames
 
 
+# What the page says of its stream when a wait fails: enough to tell a camera that gave nothing from frames that
+# went and came back slowly.
+PAGE_STATE = """() => {
+  const figures = window.ocularStudio ? window.ocularStudio.stats() : {};
+  const keys = ['source', 'camera', 'framesSent', 'framesEncoded', 'framesNotEncoded', 'framesReceived', 'framesPerSecond',
+                'medianLatencyMs', 'processingMs', 'link'];
+  return { ...Object.fromEntries(keys.filter((key) => key in figures).map((key) => [key, figures[key]])),
+           connection: document.getElementById('connection')?.textContent, notice: document.getElementById('notice')?.textContent };
+}"""
+
+
 def wait_until(page, condition, timeout=20000):
-    page.wait_for_function(condition, timeout=timeout)
+    try:
+        page.wait_for_function(condition, timeout=timeout)
+    except Exception as failure:
+        try:
+            state = page.evaluate(PAGE_STATE)
+        except Exception as why:
+            state = f"(unreadable: {why})"
+        raise AssertionError(f"{failure}\nthe page then: {state}") from failure
 
 
 def open_page(page, studio, path="", ready="true", frames=5):

@@ -19,6 +19,11 @@
 // still time its upload; the server's newest-frame-wins slot never drops it, as no third goes. Where
 // the transfers take longer than the processing, a frame sent ahead would only queue in the link, and
 // none is.
+// When the source changes (the camera stops, a still is chosen), the frames in flight are of a picture no
+// longer shown: the new source's first frame goes at once, whatever is in flight (sourceSwitched). The
+// server's newest-frame-wins slot replaces a frame of the old source waiting there (answered `dropped`),
+// so the new picture waits for the frame under way at most: on a busy scene of a slow recipe (the Bean
+// Counter over a hundred blobs, seconds a frame in a debug build) it waited for two.
 // A camera frame that would be replaced before it could go is not encoded at all (replacedBeforeItGoes):
 // a slow recipe's page encoded all 30 camera frames a second and sent five, 48 ms of Chromium's CPU a
 // frame shown against 13 for a recipe that keeps up.
@@ -60,12 +65,14 @@ const state = {
   framesSentAhead: 0,    // of those, sent while another was in flight
   answeredAt: 0,         // when the last answer arrived
   roundTrip: 0,          // the last answer's round trip, sent to answered
+  sourceSwitched: false, // the source changed while frames were in flight: its first frame goes at once
 };
 
 /// A new stream, or none: nothing is in flight, and frames are counted afresh.
 export function restartPacing() {
   state.inFlight = [];
   state.frameNumber = 0;
+  state.sourceSwitched = false;
   clearTimeout(state.stallTimer);
   clearTimeout(state.capTimer);
 }
@@ -74,6 +81,7 @@ export function restartPacing() {
 export function forgetPrepared() {
   state.prepared = null;
   state.cameraFrameWaiting = false;
+  state.sourceSwitched = state.inFlight.length > 0;
 }
 
 /// The figures for window.ocularStudio.stats().
@@ -227,13 +235,15 @@ export async function prepareFrame() {
   if (blob && !camera && sources.still) state.stillBlob = { image: sources.still, blob };
   state.encoding = false;
   if (blob) state.prepared = { blob, capturedAt };
+  // The frame goes if it is due, even when a newer one came meanwhile: where an encoding takes longer than
+  // the camera's interval (WebKit's 720p, 40–100 ms against 33), one always has, and a page that waited
+  // for an encoding no newer frame overtook sent nothing for a second at a time while it encoded on.
+  if (blob) sendIfDue();
+  else if (isConnected()) setTimeout(sendIfDue, 100);  // no picture yet: try again shortly
   if (state.prepareAgain) {
     state.prepareAgain = false;
     prepareFrame();
-    return;
   }
-  if (blob) sendIfDue();
-  else if (isConnected()) setTimeout(sendIfDue, 100);  // no picture yet: try again shortly
 }
 
 /// When the server will have processed the frames in flight, as far as the page can tell: each starts
@@ -271,7 +281,9 @@ function replacedBeforeItGoes() {
 /// When the prepared frame may go: 0 now, a number of ms later (the rate cap), or null: nothing to send yet (nothing prepared, a frame in flight that is not
 /// followed ahead, or only a frame older than the last answer while the recipe is slow).
 function frameDueIn() {
-  if (!isConnected() || !hasHello() || !state.prepared || state.inFlight.length >= AHEAD_LIMIT) return null;
+  if (!isConnected() || !hasHello() || !state.prepared) return null;
+  if (state.sourceSwitched) return 0;
+  if (state.inFlight.length >= AHEAD_LIMIT) return null;
   const camera = sources.fromCamera;
   if (state.inFlight.length > 0) {
     // Ahead, unless the camera's next frame will be ready before the server is free for this one:
@@ -291,7 +303,7 @@ function frameDueIn() {
 /// Sends the prepared frame if one is due (frameDueIn). Called on every prepared frame and every
 /// answer. A still is prepared on demand; a camera frame when it arrives.
 export function sendIfDue() {
-  if (!isConnected() || !hasHello() || state.inFlight.length >= AHEAD_LIMIT) return;
+  if (!isConnected() || !hasHello() || (state.inFlight.length >= AHEAD_LIMIT && !state.sourceSwitched)) return;
   const camera = sources.fromCamera;
   if (!state.prepared) {
     // A still is encoded on demand; so is a camera frame left unencoded, now that it may go.
@@ -307,6 +319,7 @@ export function sendIfDue() {
   }
   const { blob, capturedAt } = state.prepared;
   state.prepared = null;
+  state.sourceSwitched = false;
   // Sent ahead: the answer's acknowledgement does not precede it, so this says when its upload starts.
   if (state.inFlight.length > 0) {
     send({ type: "upload" });

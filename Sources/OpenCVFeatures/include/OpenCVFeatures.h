@@ -21,6 +21,10 @@ OCVStatus ocv_colour_histogram(const OCVImage *_Nonnull image, const OCVImage *_
 OCVStatus ocv_hue_saturation_histogram(const OCVImage *_Nonnull bgr, const OCVImage *_Nullable mask, int32_t hueBins, int32_t saturationBins,
                                        float *_Nonnull histogram, OCVError *_Nonnull error);
 
+/// OpenCV's alternative chi-square of two histograms of `count` floats (cv::compareHist with
+/// HISTCMP_CHISQR_ALT): 2 Σ (a−b)² / (a+b) over the bins where a + b is not zero, summed in doubles.
+double ocv_chi_square_alternative(const float *_Nonnull first, const float *_Nonnull second, int32_t count);
+
 /// ORB with its own keypoints; keeps the last descriptors. Not safe to use from two threads at once.
 typedef struct OCVOrb OCVOrb;
 OCVStatus ocv_orb_create(int32_t features, OCVOrb *_Nullable *_Nonnull orb, OCVError *_Nonnull error);
