@@ -31,8 +31,8 @@ LACKS = {
     # WebKitGTK's MediaRecorder needs GStreamer encoders; Debian's build here offers none of WebM or MP4.
     "recording": {"webkit": "WebKitGTK here records in no type (MediaRecorder.isTypeSupported is false for WebM and MP4)"},
     # Where the page reads the camera's track itself, no <video> holds the stream for a test to reach.
-    "camera in a video": {"chromium": "Chromium's page reads the camera's track (MediaStreamTrackProcessor), with no <video>",
-                          "firefox": "an event that Marionette's script dispatches on the track does not reach the page's listeners"},
+    "camera in a video": {"chromium": "Chromium's page reads the camera's track (MediaStreamTrackProcessor), with no <video>"},
+    "track events from a script": {"firefox": "an event that Marionette's script dispatches on the track does not reach the page's listeners"},
 }
 
 # The narrowest viewport each engine's window takes here (CSS pixels): headless Firefox keeps its window at least

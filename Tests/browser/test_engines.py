@@ -7,9 +7,10 @@ import urllib.request
 import pytest
 
 from conftest import DATA, OCULAR, screenshot
-from engines import LACKS, NARROWEST
+from engines import LACKS, NARROWEST, missing_feature
 from test_gallery import gallery_api
 from test_studio import CANVAS_STATS, stats, switch_on, wait_for_frames
+from test_zoom import ZOOM_TO
 
 
 # What the page says of its stream when a wait fails: enough to tell a camera that gave nothing from frames that
@@ -20,6 +21,17 @@ PAGE_STATE = """() => {
                 'medianLatencyMs', 'processingMs', 'link'];
   return { ...Object.fromEntries(keys.filter((key) => key in figures).map((key) => [key, figures[key]])),
            connection: document.getElementById('connection')?.textContent, notice: document.getElementById('notice')?.textContent };
+}"""
+
+
+# Records each download the page starts (an <a download> clicked) instead of starting it.
+RECORD_DOWNLOADS = """() => {
+  window.downloadsStarted = [];
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () {
+    if (this.download) window.downloadsStarted.push(this.download);
+    else click.call(this);
+  };
 }"""
 
 
@@ -61,6 +73,38 @@ def test_light_work_streams_the_camera_switches_saves_and_goes_to_the_still(stud
     assert saved["total"] == 1 and saved["items"][0]["recipe"]["stages"] == [{"stage": "gray"}], saved
     screenshot(page, f"engine-{engine}-light-work.png")
 
+    # Share: the Web Share API where the engine can share files, else a download of the saved file (recorded
+    # here as the page starts it: an engine's download folder is not the test's).
+    can_share = page.evaluate("Boolean(navigator.canShare && navigator.canShare({ files: [new File(['x'], 'x.png', { type: 'image/png' })] }))")
+    if not can_share:
+        page.evaluate(RECORD_DOWNLOADS)
+        page.click("#share")
+        wait_until(page, "window.downloadsStarted.length === 1", timeout=10000)
+        assert page.evaluate("window.downloadsStarted") == [saved["items"][0]["fileName"]]
+
+    # Tap to focus: the middle of the picture (mirrored or not), marked; where the camera takes no point of
+    # interest the mark says so and why.
+    taps = stats(page)["taps"]
+    page.click("#output")
+    wait_until(page, f"window.ocularStudio.stats().taps > {taps}", timeout=5000)
+    focus = stats(page)["focus"]
+    assert abs(focus["x"] - 0.5) < 0.05 and abs(focus["y"] - 0.5) < 0.05, focus
+    assert page.is_visible("#focus-mark")
+    if not focus["applied"]:
+        assert "marked" in page.inner_text("#focus-mark") and focus["reason"] in page.get_attribute("#focus-mark", "title"), focus
+
+    # Zoom 2×: the camera's own zoom first where it has one, the zoom stage the rest; the slider says why not.
+    page.evaluate(ZOOM_TO, 2)
+    wait_until(page, "(() => { const zoom = window.ocularStudio.stats().zoom; return zoom.total === 2 && Math.abs(zoom.camera * zoom.digital - 2) < 0.05; })()",
+               timeout=10000)
+    zoom = stats(page)["zoom"]
+    if zoom["camera"] == 1:
+        assert zoom["reason"] and page.get_attribute("#zoom-level", "title") == f"Digital zoom: {zoom['reason']}", zoom
+        wait_until(page, "window.ocularStudio.stats().recipe.stages.some((step) => step.stage === 'zoom' && step.factor === 2)", timeout=5000)
+    assert page.inner_text("#zoom-readout").startswith("2×"), page.inner_text("#zoom-readout")
+    page.evaluate(ZOOM_TO, 1)
+    wait_until(page, "!window.ocularStudio.stats().recipe.stages.some((step) => step.stage === 'zoom')", timeout=5000)
+
     # Switch camera: through the engine's cameras (WebKit's mock has a front and a back one), to the built-in still.
     cameras = stats(page)["cameras"]
     for camera in cameras[1:]:
@@ -72,7 +116,53 @@ def test_light_work_streams_the_camera_switches_saves_and_goes_to_the_still(stud
     wait_for_frames(page, frames + 3)
 
 
-@pytest.mark.needs("camera in a video")
+# Makes the next camera start fail as `how` says: getUserMedia rejecting with the engine's own DOMException of
+# that name, or (play) the camera given and its video's play() refused, as an autoplay policy refuses it.
+FAIL_NEXT_CAMERA = """(how) => {
+  if (how === 'play') {
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function () {
+      HTMLMediaElement.prototype.play = play;
+      return Promise.reject(new DOMException('play() can only be initiated by a user gesture.', 'NotAllowedError'));
+    };
+  } else {
+    const getUserMedia = MediaDevices.prototype.getUserMedia;
+    MediaDevices.prototype.getUserMedia = function () {
+      MediaDevices.prototype.getUserMedia = getUserMedia;
+      return Promise.reject(new DOMException('as the engine says it', how));
+    };
+  }
+  document.querySelector('#source option[value=camera]').disabled = false;
+}"""
+
+
+# Each way a camera fails, what the page says (camera.js's cameraProblem), and what the way needs of the engine.
+CAMERA_FAILURES = [
+    ("NotAllowedError", "Camera permission was refused", ()),
+    ("NotReadableError", "The camera is in use by another program", ()),
+    ("NotFoundError", "No camera found", ()),
+    ("play", "The camera started but its video would not play (NotAllowedError", ("camera in a video",)),
+]
+
+
+def test_a_camera_that_cannot_start_is_said_by_its_cause(studio, engine_page, engine):
+    """Each way a camera fails, as each engine reports it, gets its own words, and the still instead."""
+    page = engine_page
+    open_page(page, studio, frames=1)
+    page.select_option("#source", "astronaut")
+    wait_until(page, "window.ocularStudio.stats().source === 'still'", timeout=10000)
+    for failure, said, needs in CAMERA_FAILURES:
+        if missing_feature(engine, needs):
+            continue
+        page.evaluate(FAIL_NEXT_CAMERA, failure)
+        page.select_option("#source", "camera")
+        wait_until(page, f"document.getElementById('notice').textContent.startsWith({said!r})", timeout=10000)
+        assert page.evaluate("document.querySelector('#source option[value=camera]').disabled"), failure
+        wait_until(page, "window.ocularStudio.stats().source === 'still'", timeout=10000)
+        wait_for_frames(page, stats(page)["framesReceived"] + 2)
+
+
+@pytest.mark.needs("camera in a video", "track events from a script")
 def test_a_camera_that_stops_is_said_and_the_still_shown(studio, engine_page, engine):
     page = engine_page
     open_page(page, studio)

@@ -25,6 +25,7 @@ const state = {
   cameraFrameAt: 0,         // when the newest camera frame arrived
   cameraInterval: null,     // the camera's frame interval, smoothed (null before two frames)
   cameraFrame: null,        // the newest VideoFrame read from the track (MediaStreamTrackProcessor), or null
+  choices: 0,               // chooseSource calls so far: the newest one's outcome is the one shown
 };
 
 /// Whether this browser announces each camera frame as it comes: by reading the track, or by the
@@ -101,7 +102,7 @@ class CameraPlaybackError extends Error {
 }
 
 /// Starts the front or back camera: the device found for it, else the browser's guess by facing mode.
-async function startCamera(choice) {
+async function startCamera(choice, superseded) {
   if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
     throw new DOMException("no camera API in this context", "NotSupportedError");
   }
@@ -112,6 +113,11 @@ async function startCamera(choice) {
     video: { width: { ideal: 1280 }, height: { ideal: 720 }, ...which },
     audio: false,
   });
+  if (superseded()) {
+    // Another source was chosen while this camera started (a permission prompt can wait minutes).
+    stream.getTracks().forEach((track) => track.stop());
+    return;
+  }
   state.cameraStream = stream;
   if (window.MediaStreamTrackProcessor) {
     readCameraFrames(stream);
@@ -123,6 +129,7 @@ async function startCamera(choice) {
     } catch (error) {
       throw new CameraPlaybackError(error);
     }
+    if (superseded()) return;  // its stream was stopped by the newer choice
     watchCameraFrames(elements.camera);
   }
   watchCameraEnd(stream);
@@ -218,18 +225,24 @@ async function loadStill(name) {
   return image;
 }
 
+/// Shows `value` ("camera" or a still's name). Choices can overlap (a camera waiting on its permission
+/// prompt, a still picked meanwhile): the newest wins, and an older one that finishes later changes nothing.
 export async function chooseSource(value, facing = "front") {
+  const choice = ++state.choices;
+  const superseded = () => choice !== state.choices;
   setBusy(value === "camera" ? "Starting the camera…" : "Loading the still image…");
   if (value === "camera") {
     stopCamera();
     try {
-      await startCamera(facing);
+      await startCamera(facing, superseded);
+      if (superseded()) return;
       showNotice("");
       elements.source.value = "camera";
       setBusy(isConnected() ? "" : "Connecting to the server…");
       sourceChanged();
       return;
     } catch (error) {
+      if (superseded()) return;
       stopCamera();
       showNotice(cameraProblem(error));
       elements.source.querySelector('option[value="camera"]').disabled = true;
@@ -239,12 +252,15 @@ export async function chooseSource(value, facing = "front") {
     stopCamera();
   }
   try {
-    state.still = await loadStill(value);
+    const still = await loadStill(value);
+    if (superseded()) return;
+    state.still = still;
     state.source = "still";
     state.stillName = value;
     setCameraChoice("static");
     elements.source.value = value;
   } catch (error) {
+    if (superseded()) return;
     showNotice(`The still image '${value}' could not be loaded from the server.`, "error");
   }
   setBusy(isConnected() ? "" : "Connecting to the server…");
