@@ -1,6 +1,7 @@
 """Every page's main flow in each browser engine the studio's users carry: Chromium, Firefox and WebKit (every
 iPhone's). Each test runs once an engine (`engine_page`, conftest.py); the camera is each engine's own at 30
 frames/s. The deeper checks of each page stay in its own file, in Chromium."""
+import json
 import subprocess
 import urllib.request
 
@@ -44,6 +45,12 @@ def wait_until(page, condition, timeout=20000):
         except Exception as why:
             state = f"(unreadable: {why})"
         raise AssertionError(f"{failure}\nthe page then: {state}") from failure
+
+
+def wait_for_stages(page, names, timeout=5000):
+    """Waits until the page's recipe is exactly the stages `names`, in that order."""
+    expected = json.dumps(json.dumps(names, separators=(",", ":")))  # as JSON.stringify writes it, as a JS string
+    wait_until(page, f"JSON.stringify(window.ocularStudio.stats().recipe.stages.map((step) => step.stage)) === {expected}", timeout=timeout)
 
 
 def open_page(page, studio, path="", ready="true", frames=5):
@@ -202,9 +209,9 @@ def test_samples_runs_a_sample_on_the_camera(studio, engine_page, engine):
     page = engine_page
     open_page(page, studio, "samples.html")
     # A first visit shows edges; one at a time, sepia replaces them.
-    wait_until(page, "JSON.stringify(window.ocularStudio.stats().recipe.stages.map((step) => step.stage)) === '[\"edges\"]'", timeout=5000)
+    wait_for_stages(page, ["edges"])
     page.click("li[data-stage=sepia] .stage-head label")
-    wait_until(page, "JSON.stringify(window.ocularStudio.stats().recipe.stages.map((step) => step.stage)) === '[\"sepia\"]'", timeout=5000)
+    wait_for_stages(page, ["sepia"])
     wait_for_frames(page, stats(page)["framesReceived"] + 3)
     screenshot(page, f"engine-{engine}-samples.png")
 
@@ -215,7 +222,7 @@ def test_filters_chains_a_filter_on_the_camera(studio, engine_page, engine):
     # A first visit shows sepia; a click adds a blur after it.
     wait_until(page, "window.ocularStudio.stats().recipe.stages.some((step) => step.stage === 'sepiaTone')", timeout=5000)
     page.click("[data-add=gaussianBlur]")
-    wait_until(page, "JSON.stringify(window.ocularStudio.stats().recipe.stages.map((step) => step.stage)) === '[\"sepiaTone\",\"gaussianBlur\"]'", timeout=5000)
+    wait_for_stages(page, ["sepiaTone", "gaussianBlur"])
     wait_for_frames(page, stats(page)["framesReceived"] + 3)
     screenshot(page, f"engine-{engine}-filters.png")
 
