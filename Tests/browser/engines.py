@@ -35,9 +35,11 @@ LACKS = {
     "track events from a script": {"firefox": "an event that Marionette's script dispatches on the track does not reach the page's listeners"},
 }
 
-# The narrowest viewport each engine's window takes here (CSS pixels): headless Firefox keeps its window at least
-# 500 wide, WebKitGTK's MiniBrowser (its toolbar) at least 447; both still the phone layout (below 760).
-NARROWEST = {"chromium": 0, "firefox": 500, "webkit": 447}
+# WebKitGTK's MiniBrowser keeps its window as wide as its toolbar at GTK's sizes (447 CSS pixels here) and
+# Firefox its main window 500 wide (its own stylesheet's min-width), where a phone is 390: each driver shrinks
+# its browser's own frame, never the page, so that every engine takes a phone's exact viewport.
+# MiniBrowser reads this as the user's GTK stylesheet ($XDG_CONFIG_HOME/gtk-3.0/gtk.css); web content is not GTK's.
+MINIBROWSER_GTK_CSS = "* { min-width: 0; padding: 0; margin: 0; font-size: 1px; }\n"
 
 
 def missing_feature(engine, features):
@@ -184,7 +186,10 @@ class SeleniumDriver:
         options.binary_location = MINIBROWSER
         for argument in ("--automation", "--enable-media-stream=true", "--enable-mock-capture-devices=true"):
             options.add_argument(argument)
-        service = Service(WEBKIT_DRIVER, env={**os.environ, "DISPLAY": display})
+        self.config = tempfile.TemporaryDirectory(prefix="minibrowser-")
+        (Path(self.config.name) / "gtk-3.0").mkdir()
+        (Path(self.config.name) / "gtk-3.0" / "gtk.css").write_text(MINIBROWSER_GTK_CSS)
+        service = Service(WEBKIT_DRIVER, env={**os.environ, "DISPLAY": display, "XDG_CONFIG_HOME": self.config.name})
         self.driver = webdriver.WebKitGTK(options=options, service=service)
         self.driver.set_script_timeout(60)
         self.set_viewport(*VIEWPORT)
@@ -214,7 +219,10 @@ class SeleniumDriver:
         return self.driver.get_screenshot_as_png()
 
     def quit(self):
-        self.driver.quit()
+        try:
+            self.driver.quit()
+        finally:
+            self.config.cleanup()
 
 
 class MarionetteDriver:
@@ -243,6 +251,8 @@ class MarionetteDriver:
                                  port=self.port(), startup_timeout=60)
         self.client.start_session()
         self.client.timeout.script = 60
+        with self.client.using_context("chrome"):
+            self.client.execute_script("document.documentElement.style.setProperty('min-width', '0px', 'important')")
         self.set_viewport(*VIEWPORT)
 
     @property

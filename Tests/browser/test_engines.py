@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from conftest import DATA, OCULAR, screenshot
-from engines import LACKS, NARROWEST, missing_feature
+from engines import LACKS, missing_feature
 from test_gallery import gallery_api
 from test_studio import CANVAS_STATS, stats, switch_on, wait_for_frames
 from test_zoom import ZOOM_TO
@@ -321,12 +321,12 @@ def test_every_page_has_what_an_iphone_needs(studio, engine_page, engine):
 
 @pytest.mark.parametrize("orientation, size", [("portrait", (390, 844)), ("landscape", (844, 390))])
 def test_the_phone_layouts(studio, engine_page, engine, orientation, size):
-    """The phone layout in each engine at a phone's size, or the narrowest its window takes here (NARROWEST: still
-    the phone layout): the bar within the width, the preview across it with the sheet under it (beside it on its side)."""
+    """The phone layout in each engine at an iPhone's size: the bar within the width, the preview across it with the
+    sheet under it (beside it on its side)."""
     page = engine_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
     width, height = page.evaluate("[innerWidth, innerHeight]")
-    assert (width, height) == (max(size[0], NARROWEST[engine]), size[1]), (width, height)
+    assert (width, height) == size, (width, height)
     for name, path in [("lightwork", ""), ("beans", "beans.html"), ("gallery", "gallery.html")]:
         page.goto(studio.url + path)
         wait_until(page, "document.querySelector('.nav') !== null", timeout=10000)
@@ -343,6 +343,9 @@ def test_the_phone_layouts(studio, engine_page, engine, orientation, size):
         wait_until(page, "document.querySelector('main > aside').dataset.sheet === 'open'")
         stage, sheet = page.evaluate("""[document.querySelector('.stage'), document.querySelector('main > aside')]
             .map((element) => { const box = element.getBoundingClientRect(); return { x: box.x, y: box.y, width: box.width, height: box.height }; })""")
+        # Record (and Save) stay in view at the toolbar's end, however far its row scrolls sideways.
+        end = page.evaluate("(() => { const box = document.querySelector('.toolbar-end').getBoundingClientRect(); return [box.x, box.width]; })()")
+        assert end[0] >= 0 and end[0] + end[1] <= width + 0.5, (name, end)
         if orientation == "portrait":
             assert stage["x"] == 0 and abs(stage["width"] - width) < 0.5, (name, stage)  # the preview fills the width
             assert stage["y"] + stage["height"] <= sheet["y"] + 0.5 and stage["height"] >= 200, (name, stage, sheet)
