@@ -33,6 +33,9 @@ LACKS = {
     # Where the page reads the camera's track itself, no <video> holds the stream for a test to reach.
     "camera in a video": {"chromium": "Chromium's page reads the camera's track (MediaStreamTrackProcessor), with no <video>"},
     "track events from a script": {"firefox": "an event that Marionette's script dispatches on the track does not reach the page's listeners"},
+    # The browser's own permission said no (WebDriverPage.refuse_camera), not a script's stand-in.
+    "refusing the camera": {"chromium": "Chromium here is launched with the camera granted for the whole run (a launch flag)",
+                            "webkit": "WebKitWebDriver's automation grants the mock camera, with nothing to deny it"},
 }
 
 # WebKitGTK's MiniBrowser keeps its window as wide as its toolbar at GTK's sizes (447 CSS pixels here) and
@@ -149,6 +152,10 @@ class WebDriverPage:
             select.dispatchEvent(new Event('input', { bubbles: true }));
             select.dispatchEvent(new Event('change', { bubbles: true }));
         }""", [selector, value])
+
+    def refuse_camera(self, refused):
+        """As a person who said no to the camera (True), or gave it again (False): the browser's own permission."""
+        self.driver.refuse_camera(refused)
 
     # The window.
     def set_viewport_size(self, size):
@@ -269,6 +276,15 @@ class MarionetteDriver:
 
     def click(self, selector):
         self.client.find_element("css selector", selector).click()
+
+    def refuse_camera(self, refused):
+        # The camera's permission denied in Firefox's own store, with its prompting back on (the fake camera's
+        # preference grants every request unasked): getUserMedia is refused as when a person says no.
+        with self.client.using_context("chrome"):
+            self.client.execute_script("""const [refused] = arguments;
+                Services.prefs.setBoolPref('media.navigator.permission.disabled', !refused);
+                if (refused) Services.prefs.setIntPref('permissions.default.camera', 2);
+                else Services.prefs.clearUserPref('permissions.default.camera');""", script_args=[refused])
 
     def set_viewport(self, width, height):
         inner = self.client.execute_script("return [innerWidth, innerHeight]", sandbox=None)

@@ -169,6 +169,21 @@ def test_a_camera_that_cannot_start_is_said_by_its_cause(studio, engine_page, en
         wait_for_frames(page, stats(page)["framesReceived"] + 2)
 
 
+@pytest.mark.needs("refusing the camera")
+def test_a_camera_the_browser_refuses_is_said_refused(studio, engine_page, engine):
+    """A real refusal, by the browser's own permission (the rest of the failures above are a script's stand-ins):
+    the page says it was refused and shows the still."""
+    page = engine_page
+    page.refuse_camera(True)
+    try:
+        page.goto(studio.url)
+        wait_until(page, "document.getElementById('notice').textContent.startsWith('Camera permission was refused')", timeout=20000)
+        wait_until(page, "window.ocularStudio && window.ocularStudio.stats().source === 'still'", timeout=10000)
+        wait_for_frames(page, 2)
+    finally:
+        page.refuse_camera(False)
+
+
 @pytest.mark.needs("camera in a video", "track events from a script")
 def test_a_camera_that_stops_is_said_and_the_still_shown(studio, engine_page, engine):
     page = engine_page
