@@ -17,11 +17,11 @@ import Glibc
 /// the next save whether the machine is idle or busy.
 @Suite("Gallery under SIGKILL")
 struct GalleryKillTests {
-    /// 60 under `make eval` (fixed, 8 of 60 rounds lost a save before issue 55), 20 under `make test`.
+    /// 60 under `make eval` (fixed, 8 of 60 rounds lost a save before issue 55), 20 in a sample run.
     static let kills = Evaluation.rounds(full: 60, sample: 20)
     static let saver = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery-save-loop").path
 
-    @Test("20 (make test) or 60 (make eval) kills mid-save beside a second writer: every announced photo committed and intact, no partial file left, the database sound")
+    @Test("20 (a sample run) or 60 (make eval) kills mid-save beside a second writer: every announced photo committed and intact, no partial file left, the database sound")
     func killsLoseNothing() async throws {
         try await HeavyWork.runWaiting { try killLoop() }
     }

@@ -2,14 +2,15 @@ import Foundation
 
 /// The sweeps and evaluations behind the articles' figures, in two sizes.
 ///
-/// `make test` runs a deterministic sample of each (every n-th case) and asserts the same thresholds,
-/// so a regression fails there first and the suite stays a few minutes long. `make eval` sets
-/// `OCULAR_EVAL=1`, runs only the suites named `…Evaluation`, over every case, and prints their tables.
+/// `make eval` sets `OCULAR_EVAL=1`, runs only these suites (named `…Evaluation`, with the fuzz tests
+/// and the kill loop), over every case, and prints their tables; `make test` leaves them to it. Run
+/// without `OCULAR_EVAL` (`swift test --filter FaceSweepEvaluation`), a suite takes a deterministic
+/// sample (every n-th case) against the same thresholds: a check of a change in a minute or two.
 public enum Evaluation {
     /// Whether this run is `make eval`'s: every case, and the tables printed.
     public static let isFull = ProcessInfo.processInfo.environment["OCULAR_EVAL"] == "1"
 
-    /// The cases to run: all of them under `make eval`; under `make test` every `stride`-th from the
+    /// The cases to run: all of them under `make eval`; in a sample run every `stride`-th from the
     /// first, so the sample is the same on every run and spread over the whole sweep.
     public static func cases<C: Collection>(_ all: C, sampleEvery stride: Int) -> [C.Element] {
         precondition(stride >= 1, "a sample takes every n-th case, n ≥ 1")
@@ -20,7 +21,7 @@ public enum Evaluation {
     public static func rounds(full: Int, sample: Int) -> Int { isFull ? full : sample }
 
     /// Prints a table in Markdown under `make eval`, the run whose figures the articles quote; a sample's
-    /// figures are not the articles', so `make test` prints none.
+    /// figures are not the articles', so a sample run prints none.
     public static func table(_ title: String, columns: [String], rows: [[String]]) {
         guard isFull else { return }
         var lines = ["", "### \(title)", "", "| " + columns.joined(separator: " | ") + " |",

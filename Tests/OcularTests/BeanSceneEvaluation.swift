@@ -9,7 +9,7 @@ import Testing
 /// Scattered scenes: Ocular's constants were chosen on scenes 0–47 and 96–191; 48–95 and 200–295
 /// were never looked at while choosing. Rings and heaps (photographs: 2–5 megapixels with EXIF, or
 /// a webcam's 720p): chosen on 0–47, held apart 48–95. `make eval` scores every set and prints the
-/// BeanCounterMeasured article's table; `make test` scores the 48 scattered scenes of 48–95 with the default profile,
+/// BeanCounterMeasured article's table; a sample run scores the 48 scattered scenes of 48–95 with the default profile,
 /// against the same bars (a sample of them left too few scenes for the exact-tally bar: its figure,
 /// 81 %, sits near the bar's 80 %), and a sample of the held-apart rings and heaps.
 @Suite("Bean counter scene evaluation")
@@ -27,9 +27,9 @@ struct BeanSceneEvaluation {
         }
     }
 
-    /// Under `make test` the default profile alone: the textbook's bounds only show a change, and halve the cost.
+    /// In a sample run the default profile alone: the textbook's bounds only show a change, and halve the cost.
     static let heldApart = SceneSet(scenes: 48..<96, heldApart: true, profiles: Evaluation.isFull ? ["textbook", "default"] : ["default"], heldToBars: true)
-    /// Rings and heaps: every fourth held-apart scene under `make test` (a tablet's three and a webcam's one in turn).
+    /// Rings and heaps: every fourth held-apart scene in a sample run (a tablet's three and a webcam's one in turn).
     static let photographed = BlobScenes.Arrangement.allCases.filter { $0 != .scattered }.flatMap { arrangement in
         Evaluation.isFull
             ? [SceneSet(arrangement: arrangement, scenes: 48..<96, heldApart: true, profiles: ["textbook", "default"]),

@@ -234,7 +234,7 @@ struct DecodeFuzzTests {
 
     // MARK: - The corpus
 
-    /// 110 a seed under `make eval`, 30 under `make test`.
+    /// 110 a seed under `make eval`, 30 in a sample run.
     static let mutationsPerSeed = Evaluation.rounds(full: 110, sample: 30)
 
     /// Small crops of the shared images, encoded as colour, gray and alpha PNG and colour and gray

@@ -4,7 +4,7 @@ import Testing
 @testable import Ocular
 
 /// Faces followed through the motion clips of ``FaceMotionTests/clips``: every clip with every human
-/// source under `make eval`; every third pair of them under `make test`, against the same thresholds.
+/// source under `make eval`; every third pair of them in a sample run, against the same thresholds.
 @Suite("Faces in motion evaluation")
 struct FaceMotionEvaluation {
     /// Measured when the flow was added: 672 of 676 faces found and 3 false boxes (faces half out of

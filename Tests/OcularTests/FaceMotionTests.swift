@@ -87,7 +87,7 @@ struct FaceMotionTests {
     ]
 
     /// Hits, misses and false boxes of `tracker`-like followers over every clip and human source.
-    /// `pairs` are the (clip, source) indices to run: all of them, or `make test`'s sample.
+    /// `pairs` are the (clip, source) indices to run: all of them, or a sample run's.
     static func score(_ profile: FaceDetectionProfile, sweep: FaceSweep, pairs: [(clip: Int, source: Int)]) throws
         -> (hits: Int, misses: Int, wrong: Int, notes: [String]) {
         var hits = 0, misses = 0, wrong = 0, notes: [String] = []

@@ -5,10 +5,10 @@ import Testing
 @testable import OcularEvaluation
 
 /// The face detector on the robustness sweep (``FaceSweep``): every frame under `make eval`, which
-/// prints the FacesMeasured article's per-axis table; a sample of them under `make test`, against the same thresholds.
+/// prints the FacesMeasured article's per-axis table; a sample of them in a sample run, against the same thresholds.
 @Suite("Face sweep evaluation")
 struct FaceSweepEvaluation {
-    /// Every `sampleStride`-th frame of the sweep's 261 single-face frames (and of its 48 group scenes) under `make test`.
+    /// Every `sampleStride`-th frame of the sweep's 261 single-face frames (and of its 48 group scenes) in a sample run.
     static let sampleStride = 4
 
     /// The group scenes' axes: tuned on, and held apart.

@@ -112,7 +112,7 @@ struct FilterFusionTests {
     }
 }
 
-/// Random chains of colour filters run fused and one by one: 30 chains under `make eval`, 4 under `make test`.
+/// Random chains of colour filters run fused and one by one: 30 chains under `make eval`, 4 in a sample run.
 @Suite("filter fusion evaluation")
 struct FilterFusionEvaluation {
     @Test("random chains of colour filters equal one by one within a level, on a gradient and on shared pictures")

@@ -6,7 +6,7 @@ import Testing
 
 /// The detecting samples on scenes nobody tuned them on: seeded variations of size, position, rotation,
 /// cut-off, light, noise, blur and several objects, each with exact labels. The defaults are the
-/// parameters the sweeps chose. `make eval` runs every scene and prints the tables; `make test` every
+/// parameters the sweeps chose. `make eval` runs every scene and prints the tables; a sample run every
 /// third scene (the first two tracking runs), against the same thresholds.
 @Suite("sample sweep evaluation")
 struct SampleSweepEvaluation {
