@@ -62,12 +62,17 @@ export const sources = Object.freeze({
 });
 
 /// Starts the sources: the page's menu and Switch camera, then the camera (the back one on a phone,
-/// which points it at the world; a laptop's faces its user), or the still where there is none.
+/// which points it at the world; a laptop's faces its user), or the still where there is none. An
+/// address that names one of the page's stills (`beans.html?source=beans`) opens on it and asks for
+/// no camera until the person picks Camera: a link that shows the page at work anywhere.
 export function startSources(onPhone) {
   state.stillName = firstStill();
   elements.source.addEventListener("change", () => chooseSource(elements.source.value));
   elements.switchCamera.addEventListener("click", () => switchCamera());
-  chooseSource("camera", onPhone ? "back" : "front");
+  const asked = new URLSearchParams(location.search).get("source");
+  const still = asked && asked !== "camera" && elements.source.querySelector(`option[value="${CSS.escape(asked)}"]`);
+  if (still) chooseSource(still.value);
+  else chooseSource("camera", onPhone ? "back" : "front");
 }
 
 function cameraProblem(error) {
