@@ -155,6 +155,14 @@ def studio(tmp_path):
     server.stop()
 
 
+@pytest.fixture
+def studio_with_test_stages(tmp_path):
+    """A studio of the tests' own build (ocular-studio-fixture): Ocular's stages and the tests' (sleep, gate)."""
+    server = Studio(tmp_path / "gallery", executable=STUDIO_FIXTURE)
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def playwright_instance():
     with sync_playwright() as playwright:

@@ -66,16 +66,9 @@ def test_light_work_lists_the_blobs_and_faces_its_stages_find(studio, cameraless
     assert page.is_hidden("#findings")
 
 
-@pytest.fixture
-def fixture_studio(tmp_path):
-    server = Studio(tmp_path / "gallery", executable=STUDIO_FIXTURE)
-    yield server
-    server.stop()
-
-
-def test_a_stage_registered_only_in_a_test_reaches_the_page(fixture_studio, cameraless_page):
+def test_a_stage_registered_only_in_a_test_reaches_the_page(studio_with_test_stages, cameraless_page):
     page = cameraless_page
-    page.goto(fixture_studio.url)
+    page.goto(studio_with_test_stages.url)
     wait_for_frames(page, 3)
     # Its card is built from its declaration in the hello, like every stage's.
     assert page.inner_text("li.stage-card[data-stage=brightestQuadrant] label") == "Brightest quadrant"

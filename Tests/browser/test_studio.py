@@ -299,12 +299,13 @@ def test_an_upload_that_is_not_a_picture_is_refused_with_the_reason(studio, came
 
 
 @pytest.mark.alone
-def test_a_slow_recipe_encodes_only_the_camera_frames_it_can_send(studio, camera_page_30fps):
-    """Cartoon takes a few hundred ms a frame: the page encoded every one of the camera's 30 frames a second
-    and sent a few; a frame a newer one would replace before it could go is now left unencoded."""
-    page = camera_page_30fps
+def test_a_slow_recipe_encodes_only_the_camera_frames_it_can_send(studio_with_test_stages, camera_page_30fps):
+    """A recipe of 400 ms a frame (the sleep stage, which holds a frame without keeping a core busy as a slow
+    stage would): the page encoded every one of the camera's 30 frames a second and sent a few; a frame a newer
+    one would replace before it could go is now left unencoded."""
+    page, studio = camera_page_30fps, studio_with_test_stages
     open_studio(page, studio, 10)
-    page.evaluate("""window.ocularStudio.sendText('{"type":"settings","recipe":{"stages":[{"stage":"cartoon"}]}}')""")
+    page.evaluate("""window.ocularStudio.sendText('{"type":"settings","recipe":{"stages":[{"stage":"sleep","milliseconds":400}]}}')""")
     page.wait_for_function("window.ocularStudio.stats().recipe.stages.length === 1", timeout=10000)
     page.wait_for_function(f"window.ocularStudio.stats().framesReceived >= {stats(page)['framesReceived'] + 3}", timeout=30000)
     page.evaluate("window.ocularStudio.takeDelays()")
@@ -319,9 +320,9 @@ def test_a_slow_recipe_encodes_only_the_camera_frames_it_can_send(studio, camera
     assert camera >= 3 * sent, f"{camera} camera frames, {sent} sent: the recipe was not slow ({end})"
     # Each frame sent was encoded, and a few besides it: not one for every camera frame, as before. The page
     # expects each answer a round trip (the last one's) after its frame went; an answer that comes later costs
-    # one encoding for each camera interval it is late (the cartoon's 750–890 ms a frame on a debug build wander
-    # by up to four intervals: 27–48 encoded for 7–8 sent failed a bound that left this out, with the code before
-    # this change too).
+    # one encoding for each camera interval it is late (a cartoon recipe's 750–890 ms a frame on a debug build
+    # wandered by up to four intervals: 27–48 encoded for 7–8 sent failed a bound that left this out, with the code
+    # before this change too).
     interval = 1000 / 30
     late = sum(int(max(0.0, later - earlier) // interval) for earlier, later in zip(round_trips, round_trips[1:]))
     assert sent <= encoded <= 3 * sent + 2 + late, f"{encoded} encoded for {sent} sent of {camera} camera frames, {late} intervals late ({end})"
