@@ -9,8 +9,10 @@
 #   network (test_link.py's veth pair, which aborts other Chromiums' navigations): they run after the
 #   others, one at a time, with nothing beside them. Between the two, every page's main flow in each engine
 #   (marked `engines`): each engine's tests on one worker, so that WebKit's software compositing, which keeps a
-#   core busy while a page streams, never starves a Chromium test beside it.
-# eval: the tests marked `evaluation` (long measurements), one at a time.
+#   core busy while a page streams, never starves a Chromium test beside it. What lies past a page's main flow
+#   (marked `beyond_main_flow`) runs there in Chromium only.
+# eval: the tests marked `evaluation` (long measurements, and the engine tests past the main flow in Firefox and
+#   WebKit), one at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-test}

@@ -34,6 +34,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "needs(*features): runs only in the engines that have them (engines.LACKS says why not)")
     config.addinivalue_line("markers", "engines: runs once in each engine (takes `engine`); scripts/browser-tests.sh runs these "
                                        "apart from Chromium's own tests, one engine a worker")
+    config.addinivalue_line("markers", "beyond_main_flow: an engine test of what lies past a page's main flow (each way a camera "
+                                       "fails): make test runs it in Chromium, make eval in the other engines")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -46,6 +48,9 @@ def pytest_collection_modifyitems(items):
         if engine:
             item.add_marker(pytest.mark.engines)
             item.add_marker(pytest.mark.xdist_group(engine))
+            # make test holds every page's main flow in each engine; the rest, in Firefox and WebKit, is make eval's.
+            if engine != "chromium" and item.get_closest_marker("beyond_main_flow"):
+                item.add_marker(pytest.mark.evaluation)
 
 
 def pytest_generate_tests(metafunc):

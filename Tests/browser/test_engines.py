@@ -1,6 +1,8 @@
 """Every page's main flow in each browser engine the studio's users carry: Chromium, Firefox and WebKit (every
 iPhone's). Each test runs once an engine (`engine_page`, conftest.py); the camera is each engine's own at 30
-frames/s. The deeper checks of each page stay in its own file, in Chromium."""
+frames/s. The deeper checks of each page stay in its own file, in Chromium. make test runs every test here in
+every engine but those marked `beyond_main_flow` (each way a camera fails), which it runs in Chromium and make
+eval in Firefox and WebKit."""
 import json
 import subprocess
 import urllib.request
@@ -152,6 +154,7 @@ CAMERA_FAILURES = [
 ]
 
 
+@pytest.mark.beyond_main_flow
 def test_a_camera_that_cannot_start_is_said_by_its_cause(studio, engine_page, engine):
     """Each way a camera fails, as each engine reports it, gets its own words, and the still instead."""
     page = engine_page
@@ -183,6 +186,7 @@ def test_a_camera_the_browser_refuses_is_said_refused(studio, engine_page, engin
         page.refuse_camera(False)
 
 
+@pytest.mark.beyond_main_flow
 @pytest.mark.needs("camera in a video", "track events from a script")
 def test_a_camera_that_stops_is_said_and_the_still_shown(studio, engine_page, engine):
     page = engine_page
