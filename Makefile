@@ -19,8 +19,10 @@ test:
 	scripts/setup.sh test
 	scripts/touch-dependents.sh
 	$(BUILD) --build-tests
-	SWIFT=$(SWIFT) scripts/swift-tests.sh test
-	scripts/client-package.sh
+	SWIFT=$(SWIFT) scripts/swift-tests.sh library
+	@# The studio's tests wait on the network and the client package's build on the CPU: side by side.
+	SWIFT=$(SWIFT) scripts/swift-tests.sh studio --quiet & studio=$$!; \
+	  scripts/client-package.sh; client=$$?; wait $$studio; studio=$$?; [ $$client -eq 0 ] && [ $$studio -eq 0 ]
 	scripts/browser-tests.sh test
 	.venv/bin/python -m pytest Tests/scripts -q -p no:cacheprovider --junitxml=.build/test-logs/scripts.xml
 	scripts/test-times.py .build/test-logs/swift-library.log .build/test-logs/swift-studio.log .build/test-logs/browser.xml .build/test-logs/browser-engines.xml .build/test-logs/browser-alone.xml .build/test-logs/scripts.xml

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs the Swift tests: `test` (make test) or `eval` (make eval). Logs go to .build/test-logs/.
+# Runs the Swift tests: `test`, or its two parts `library` and `studio` (make test runs them apart: the studio's
+# beside the client package's build, as neither keeps the other waiting), or `eval` (make eval). Logs go to
+# .build/test-logs/. `studio --quiet` writes its output to the log alone, and prints its result when it ends.
 #
 # test: two processes, one after the other. Swift Testing starts every test of a process at once on the
 #   cooperative threads, one a core; the library's and the CLI's tests run pictures through OpenCV on them
@@ -28,18 +30,38 @@ run() {  # run LOG ARGUMENTS...: swift test, its output shown and kept
   "$swift" test --skip-build "$@" 2>&1 | tee "$logs/$log"
 }
 
+library() {
+  rm -f "$logs"/swift-library.log
+  run swift-library.log --skip OcularStudioTests --skip "$EVALUATIONS"
+}
+
+studio() {
+  rm -f "$logs"/swift-studio.log
+  if [ "${1:-}" = --quiet ]; then
+    local status=0
+    "$swift" test --skip-build --filter OcularStudioTests >"$logs/swift-studio.log" 2>&1 || status=$?
+    # Its failures, else its last word.
+    grep -E "^✘|error:" "$logs/swift-studio.log" || true
+    grep -E "Test run with" "$logs/swift-studio.log" | sed 's/^/studio: /' || true
+    [ "$status" -eq 0 ] || echo "studio tests failed: the whole output is in $logs/swift-studio.log" >&2
+    return "$status"
+  fi
+  run swift-studio.log --filter OcularStudioTests
+}
+
 case "$mode" in
 test)
-  rm -f "$logs"/swift-*.log
-  run swift-library.log --skip OcularStudioTests --skip "$EVALUATIONS"
-  run swift-studio.log --filter OcularStudioTests
+  library
+  studio
   ;;
+library) library ;;
+studio) studio "${2:-}" ;;
 eval)
   # The studio's tests have nothing to evaluate, and must not share a process with the sweeps (above).
   OCULAR_EVAL=1 run eval.log --skip OcularStudioTests --filter "$EVALUATIONS"
   ;;
 *)
-  echo "usage: $0 test|eval" >&2
+  echo "usage: $0 test|library|studio [--quiet]|eval" >&2
   exit 2
   ;;
 esac

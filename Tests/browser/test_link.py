@@ -26,7 +26,7 @@ HOST_ADDRESS, STUDIO_ADDRESS = "10.231.77.1", "10.231.77.2"
 # SETTLE_LIMIT_SECONDS after the first frames: a level still moving then is a link that does not settle.
 SETTLED_SECONDS = 2
 SETTLE_LIMIT_SECONDS = 20
-MEASURE_SECONDS = 5
+MEASURE_SECONDS = 8
 # The longest wait between tries of the rung above (LinkMeter.longestWaitBeforeStepUp at 30 frames/s) and slack.
 CLIMB_TIMEOUT_SECONDS = 35
 
