@@ -60,7 +60,8 @@ update_keeping_times() {
   if [ -f Package.resolved ] && [ -d "$checkout" ]; then
     previous=$(python3 -c 'import json; print([p["state"]["version"] for p in json.load(open("Package.resolved"))["pins"] if p["identity"] == "ocular"][0])' 2>/dev/null || true)
   fi
-  if [ -z "$previous" ]; then
+  # No earlier release to compare with (a first run, or a release repository made anew): everything anew.
+  if [ -z "$previous" ] || ! git -C "$release" rev-parse -q --verify "refs/tags/$previous" >/dev/null; then
     swift package update
     return
   fi
