@@ -50,6 +50,11 @@ let package = Package(
 MANIFEST
 
 cd "$work/client"
+# The version of Ocular the client's Package.resolved pins.
+resolved_version() {
+  python3 -c 'import json; print([p["state"]["version"] for p in json.load(open("Package.resolved"))["pins"] if p["identity"] == "ocular"][0])'
+}
+
 # Updates the client to the new release, Ocular alone (all its dependencies re-resolved cost 27 s). SwiftPM's
 # checkout then rewrites every file of Ocular's, changed or not, and their new times made the build compile all
 # of Ocular's C++ again too (85 s in all); the files the release did not change get their times back. Ocular's
@@ -58,7 +63,7 @@ cd "$work/client"
 update_keeping_times() {
   local checkout=.build/checkouts/Ocular previous=""
   if [ -f Package.resolved ] && [ -d "$checkout" ]; then
-    previous=$(python3 -c 'import json; print([p["state"]["version"] for p in json.load(open("Package.resolved"))["pins"] if p["identity"] == "ocular"][0])' 2>/dev/null || true)
+    previous=$(resolved_version 2>/dev/null || true)
   fi
   # No earlier release to compare with (a first run, or a release repository made anew): everything anew.
   if [ -z "$previous" ] || ! git -C "$release" rev-parse -q --verify "refs/tags/$previous" >/dev/null; then
@@ -91,7 +96,7 @@ if ! { if [ "$released" != unchanged ]; then update_keeping_times; fi && swift b
   exit 1
 fi
 built=$(date +%s%N)
-resolved=$(python3 -c 'import json; print([p["state"]["version"] for p in json.load(open("Package.resolved"))["pins"] if p["identity"] == "ocular"][0])')
+resolved=$(resolved_version)
 if [ "$resolved" != "$latest" ]; then
   echo "client package: SwiftPM resolved Ocular $resolved, not the release $latest" >&2; exit 1
 fi
