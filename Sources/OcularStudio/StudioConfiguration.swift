@@ -11,6 +11,10 @@ public struct StudioConfiguration: Sendable {
     public var maxFrameBytes: Int
     /// No WebSocket message may exceed this; a larger one closes the connection (code 1009).
     public var maxMessageBytes: Int
+    /// A text message (settings, a save, a page action's request) larger than this is refused by its size,
+    /// unparsed; the connection stays open. The longest the pages send, a settings message with every stage
+    /// of the registry in its recipe, is under 8 kB; a 33 MB one held a thread for 10 s while it was parsed.
+    public var maxTextMessageBytes: Int = 64 << 10
     /// Frames with more pixels than this are refused.
     public var maxFramePixels: Int
     /// An uploaded blend source larger than this is answered 413.

@@ -49,7 +49,9 @@ final class FaceMergeAction: PageAction {
 
         func check(as type: String) throws(StreamMessageError) {
             if let at, at.count != 2 || !at.allSatisfy({ $0.isFinite && (0...1).contains($0) }) {
-                throw StreamMessageError("a capture message's at must be [x, y], each 0 to 1 of the frame, got \(at)")
+                // What came is described, not quoted: it may be millions of numbers long.
+                let got = at.count == 2 ? "[\(at[0]), \(at[1])]" : "\(at.count) numbers"
+                throw StreamMessageError("a capture message's at must be [x, y], each 0 to 1 of the frame, got \(got)")
             }
         }
 

@@ -91,7 +91,12 @@ struct StreamController {
             for try await message in inbound.messages(maxSize: configuration.maxMessageBytes) {
                 switch message {
                 case .text(let text):
-                    if let reply = session.receive(text) { try await outbound.write(.text(reply.json)) }
+                    // Read off the cooperative pool, whose threads (one a core) serve every client: a
+                    // message's parsing and its action's work (a merge of two faces) keep none waiting.
+                    // Its size is bounded before it is parsed (StreamSession.receive). This client's next
+                    // message waits for the reply, so messages still apply in the order they came.
+                    let reply = try await NIOThreadPool.singleton.runIfActive { session.receive(text) }
+                    if let reply { try await outbound.write(.text(reply.json)) }
                 case .binary(let frame) where frame.readableBytes > configuration.maxFrameBytes:
                     received += 1
                     let reason = "frame of \(frame.readableBytes) bytes refused: the limit is \(configuration.maxFrameBytes) bytes"

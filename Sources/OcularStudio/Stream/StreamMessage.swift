@@ -188,6 +188,8 @@ enum StreamMessage {
         let recipe: Recipe
         let quality: Int
         let maxFrameBytes: Int
+        /// The longest text message the session reads (``StudioConfiguration/maxTextMessageBytes``).
+        let maxTextMessageBytes: Int
         let recording: RecordingLimits
         /// The studio's rate cap and the rungs its link meter moves frames between.
         let link: LinkConstants

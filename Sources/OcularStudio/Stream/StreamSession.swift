@@ -115,7 +115,7 @@ final class StreamSession: Sendable {
         return .hello(StreamMessage.Hello(stages: registry.descriptions, messages: StreamMessage.Own.declarations.map(\.description),
                             actions: actions,
                             recipe: current.pipeline.recipe, quality: current.quality,
-                            maxFrameBytes: configuration.maxFrameBytes,
+                            maxFrameBytes: configuration.maxFrameBytes, maxTextMessageBytes: configuration.maxTextMessageBytes,
                             recording: .init(maxSeconds: configuration.maxRecordingSeconds, maxBytes: configuration.maxClipBytes),
                             link: .init(framesPerSecond: configuration.framesPerSecond,
                                         levels: LinkLevel.ladder),
@@ -128,6 +128,11 @@ final class StreamSession: Sendable {
     ///   type naming what is wrong (about "settings" for a message that is none); nil when the answer
     ///   comes after the next frame (a save).
     func receive(_ text: String) -> StreamMessage.Outbound? {
+        // Refused by its size before a byte is parsed: a JSON decoder's time grows with what it reads.
+        let bytes = text.utf8.count
+        guard bytes <= configuration.maxTextMessageBytes else {
+            return .error(about: "settings", message: "a text message of \(bytes) bytes refused: the limit is \(configuration.maxTextMessageBytes) bytes")
+        }
         let data = Data(text.utf8)
         let envelope: StreamMessage.Envelope
         do throws(StreamMessageError) {
