@@ -57,19 +57,26 @@ void ocv_show_library_messages(bool shown) {
     cv::utils::logging::setLogLevel(shown ? cv::utils::logging::LOG_LEVEL_WARNING : cv::utils::logging::LOG_LEVEL_SILENT);
 }
 
-/// Opening captures and writers is serialised: with CAP_ANY, OpenCV also tries its gphoto2 backend,
+/// Opening cameras and writers is serialised: with CAP_ANY, OpenCV also tries its gphoto2 backend,
 /// whose plugin loading (libltdl) is not thread-safe; two probes at once crashed the test run.
 static std::mutex &backendLock() {
     static std::mutex lock;
     return lock;
 }
 
-/// FFmpeg first: it reads every common file and starts faster than GStreamer. Only the backends
-/// that read files are tried: the camera backends (gphoto2, V4L) have nothing to say about a path.
+/// How long FFmpeg may take to open a file, and to read a frame of it, before it gives up (OpenCV's
+/// defaults, said here): a local file takes milliseconds.
+static constexpr int openDeadlineMilliseconds = 30000;
+static constexpr int readDeadlineMilliseconds = 30000;
+
+/// Files are read by FFmpeg alone, which says no at once to a file without a video stream. GStreamer,
+/// which OpenCV was asked to try next, waited for ever at no CPU for the video of a sound-only AVI,
+/// and it did so inside the lock above, so every other video open waited too. FFmpeg needs no lock
+/// (OpenCV registers it once, under its own) and reads every file GStreamer read here.
 static bool openCapture(cv::VideoCapture &capture, const char *path) {
     quietVideoLogging();
-    const std::lock_guard<std::mutex> guard(backendLock());
-    return capture.open(path, cv::CAP_FFMPEG) || capture.open(path, cv::CAP_GSTREAMER);
+    return capture.open(path, cv::CAP_FFMPEG, {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, openDeadlineMilliseconds,
+                                               cv::CAP_PROP_READ_TIMEOUT_MSEC, readDeadlineMilliseconds});
 }
 
 static void readProperties(cv::VideoCapture &capture, OCVVideoProperties *properties) {

@@ -24,7 +24,9 @@ func ocular(_ arguments: String...) throws -> Run {
     try ocular(arguments)
 }
 
-func ocular(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+/// - Parameter deadline: For a run that once hung: killed (SIGKILL) if still running this long after it started, so
+///   that the test fails (no message, status 9) instead of waiting for ever.
+func ocular(_ arguments: [String], environment: [String: String] = [:], killedAfter deadline: Duration? = nil) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ocularExecutable)
     process.arguments = arguments
@@ -33,6 +35,11 @@ func ocular(_ arguments: [String], environment: [String: String] = [:]) throws -
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    if let deadline {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(deadline.components.seconds))) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+    }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -41,6 +41,28 @@ struct HardeningCLITests {
         #expect(info.status == 0, "\(info.errors)")
     }
 
+    @Test("a sound-only AVI is refused at once by every command that reads video, and a batch over a folder holding one writes the rest (GStreamer waited for ever for its video, in a lock every video open took)")
+    func soundOnlyVideo() throws {
+        let folder = try Folder()
+        let sound = VideoFixtures.path("ffmpeg-sound-only.avi")
+        let recipe = folder.file("gray.json")
+        try Data(#"{"stages":[{"stage":"gray"}]}"#.utf8).write(to: URL(fileURLWithPath: recipe))
+        for arguments in [["info", sound], ["process", sound, "--output", folder.file("out.mp4"), "--recipe", recipe],
+                          ["faces", "video", sound, "--output", folder.file("faces.mp4")], ["gallery", "add", sound, "--gallery", folder.file("gallery")]] {
+            let run = try ocular(arguments, killedAfter: .seconds(60))
+            expectCleanFailure(run, mentioning: "'\(sound)'")
+            #expect(run.status == 65, "\(arguments): \(run.status) \(run.errors)")
+        }
+        let inputs = folder.file("inputs")
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sound, toPath: inputs + "/sound.avi")
+        try FileManager.default.copyItem(atPath: dataRoot + "/video/astronaut_pan.avi", toPath: inputs + "/clip.avi")
+        let batch = try ocular(["batch", "run", inputs, "--output", folder.file("out"), "--recipe", recipe], killedAfter: .seconds(60))
+        #expect(batch.status == 1 && batch.output.contains("2 inputs: 1 written, 0 already done, 1 failed"), "\(batch.status): \(batch.output) \(batch.errors)")
+        let results = try String(contentsOfFile: folder.file("out/results.jsonl"), encoding: .utf8)
+        #expect(results.contains(#""code":"media.unreadable""#) && results.contains(#""frames":30"#), "\(results)")
+    }
+
     @Test("16-bit PNGs with alpha go through every command that reads pictures (they crashed every one with SIGSEGV)",
           arguments: ["png-rgba-16.png", "png-gray-alpha-16.png"])
     func sixteenBitAlpha(name: String) throws {

@@ -59,3 +59,12 @@ public enum ClipFixtures {
         return path
     }
 }
+
+/// Videos that are not recorded clips (`Tests/Fixtures/videos`): odd files the video commands must refuse by name.
+public enum VideoFixtures {
+    public static let folder: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/videos").path
+
+    /// The path of one fixture, such as `ffmpeg-sound-only.avi`.
+    public static func path(_ name: String) -> String { folder + "/" + name }
+}

@@ -7,7 +7,7 @@ public final class VideoFileSource: CaptureSource {
 
     /// Opens a video file.
     /// - Parameters:
-    ///   - path: The file: anything the system's FFmpeg or GStreamer reads (MP4, AVI, MKV, WebM…).
+    ///   - path: The file: anything the system's FFmpeg reads (MP4, AVI, MKV, WebM…).
     ///   - colour: Colour, or gray from the luma.
     /// - Throws: ``OcularError`` naming the file: missing, empty, unreadable, or not a video.
     public init(path: String, colour: FrameColour = .colour) throws(OcularError) {
