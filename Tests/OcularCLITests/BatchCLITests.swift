@@ -230,4 +230,55 @@ struct BatchCLITests {
         #expect(missing.status == 66)
         #expect(visibleFiles(under: folder.file("out")).isEmpty)
     }
+
+    @Test("the folder walk goes by the file system: an output folder that holds the input, a folder named through a link, an output folder linked from inside the input, a name that is not UTF-8 (each read nothing, or read the outputs again, or left a file out unsaid)")
+    func folderWalk() throws {
+        let folder = try Folder()
+        let gray = #"{"stages":[{"stage":"gray"}]}"#
+        let inputs = folder.file("in")
+        _ = try makePictures(2, in: inputs + "/sub", from: coffee)
+        try FileManager.default.copyItem(atPath: coffee, toPath: inputs + "/coffee.png")
+
+        // `-o` the folder holding the input: its outputs would go over the inputs themselves ("0 inputs", exit 0 before).
+        let over = try ocular(["batch", "run", inputs, "-o", folder.path, "--recipe", gray])
+        expectCleanFailure(over, mentioning: "the outputs of \(inputs) would be written over it")
+        #expect(over.status == 65)
+        // `-o` the input folder itself: its outputs go below it, and are not read again ("0 inputs" before).
+        let into = try ocular(["batch", "run", inputs, "-o", inputs, "--recipe", gray])
+        #expect(into.status == 0 && into.output.contains("3 inputs: 3 written"), "\(into.output) \(into.errors)")
+        let resumed = try ocular(["batch", "run", inputs, "-o", inputs, "--recipe", gray, "--resume"])
+        #expect(resumed.status == 0 && resumed.output.contains("3 inputs: 0 written, 3 already done"), "\(resumed.output) \(resumed.errors)")
+        try FileManager.default.removeItem(atPath: inputs + "/in")
+        try FileManager.default.removeItem(atPath: inputs + "/results.jsonl")
+
+        // A folder named through a symbolic link is walked at its real place (0 inputs before).
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link"), withDestinationPath: inputs)
+        let linked = try ocular(["batch", "run", folder.file("link"), "-o", folder.file("out-link"), "--recipe", gray])
+        #expect(linked.status == 0 && linked.output.contains("3 inputs: 3 written"), "\(linked.output) \(linked.errors)")
+        #expect(visibleFiles(under: folder.file("out-link")).filter { $0.hasSuffix(".png") }
+                == ["link/coffee.png", "link/sub/picture-000.png", "link/sub/picture-001.png"])
+
+        // The output folder reached through a link inside the input is not read as input (2 → 4 → 6 before).
+        try FileManager.default.createDirectory(atPath: folder.file("out-inside"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: inputs + "/to-out", withDestinationPath: folder.file("out-inside"))
+        for _ in 1...2 {
+            let again = try ocular(["batch", "run", inputs, "-o", folder.file("out-inside"), "--recipe", gray])
+            #expect(again.status == 0 && again.output.contains("3 inputs: 3 written"), "\(again.output) \(again.errors)")
+        }
+        try FileManager.default.removeItem(atPath: inputs + "/to-out")
+
+        // A name that is not UTF-8 is a failed line naming the file (left out unsaid, exit 0, before).
+        let odd = inputs + "/caf\u{FFFD}.png"
+        let created = Array(inputs.utf8) + Array("/caf".utf8) + [0xE9] + Array(".png".utf8) + [0]
+        let descriptor = created.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        #expect(descriptor >= 0)
+        let png = try Data(contentsOf: URL(fileURLWithPath: coffee))
+        _ = png.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let named = try ocular(["batch", "run", inputs, "-o", folder.file("out-odd"), "--recipe", gray])
+        #expect(named.status == 1 && named.output.contains("4 inputs: 3 written, 0 already done, 1 failed"), "\(named.output) \(named.errors)")
+        let failed = try resultLines(folder.file("out-odd/results.jsonl")).filter { $0["status"] as? String == "failed" }
+        #expect(failed.count == 1 && failed.first?["path"] as? String == odd, "\(failed)")
+        #expect(((failed.first?["error"] as? [String: Any])?["code"] as? String) == "batch.unreadableName", "\(failed)")
+    }
 }

@@ -10,6 +10,9 @@ struct BatchItem: Sendable, Equatable {
     let key: String
     /// Whether it goes through the recipe frame by frame, as `ocular process` runs videos.
     let isVideo: Bool
+    /// Why the folder walk found it and could not hand it over (a name that is not UTF-8, a folder that
+    /// cannot be listed): it is recorded failed with this, unread, rather than left out unsaid.
+    var refusal: BatchResult.Failure? = nil
 }
 
 /// The files a batch reads, by extension, when it walks a folder.
@@ -50,18 +53,17 @@ struct BatchInputs {
     ///   - arguments: Files, folders (walked recursively, by extension; hidden files skipped) and
     ///     manifests, as the command line gave them.
     ///   - format: The images' output format, which names the outputs.
-    ///   - outputFolder: Never read as input, when it lies inside a folder walked.
+    ///   - outputFolder: Never read as input, however a folder walked reaches it.
     /// - Throws: ``BatchError`` for a missing input, an unreadable or malformed manifest, or two
     ///   inputs whose outputs would be the same file.
     init(_ arguments: [String], format: BatchOutputFormat, outputFolder: String) throws(BatchError) {
-        let excluded = URL(fileURLWithPath: outputFolder).standardizedFileURL.path
         for argument in arguments {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
                 throw .missingInput(argument)
             }
             if isFolder.boolValue {
-                try addFolder(argument, excluding: excluded, format: format)
+                try addFolder(argument, outputFolder: outputFolder, format: format)
             } else if BatchFormats.manifests.contains(BatchFormats.fileExtension(argument)) {
                 try addManifest(argument, format: format)
             } else {
@@ -78,31 +80,32 @@ struct BatchInputs {
         items.append(BatchItem(path: path, key: outputKey, isVideo: isVideo))
     }
 
-    /// A folder's images and videos, recursively, sorted by path; the outputs keep the folder's own
-    /// name and the paths below it (`cp -r` would put them there too).
-    private mutating func addFolder(_ folder: String, excluding excluded: String, format: BatchOutputFormat) throws(BatchError) {
-        let root = URL(fileURLWithPath: folder).standardizedFileURL
-        let name = root.lastPathComponent
-        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [], options: [.skipsHiddenFiles]) else {
-            throw .missingInput(folder)
+    /// A folder's images and videos, recursively (through symbolic links too), sorted by path; the outputs
+    /// keep the folder's own name and the paths below it (`cp -r` would put them there too). The walk goes
+    /// by what the file system says, not by spelling: the folder named through a symbolic link is walked
+    /// at its real place; the output folder, and the folder this one's outputs go to, are skipped however
+    /// they are reached (by device and inode, so through a link inside the input too: read again as input
+    /// they had grown every run); a folder reached twice (a link to an ancestor) is walked once. What the
+    /// walk cannot hand over is recorded failed, never left out unsaid: a name that is not UTF-8 (the
+    /// path could not be opened again by name) and a subfolder that cannot be listed.
+    /// - Throws: When this folder's outputs would land on the folder itself (`-o .` for `photos`, which
+    ///   would write `./photos/…` over the inputs).
+    private mutating func addFolder(_ folder: String, outputFolder: String, format: BatchOutputFormat) throws(BatchError) {
+        let name = URL(fileURLWithPath: folder).standardizedFileURL.lastPathComponent
+        guard let root = FolderWalk.identity(of: folder) else { throw .missingInput(folder) }
+        let outputs = outputFolder + "/" + name
+        if FolderWalk.identity(of: outputs) == root {
+            throw .outputsOverInputs(folder, outputs: outputs)
         }
-        var found: [(path: String, relative: String)] = []
-        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        for case let url as URL in walk {
-            let path = url.standardizedFileURL.path
-            if path == excluded || path.hasPrefix(excluded + "/") {
-                walk.skipDescendants()
-                continue
+        var walk = FolderWalk(skipping: [outputFolder, outputs].compactMap(FolderWalk.identity(of:)))
+        if let reason = walk.visit(folder, relative: "", identity: root) { throw .unlistableFolder(folder, reason: reason) }
+        func key(_ relative: String) -> String { name.isEmpty || name == "/" ? relative : name + "/" + relative }
+        for file in walk.found.sorted(by: { $0.relative < $1.relative }) {
+            if let refusal = file.refusal {
+                items.append(BatchItem(path: file.path, key: key(file.relative), isVideo: false, refusal: refusal))
+            } else {
+                try add(path: file.path, key: key(file.relative), format: format)
             }
-            let fileExtension = BatchFormats.fileExtension(path)
-            guard BatchFormats.images.contains(fileExtension) || BatchFormats.videos.contains(fileExtension),
-                  // stat, not resourceValues: Foundation reads the user and group databases for each file.
-                  (try? FileAccess.regularFileSize(path)) != nil,
-                  path.hasPrefix(rootPath) else { continue }
-            found.append((path, String(path.dropFirst(rootPath.count))))
-        }
-        for file in found.sorted(by: { $0.relative < $1.relative }) {
-            try add(path: file.path, key: name.isEmpty || name == "/" ? file.relative : name + "/" + file.relative, format: format)
         }
     }
 
@@ -195,6 +198,8 @@ enum BatchError: CodedError {
     case unreadableManifest(String, reason: String)
     case badManifestLine(String, line: Int, reason: String)
     case sameOutput(String, first: String, second: String)
+    case outputsOverInputs(String, outputs: String)
+    case unlistableFolder(String, reason: String)
     case unwritableResults(String, reason: String)
     case unreadableResults(String, reason: String)
 
@@ -204,6 +209,8 @@ enum BatchError: CodedError {
         case .unreadableManifest: ErrorCode("batch.unreadableManifest", .ioFailure)
         case .badManifestLine: ErrorCode("batch.badManifest", .badInput)
         case .sameOutput: ErrorCode("batch.sameOutput", .badInput)
+        case .outputsOverInputs: ErrorCode("batch.outputsOverInputs", .badInput)
+        case .unlistableFolder: ErrorCode("batch.unlistableFolder", .ioFailure)
         case .unwritableResults: ErrorCode("batch.unwritableResults", .ioFailure)
         case .unreadableResults: ErrorCode("batch.unreadableResults", .ioFailure)
         }
@@ -216,6 +223,9 @@ enum BatchError: CodedError {
         case .badManifestLine(let path, let line, let reason): "\(path), line \(line): \(reason)"
         case .sameOutput(let key, let first, let second):
             "\(first) and \(second) would both be written to \(key); give them different names with a manifest's \"output\""
+        case .outputsOverInputs(let folder, let outputs):
+            "the outputs of \(folder) would be written over it: \(outputs) is that folder; choose an output folder that does not hold it directly"
+        case .unlistableFolder(let path, let reason): "cannot list the folder \(path): \(reason)"
         case .unwritableResults(let path, let reason): "cannot write the results file \(path): \(reason)"
         case .unreadableResults(let path, let reason): "cannot read the results file \(path): \(reason)"
         }

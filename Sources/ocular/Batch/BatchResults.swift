@@ -7,7 +7,7 @@ import Synchronization
 struct BatchResult: Encodable, Sendable {
     enum Status: String, Codable { case done, failed }
 
-    struct Failure: Encodable, Sendable {
+    struct Failure: Encodable, Sendable, Equatable {
         /// The error's stable code, `image.notAnImage`.
         let code: String
         let message: String

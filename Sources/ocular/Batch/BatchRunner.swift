@@ -102,6 +102,7 @@ struct BatchRunner {
             BatchResult(path: item.path, output: output, status: status, input: checksum, recipe: recipeHash, annotations: annotations,
                         frames: frames, error: error, milliseconds: Int((clock.now - start) / .milliseconds(1)))
         }
+        if let refusal = item.refusal { return Outcome(status: .failed, result: line(.failed, error: refusal)) }
         do {
             // A video is hashed as it is read from disk, a picture from the bytes it is decoded from.
             let bytes = item.isVideo ? nil : try FileAccess.read(item.path)
