@@ -281,4 +281,50 @@ struct BatchCLITests {
         #expect(failed.count == 1 && failed.first?["path"] as? String == odd, "\(failed)")
         #expect(((failed.first?["error"] as? [String: Any])?["code"] as? String) == "batch.unreadableName", "\(failed)")
     }
+
+    @Test("the results file: a line per output, a cut line ended before the next, one batch writing it at a time; manifests with Windows line ends (each lost or redid lines, or read one line, before)")
+    func resultsFile() throws {
+        let folder = try Folder()
+        let gray = #"{"stages":[{"stage":"gray"}]}"#
+        let pictures = try makePictures(3, in: folder.file("pictures"), from: coffee)
+
+        // One input sent to three outputs: three lines, all done on --resume, three after merge (1 of 3 before).
+        let many = folder.file("many.jsonl")
+        try Data(["a", "b", "c"].map { #"{"path":"\#(pictures[0])","output":"\#($0).png"}"# + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: many))
+        let out = folder.file("out")
+        #expect(try ocular(["batch", "run", many, "-o", out, "--recipe", gray]).output.contains("3 inputs: 3 written"))
+        let again = try ocular(["batch", "run", many, "-o", out, "--recipe", gray, "--resume"])
+        #expect(again.output.contains("3 inputs: 0 written, 3 already done"), "\(again.output) \(again.errors)")
+        let merged = try ocular(["batch", "merge", out + "/results.jsonl", "-o", folder.file("merged.jsonl")])
+        #expect(merged.status == 0 && merged.output.contains("3 inputs from 1 files, 3 done"), "\(merged.output)")
+
+        // A line cut short: the next run's first line is not glued onto it, so every output is counted (199 of 200 before).
+        let cut = folder.file("cut")
+        #expect(try ocular(["batch", "run"] + pictures + ["-o", cut, "--recipe", gray]).status == 0)
+        let results = cut + "/results.jsonl"
+        let lines = try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n")
+        try Data((lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(30)).utf8).write(to: URL(fileURLWithPath: results))
+        let resumed = try ocular(["batch", "run"] + pictures + ["-o", cut, "--recipe", gray, "--resume"])
+        #expect(resumed.output.contains("3 inputs: 1 written, 2 already done"), "\(resumed.output) \(resumed.errors)")
+        let whole = try ocular(["batch", "merge", results, "-o", folder.file("merged-cut.jsonl")])
+        #expect(whole.output.contains("3 inputs from 1 files, 3 done, 0 failed"), "\(whole.output)")
+
+        // A second batch into a results file another is writing is refused, and leaves it as it was (truncated before).
+        let held = open(results, O_RDWR)
+        #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: results))
+        let second = try ocular(["batch", "run"] + pictures + ["-o", cut, "--recipe", gray])
+        expectCleanFailure(second, mentioning: "cannot write the results file \(results): another batch is writing it")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: results)) == before)
+        close(held)
+
+        // Windows line ends, in a list and in JSON lines.
+        let list = folder.file("crlf.txt"), jsonLines = folder.file("crlf.jsonl")
+        try Data(pictures.map { $0 + "\r\n" }.joined().utf8).write(to: URL(fileURLWithPath: list))
+        try Data(pictures.map { #"{"path":"\#($0)"}"# + "\r\n" }.joined().utf8).write(to: URL(fileURLWithPath: jsonLines))
+        for manifest in [list, jsonLines] {
+            let run = try ocular(["batch", "run", manifest, "-o", folder.file("out-" + (manifest as NSString).lastPathComponent), "--recipe", gray])
+            #expect(run.status == 0 && run.output.contains("3 inputs: 3 written"), "\(manifest): \(run.output) \(run.errors)")
+        }
+    }
 }

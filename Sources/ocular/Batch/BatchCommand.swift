@@ -151,7 +151,7 @@ extension BatchOutputFormat: ExpressibleByArgument {}
 struct BatchMergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Join shards' results files into one, a line per input (its last), sorted by path.",
+        abstract: "Join shards' results files into one, a line per output (its last), sorted by input path.",
         discussion: """
             `ocular batch merge OUT/results-*.jsonl -o OUT/results.jsonl`. Lines cut short (a shard killed \
             mid-write) are dropped. Prints how many inputs are done and failed; the exit status is the \
@@ -166,7 +166,7 @@ struct BatchMergeCommand: ParsableCommand {
 
     func run() throws {
         let recorded = try BatchResultsLog.recorded(in: files, requireEach: true)
-        let lines = recorded.sorted { $0.key < $1.key }.map(\.value)
+        let lines = recorded.values.sorted { ($0.result.path, $0.result.output) < ($1.result.path, $1.result.output) }
         let text = lines.map { $0.line + "\n" }.joined()
         try FileAccess.write(Array(text.utf8), to: output)
         let failed = lines.filter { $0.result.status == .failed }.count

@@ -120,7 +120,8 @@ struct BatchInputs {
             throw .unreadableManifest(manifest, reason: error.description)
         }
         let base = (manifest as NSString).deletingLastPathComponent
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // By isNewline, not "\n": Swift reads "\r\n" as one Character, and a manifest with Windows line ends was one line.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let entry: ManifestEntry

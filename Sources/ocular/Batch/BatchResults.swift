@@ -73,16 +73,40 @@ extension Sequence<UInt8> {
 
 /// The results file of a run, appended a whole line at a time (one `write` of an `O_APPEND`
 /// descriptor each), so a process killed mid-batch leaves at most its last line cut short, which
-/// readers skip.
+/// readers skip. One batch writes it at a time: it holds an exclusive `flock` on it for the run.
 final class BatchResultsLog: Sendable {
     let path: String
     private let descriptor: Mutex<Int32>
 
     /// Opens `path` for appending; `fresh` empties it first (a run without `--resume`).
+    /// - Throws: When it cannot be opened, or another batch is writing it (a second batch into the same
+    ///   output folder once emptied the file under the first: 400 outputs, 279–312 lines).
     init(path: String, fresh: Bool) throws(BatchError) {
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (fresh ? O_TRUNC : 0)
-        let opened = open(path, flags, 0o644)
+        // Emptied only once locked: O_TRUNC at open would empty another batch's file before the lock said no.
+        let opened = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard opened >= 0 else { throw .unwritableResults(path, reason: String(cString: strerror(errno))) }
+        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            let reason = busy ? "another batch is writing it; give this one another output folder or --results file" : String(cString: strerror(errno))
+            close(opened)
+            throw .unwritableResults(path, reason: reason)
+        }
+        if fresh, ftruncate(opened, 0) != 0 {
+            let reason = String(cString: strerror(errno))
+            close(opened)
+            throw .unwritableResults(path, reason: reason)
+        }
+        // A line cut short (by a kill, a full disk or a hand) is ended, so the next one is not glued onto it:
+        // the fragment stays unreadable, and is skipped, and the next line reads whole.
+        var last: UInt8 = 0
+        let size = lseek(opened, 0, SEEK_END)
+        if size > 0, pread(opened, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
+            let failure = [UInt8(ascii: "\n")].withUnsafeBytes { FileAccess.writeAll($0, to: opened) }
+            guard failure == 0 else {
+                close(opened)
+                throw .unwritableResults(path, reason: String(cString: strerror(failure)))
+            }
+        }
         self.path = path
         descriptor = Mutex(opened)
     }
@@ -105,8 +129,9 @@ final class BatchResultsLog: Sendable {
         }
     }
 
-    /// The last line recorded for each input path in the files at `paths`, with the text it was
-    /// written as. Lines that do not parse (a cut-short last line) are skipped; a missing file has none.
+    /// The last line recorded for each output in the files at `paths`, with the text it was written as:
+    /// keyed by output, as one input may be sent to many (a manifest's "output"s), each its own line.
+    /// Lines that do not parse (a cut-short line) are skipped; a missing file has none.
     static func recorded(in paths: [String], requireEach: Bool) throws(BatchError) -> [String: (result: RecordedResult, line: String)] {
         var latest: [String: (RecordedResult, String)] = [:]
         let decoder = JSONDecoder()
@@ -120,7 +145,7 @@ final class BatchResultsLog: Sendable {
             }
             for line in data.split(separator: UInt8(ascii: "\n")) {
                 guard let result = try? decoder.decode(RecordedResult.self, from: Data(line)) else { continue }
-                latest[result.path] = (result, String(decoding: line, as: UTF8.self))
+                latest[result.output] = (result, String(decoding: line, as: UTF8.self))
             }
         }
         return latest

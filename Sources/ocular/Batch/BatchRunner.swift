@@ -16,7 +16,7 @@ struct BatchRunner {
     let jobs: Int
     /// Threads one OpenCV call may use; nil: the cores shared among the workers.
     let openCVThreads: Int?
-    /// Earlier results by input path: an input whose output exists and whose line records the same
+    /// Earlier results by output path: an input whose output exists and whose line records the same
     /// input checksum and recipe hash is skipped.
     let earlier: [String: RecordedResult]
     let log: BatchResultsLog
@@ -140,7 +140,7 @@ struct BatchRunner {
     }
 
     private func isAlreadyDone(_ item: BatchItem, output: String, checksum: String?, recipeHash: String) -> Bool {
-        guard let recorded = earlier[item.path], recorded.status == .done, recorded.output == output,
+        guard let recorded = earlier[output], recorded.status == .done, recorded.path == item.path,
               recorded.input == checksum, recorded.recipe == recipeHash else { return false }
         return FileManager.default.fileExists(atPath: output)
     }
