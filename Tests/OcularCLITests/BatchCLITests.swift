@@ -282,7 +282,7 @@ struct BatchCLITests {
         #expect(((failed.first?["error"] as? [String: Any])?["code"] as? String) == "batch.unreadableName", "\(failed)")
     }
 
-    @Test("the results file: a line per output, a cut line ended before the next, one batch writing it at a time; manifests with Windows line ends (each lost or redid lines, or read one line, before)")
+    @Test("the results file: a line per output, a cut line ended before the next, one batch writing it at a time, a killed run's partial pictures swept; manifests with Windows line ends (each lost or redid lines, kept files, or read one line, before)")
     func resultsFile() throws {
         let folder = try Folder()
         let gray = #"{"stages":[{"stage":"gray"}]}"#
@@ -304,8 +304,18 @@ struct BatchCLITests {
         let results = cut + "/results.jsonl"
         let lines = try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n")
         try Data((lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(30)).utf8).write(to: URL(fileURLWithPath: results))
+        // And what a killed run left: a partial picture of a process that has ended is swept; a running one's stays.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let stale = cut + "/.picture-000.png.\(ended.processIdentifier)-\(UUID().uuidString).partial.png"
+        let live = cut + "/.picture-001.png.\(getpid())-\(UUID().uuidString).partial.png"
+        for partial in [stale, live] { try Data([1, 2, 3]).write(to: URL(fileURLWithPath: partial)) }
         let resumed = try ocular(["batch", "run"] + pictures + ["-o", cut, "--recipe", gray, "--resume"])
         #expect(resumed.output.contains("3 inputs: 1 written, 2 already done"), "\(resumed.output) \(resumed.errors)")
+        #expect(!FileManager.default.fileExists(atPath: stale) && FileManager.default.fileExists(atPath: live))
+        try FileManager.default.removeItem(atPath: live)
         let whole = try ocular(["batch", "merge", results, "-o", folder.file("merged-cut.jsonl")])
         #expect(whole.output.contains("3 inputs from 1 files, 3 done, 0 failed"), "\(whole.output)")
 

@@ -107,12 +107,13 @@ struct BatchRunner {
             // A video is hashed as it is read from disk, a picture from the bytes it is decoded from.
             let bytes = item.isVideo ? nil : try FileAccess.read(item.path)
             checksum = try bytes.map { SHA256.hash(data: $0).hexadecimal } ?? Self.checksum(ofFileAt: item.path)
+            // Made (and swept) for an input already done too: a resumed run removes what the killed one left.
+            try folders.make((output as NSString).deletingLastPathComponent)
             if isAlreadyDone(item, output: output, checksum: checksum, recipeHash: recipeHash) { return Outcome(status: .skipped) }
             // A fresh pipeline for each input: stages that follow things from frame to frame (faces)
             // must not carry one picture's findings into the next. Building one is cheap: cascades and
             // networks are loaded once per process.
             let pipeline = try Pipeline(recipe.recipe, images: images)
-            try folders.make((output as NSString).deletingLastPathComponent)
             guard let bytes else {
                 let source = try VideoFileSource(path: item.path)
                 let sink = VideoFileSink(path: output, framesPerSecond: source.frameRate)
@@ -157,13 +158,16 @@ struct BatchRunner {
     }
 }
 
-/// Output folders, each made once per run.
+/// Output folders, each made once per run, and swept then of the partial files a killed run left
+/// (12–42 hidden pictures a kill, which `--resume` never removed before).
 final class OutputFolders: Sendable {
     private let made = Mutex<Set<String>>([])
 
     func make(_ folder: String) throws {
         guard !made.withLock({ $0.contains(folder) }) else { return }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Only those of processes no longer running: another batch's are its own.
+        PartialFiles.sweepStale(besides: folder + "/-")
         made.withLock { _ = $0.insert(folder) }
     }
 }
