@@ -46,6 +46,20 @@ struct GalleryLimitsStudioTests {
         #expect(Self.save(try StreamSession(configuration: configuration)).contains(#""type":"saved""#))
     }
 
+    @Test("a caption is bounded in bytes as well as characters: one character of 3,000 combining accents is refused (a 30 MB one was saved)")
+    func captionBytes() throws {
+        let folder = Folder()
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0, galleryFolder: folder.path))
+        let oneCharacter = "e" + String(repeating: "\u{0301}", count: 3_000)
+        #expect(oneCharacter.count == 1)
+        let refused = Self.save(session, caption: oneCharacter)
+        #expect(refused.contains("a caption may have at most 500 characters (2000 bytes of UTF-8)"), "\(refused.prefix(300))")
+        // 500 emoji of four bytes each are within both.
+        #expect(Self.save(session, caption: String(repeating: "\u{1F600}", count: 500)).contains(#""type":"saved""#))
+        #expect(Self.save(session, caption: String(repeating: "a", count: 501)).contains("at most 500 characters"))
+        #expect(try Gallery(folder: folder.path).count() == 1)
+    }
+
     @Test("a save over the gallery's quota is refused with the sizes; nothing is written")
     func quota() throws {
         let folder = Folder()

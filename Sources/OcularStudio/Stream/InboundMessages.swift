@@ -62,9 +62,13 @@ struct MessageField: Sendable {
     }
 }
 
-/// A save's caption, which every save may carry: text of at most ``maxLength`` characters.
+/// A save's caption, which every save may carry: text of at most ``maxLength`` characters and
+/// ``maxBytes`` bytes of UTF-8. Characters alone do not bound it: one character may be an "e" with
+/// millions of combining accents (a 30 MB caption passed as one character and grew the database by 30 MB a save).
 struct Caption: MessageBody {
     static let maxLength = 500
+    /// Four bytes a character: room for any 500 characters of ordinary text, emoji included.
+    static let maxBytes = 4 * maxLength
     let caption: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable { case caption }
@@ -74,8 +78,8 @@ struct Caption: MessageBody {
     }
 
     func check(as type: String) throws(StreamMessageError) {
-        if let caption, caption.count > Self.maxLength {
-            throw StreamMessageError("a caption may have at most \(Self.maxLength) characters")
+        if let caption, caption.utf8.count > Self.maxBytes || caption.count > Self.maxLength {
+            throw StreamMessageError("a caption may have at most \(Self.maxLength) characters (\(Self.maxBytes) bytes of UTF-8)")
         }
     }
 }
