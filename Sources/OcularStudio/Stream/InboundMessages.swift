@@ -131,12 +131,25 @@ struct MessageDeclaration<Message>: Sendable {
             let meaning = field.map { ", " + Body.describe($0).meaning } ?? ""
             throw StreamMessageError("\(article) \(type) message needs \(StreamMessageError.article(for: key.stringValue)) \(key.stringValue)\(meaning)")
         } catch let error as DecodingError {
-            if let key = error.fieldKey, let field = Body.CodingKeys.allCases.first(where: { $0.stringValue == key.stringValue }) {
-                throw StreamMessageError("\(article) \(type) message's \(key.stringValue) must be \(Body.describe(field).meaning)")
+            // Foundation's decoder says a number that does not fit an integer field (1.5, 1e308, 2⁶³) is
+            // "not valid JSON", at no field; the field is then found by its declared kind.
+            if let field = error.fieldKey.flatMap({ key in Body.CodingKeys.allCases.first { $0.stringValue == key.stringValue } })
+                ?? Self.integerFieldThatDoesNotFit(Body.self, in: data) {
+                throw StreamMessageError("\(article) \(type) message's \(field.stringValue) must be \(Body.describe(field).meaning)")
             }
             throw StreamMessageError("\(article) \(type) message is not one: \(error)")
         } catch {
             throw StreamMessageError("\(article) \(type) message is not one: \(error)")
+        }
+    }
+
+    /// The first integer field of `data` whose value is a number but not a whole one that fits an `Int`.
+    private static func integerFieldThatDoesNotFit<Body: MessageBody>(_: Body.Type, in data: Data) -> Body.CodingKeys? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return Body.CodingKeys.allCases.first { key in
+            guard case .integer = Body.describe(key).kind, let number = object[key.stringValue] as? NSNumber else { return false }
+            let value = number.doubleValue
+            return value.rounded() != value || !(Double(Int.min)..<Double(Int.max)).contains(value)
         }
     }
 
