@@ -220,7 +220,16 @@ struct BatchCLITests {
         expectCleanFailure(try ocular(["batch", folder.file("bad.txt"), "--recipe", gray, "-o", folder.file("out")]), mentioning: "bad.txt, line 2")
         try Data("\(coffee)\n\(coffee)\n".utf8).write(to: URL(fileURLWithPath: folder.file("twice.txt")))
         expectCleanFailure(try ocular(["batch", folder.file("twice.txt"), "--recipe", gray, "-o", folder.file("out")]), mentioning: "would both be written to \(coffee.dropFirst())")
-        expectCleanFailure(try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard", "3/3"]), mentioning: "--shard")
+        // Each says what is wrong (before: "The value '3/2' is invalid").
+        expectCleanFailure(try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard", "3/2"]),
+                           mentioning: "--shard 3/2: I must be from 0 to 1, as shards are counted from 0")
+        expectCleanFailure(try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard", "0/0"]),
+                           mentioning: "--shard 0/0: N, the number of shards, must be from 1 to 1000000")
+        // A file with no results line is not merged as "0 inputs", exit 0.
+        try Data("junk\n".utf8).write(to: URL(fileURLWithPath: folder.file("junk.jsonl")))
+        let junk = try ocular(["batch", "merge", folder.file("junk.jsonl"), "-o", folder.file("merged.jsonl")])
+        expectCleanFailure(junk, mentioning: "none of its 1 lines is a batch's results line")
+        #expect(junk.status == 74 && !FileManager.default.fileExists(atPath: folder.file("merged.jsonl")))
         expectCleanFailure(try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--opencv-threads", "0"]),
                            mentioning: "--opencv-threads must be from 1 to 1024, got 0")
         let noIndex = try ocular(["batch", coffee, "--recipe", gray, "-o", folder.file("out"), "--shard-count", "2"], environment: ["JOB_COMPLETION_INDEX": "two"])

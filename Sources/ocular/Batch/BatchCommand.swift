@@ -20,8 +20,8 @@ struct ShardArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
-              (1...Self.largestCount).contains(count), (0..<count).contains(index) else { return nil }
+        // Any two whole numbers: their ranges are checked in chosenShard(), which says what is wrong.
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
         self.index = index
         self.count = count
     }
@@ -98,7 +98,15 @@ struct BatchRunCommand: ParsableCommand {
 
     /// The shard asked for; with --shard-count, its index from JOB_COMPLETION_INDEX.
     func chosenShard() throws -> BatchShard {
-        if let shard { return BatchShard(index: shard.index, count: shard.count) }
+        if let shard {
+            guard (1...ShardArgument.largestCount).contains(shard.count) else {
+                throw ValidationError("--shard \(shard.index)/\(shard.count): N, the number of shards, must be from 1 to \(ShardArgument.largestCount)")
+            }
+            guard (0..<shard.count).contains(shard.index) else {
+                throw ValidationError("--shard \(shard.index)/\(shard.count): I must be from 0 to \(shard.count - 1), as shards are counted from 0")
+            }
+            return BatchShard(index: shard.index, count: shard.count)
+        }
         guard let shardCount else { return .whole }
         guard (1...ShardArgument.largestCount).contains(shardCount) else {
             throw ValidationError("--shard-count must be from 1 to \(ShardArgument.largestCount), got \(shardCount)")

@@ -143,9 +143,16 @@ final class BatchResultsLog: Sendable {
                 if !requireEach, case .fileNotFound = error { continue }
                 throw .unreadableResults(path, reason: error.description)
             }
-            for line in data.split(separator: UInt8(ascii: "\n")) {
+            let lines = data.split(separator: UInt8(ascii: "\n"))
+            var read = 0
+            for line in lines {
                 guard let result = try? decoder.decode(RecordedResult.self, from: Data(line)) else { continue }
                 latest[result.output] = (result, String(decoding: line, as: UTF8.self))
+                read += 1
+            }
+            // A file of which no line is a result is not a results file (merge said "0 inputs", exit 0).
+            if requireEach, read == 0, !lines.isEmpty {
+                throw .unreadableResults(path, reason: "none of its \(lines.count) lines is a batch's results line")
             }
         }
         return latest
