@@ -131,7 +131,8 @@ struct BatchRunCommand: ParsableCommand {
             throw OcularError.writeFailed(path: output, reason: "the output folder cannot be made: \(error.localizedDescription)")
         }
         let resultsPath = results ?? output + "/" + (shard.count == 1 ? "results.jsonl" : "results-\(shard.index).jsonl")
-        let earlier = resume ? try BatchResultsLog.recorded(in: [resultsPath], requireEach: false).mapValues(\.result) : [:]
+        let recorded = resume ? try BatchResultsLog.recorded(in: [resultsPath], requireEach: false) : [:]
+        let earlier = Dictionary(recorded.map { (BatchRunner.canonical($0.key), $0.value.result) }) { first, _ in first }
         let log = try BatchResultsLog(path: resultsPath, fresh: !resume)
         let runner = BatchRunner(items: items, outputFolder: output, recipe: planned, images: ImageFiles(options: read.imageReadOptions),
                                  readOptions: read.imageReadOptions, jobs: jobs, openCVThreads: openCVThreads, earlier: earlier, log: log)

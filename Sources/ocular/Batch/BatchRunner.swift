@@ -16,7 +16,7 @@ struct BatchRunner {
     let jobs: Int
     /// Threads one OpenCV call may use; nil: the cores shared among the workers.
     let openCVThreads: Int?
-    /// Earlier results by output path: an input whose output exists and whose line records the same
+    /// Earlier results by output path (``canonical(_:)``): an input whose output exists and whose line records the same
     /// input checksum and recipe hash is skipped.
     let earlier: [String: RecordedResult]
     let log: BatchResultsLog
@@ -141,9 +141,15 @@ struct BatchRunner {
     }
 
     private func isAlreadyDone(_ item: BatchItem, output: String, checksum: String?, recipeHash: String) -> Bool {
-        guard let recorded = earlier[output], recorded.status == .done, recorded.path == item.path,
+        guard let recorded = earlier[Self.canonical(output)], recorded.status == .done, Self.canonical(recorded.path) == Self.canonical(item.path),
               recorded.input == checksum, recorded.recipe == recipeHash else { return false }
         return FileManager.default.fileExists(atPath: output)
+    }
+
+    /// A path as its spelling resolves (absolute, without `.`, `..`, doubled or trailing slashes): `out/`, `./out`
+    /// and `/home/me/out` are one folder, and `--resume` once redid everything when `-o` was spelt another way.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// SHA-256 of a file read a megabyte at a time (videos may be larger than memory should hold).
