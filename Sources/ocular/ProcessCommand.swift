@@ -38,7 +38,7 @@ struct ProcessCommand: ParsableCommand {
             return frames
         }
         let writer = sink.writer!
-        let rate = ParameterValue.number(source.frameRate)
+        let rate = ParameterValue.number((source.frameRate * 100).rounded() / 100)  // 20.9 rather than 20.903573836817262
         print("\(output): \(frames) frames, \(writer.width) × \(writer.height) at \(rate) fps (\(writer.codec)), \(pipeline.stageSummary)")
     }
 }

@@ -63,6 +63,22 @@ struct HardeningCLITests {
         #expect(results.contains(#""code":"media.unreadable""#) && results.contains(#""frames":30"#), "\(results)")
     }
 
+    @Test("a browser recorder's WebM keeps its own rate through process and batch: 32 frames in 1.53 s (written at 30 frames/s, 1.07 s, before)")
+    func recorderRate() throws {
+        let folder = try Folder()
+        let clip = ClipFixtures.path("chrome-vp8-opus.webm")
+        let recipe = folder.file("gray.json")
+        try Data(#"{"stages":[{"stage":"gray"}]}"#.utf8).write(to: URL(fileURLWithPath: recipe))
+        let processed = try ocular("process", clip, "--output", folder.file("out.mp4"), "--recipe", recipe)
+        #expect(processed.status == 0 && processed.output.contains("32 frames, 320 × 240 at 20.9 fps"), "\(processed.output) \(processed.errors)")
+        let batch = try ocular("batch", "run", clip, "-o", folder.file("batch"), "--recipe", recipe)
+        #expect(batch.status == 0, "\(batch.errors)")
+        for output in [folder.file("out.mp4"), folder.file("batch/chrome-vp8-opus.mp4")] {
+            let info = try ocular("info", output)
+            #expect(info.output.contains("frames      32") && info.output.contains("duration    1.53 s"), "\(output): \(info.output)")
+        }
+    }
+
     @Test("16-bit PNGs with alpha go through every command that reads pictures (they crashed every one with SIGSEGV)",
           arguments: ["png-rgba-16.png", "png-gray-alpha-16.png"])
     func sixteenBitAlpha(name: String) throws {

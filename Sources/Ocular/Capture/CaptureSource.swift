@@ -16,7 +16,11 @@ public class CaptureSource: FrameSource {
     private var capture: OpaquePointer?
 
     /// Opens the capture through `open`, which fills the handle and the properties.
+    /// - Parameter timing: Given the backend's properties, the frames' rate and count as counted from the
+    ///   file's own timestamps where they say otherwise: they win over the backend's, which derives them
+    ///   from a nominal rate.
     init(name: String, colour: FrameColour, fallbackFrameRate: Double,
+         timing: (OCVVideoProperties) -> (frameRate: Double, frameCount: Int)? = { _ in nil },
          open: (UnsafeMutablePointer<OpaquePointer?>, UnsafeMutablePointer<OCVVideoProperties>) throws(OcularError) -> Void) throws(OcularError) {
         var properties = OCVVideoProperties()
         var opened: OpaquePointer?
@@ -27,9 +31,10 @@ public class CaptureSource: FrameSource {
         capture = opened
         width = Int(properties.width)
         height = Int(properties.height)
-        let rate = properties.framesPerSecond
+        let counted = timing(properties)
+        let rate = counted?.frameRate ?? properties.framesPerSecond
         frameRate = rate.isFinite && rate > 0 && rate < 1000 ? rate : fallbackFrameRate
-        frameCount = properties.frameCount > 0 ? Int(properties.frameCount) : nil
+        frameCount = counted?.frameCount ?? (properties.frameCount > 0 ? Int(properties.frameCount) : nil)
         codec = OpenCV.string(fromCharacters: properties.fourcc)
     }
 
