@@ -347,4 +347,23 @@ struct BatchCLITests {
             #expect(run.status == 0 && run.output.contains("3 inputs: 3 written"), "\(manifest): \(run.output) \(run.errors)")
         }
     }
+
+    @Test("two files named café in its two Unicode forms (NFC and NFD, two files on Linux) are two inputs and two lines (refused as one output, and merged into one line, before)")
+    func unicodeForms() throws {
+        let folder = try Folder()
+        let gray = #"{"stages":[{"stage":"gray"}]}"#
+        let inputs = folder.file("cafés")
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        let composed = "caf\u{E9}.png", decomposed = "cafe\u{301}.png"
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8), "Swift's String equality is canonical")
+        for name in [composed, decomposed] { try FileManager.default.copyItem(atPath: coffee, toPath: inputs + "/" + name) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: inputs).count == 2)
+        let out = folder.file("out")
+        let run = try ocular(["batch", "run", inputs, "-o", out, "--recipe", gray])
+        #expect(run.status == 0 && run.output.contains("2 inputs: 2 written"), "\(run.output) \(run.errors)")
+        let resumed = try ocular(["batch", "run", inputs, "-o", out, "--recipe", gray, "--resume"])
+        #expect(resumed.output.contains("2 inputs: 0 written, 2 already done"), "\(resumed.output) \(resumed.errors)")
+        let merged = try ocular(["batch", "merge", out + "/results.jsonl", "-o", folder.file("merged.jsonl")])
+        #expect(merged.output.contains("2 inputs from 1 files, 2 done"), "\(merged.output)")
+    }
 }

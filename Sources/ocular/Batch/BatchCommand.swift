@@ -132,7 +132,7 @@ struct BatchRunCommand: ParsableCommand {
         }
         let resultsPath = results ?? output + "/" + (shard.count == 1 ? "results.jsonl" : "results-\(shard.index).jsonl")
         let recorded = resume ? try BatchResultsLog.recorded(in: [resultsPath], requireEach: false) : [:]
-        let earlier = Dictionary(recorded.map { (BatchRunner.canonical($0.key), $0.value.result) }) { first, _ in first }
+        let earlier = Dictionary(recorded.values.map { (PathKey(BatchRunner.canonical($0.result.output)), $0.result) }) { first, _ in first }
         let log = try BatchResultsLog(path: resultsPath, fresh: !resume)
         let runner = BatchRunner(items: items, outputFolder: output, recipe: planned, images: ImageFiles(options: read.imageReadOptions),
                                  readOptions: read.imageReadOptions, jobs: jobs, openCVThreads: openCVThreads, earlier: earlier, log: log)

@@ -47,7 +47,7 @@ enum BatchOutputFormat: String, CaseIterable, Sendable {
 /// output's name.
 struct BatchInputs {
     private(set) var items: [BatchItem] = []
-    private var byKey: [String: String] = [:]
+    private var byKey: [PathKey: String] = [:]
 
     /// - Parameters:
     ///   - arguments: Files, folders (walked recursively, by extension; hidden files skipped) and
@@ -75,8 +75,8 @@ struct BatchInputs {
     private mutating func add(path: String, key: String, output: String? = nil, format: BatchOutputFormat) throws(BatchError) {
         let isVideo = BatchFormats.videos.contains(BatchFormats.fileExtension(path))
         let outputKey = output ?? format.outputKey(for: key, isVideo: isVideo)
-        if let earlier = byKey[outputKey] { throw .sameOutput(outputKey, first: earlier, second: path) }
-        byKey[outputKey] = path
+        if let earlier = byKey[PathKey(outputKey)] { throw .sameOutput(outputKey, first: earlier, second: path) }
+        byKey[PathKey(outputKey)] = path
         items.append(BatchItem(path: path, key: outputKey, isVideo: isVideo))
     }
 

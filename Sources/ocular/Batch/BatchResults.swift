@@ -43,6 +43,14 @@ struct BatchResult: Encodable, Sendable {
     }
 }
 
+/// A path compared by its bytes. Swift's `String` compares by canonical equivalence, so "café" in its two
+/// Unicode forms (NFC and NFD: two files on Linux) was one key: a folder holding both was refused as "would
+/// both be written", and `merge` folded their lines into one.
+struct PathKey: Hashable, Sendable {
+    let bytes: [UInt8]
+    init(_ path: String) { bytes = Array(path.utf8) }
+}
+
 /// The fields of a results line that `--resume` and `merge` read back; the rest is kept as written.
 struct RecordedResult: Decodable {
     let path: String
@@ -132,8 +140,8 @@ final class BatchResultsLog: Sendable {
     /// The last line recorded for each output in the files at `paths`, with the text it was written as:
     /// keyed by output, as one input may be sent to many (a manifest's "output"s), each its own line.
     /// Lines that do not parse (a cut-short line) are skipped; a missing file has none.
-    static func recorded(in paths: [String], requireEach: Bool) throws(BatchError) -> [String: (result: RecordedResult, line: String)] {
-        var latest: [String: (RecordedResult, String)] = [:]
+    static func recorded(in paths: [String], requireEach: Bool) throws(BatchError) -> [PathKey: (result: RecordedResult, line: String)] {
+        var latest: [PathKey: (RecordedResult, String)] = [:]
         let decoder = JSONDecoder()
         for path in paths {
             let data: Data
@@ -147,7 +155,7 @@ final class BatchResultsLog: Sendable {
             var read = 0
             for line in lines {
                 guard let result = try? decoder.decode(RecordedResult.self, from: Data(line)) else { continue }
-                latest[result.output] = (result, String(decoding: line, as: UTF8.self))
+                latest[PathKey(result.output)] = (result, String(decoding: line, as: UTF8.self))
                 read += 1
             }
             // A file of which no line is a result is not a results file (merge said "0 inputs", exit 0).

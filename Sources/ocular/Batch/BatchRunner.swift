@@ -18,7 +18,7 @@ struct BatchRunner {
     let openCVThreads: Int?
     /// Earlier results by output path (``canonical(_:)``): an input whose output exists and whose line records the same
     /// input checksum and recipe hash is skipped.
-    let earlier: [String: RecordedResult]
+    let earlier: [PathKey: RecordedResult]
     let log: BatchResultsLog
     /// The output folders made so far: FileManager reads the user and group databases each time it is
     /// asked for a folder, made or not.
@@ -141,7 +141,8 @@ struct BatchRunner {
     }
 
     private func isAlreadyDone(_ item: BatchItem, output: String, checksum: String?, recipeHash: String) -> Bool {
-        guard let recorded = earlier[Self.canonical(output)], recorded.status == .done, Self.canonical(recorded.path) == Self.canonical(item.path),
+        guard let recorded = earlier[PathKey(Self.canonical(output))], recorded.status == .done,
+              PathKey(Self.canonical(recorded.path)) == PathKey(Self.canonical(item.path)),
               recorded.input == checksum, recorded.recipe == recipeHash else { return false }
         return FileManager.default.fileExists(atPath: output)
     }
