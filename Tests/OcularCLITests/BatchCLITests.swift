@@ -216,6 +216,10 @@ struct BatchCLITests {
         try Data("{\"path\":\"\(coffee)\",\"output\":\"../escape.png\"}\n".utf8).write(to: URL(fileURLWithPath: folder.file("up.jsonl")))
         expectCleanFailure(try ocular(["batch", folder.file("up.jsonl"), "--recipe", gray, "-o", folder.file("out")]),
                            mentioning: "up.jsonl, line 1: the output '../escape.png' must be a relative path inside the output folder")
+        // A NUL in an output's name (two such outputs shared one partial file).
+        try Data(#"{"path":"\#(coffee)","output":"a\u0000b.png"}"#.utf8 + Data("\n".utf8)).write(to: URL(fileURLWithPath: folder.file("nul.jsonl")))
+        expectCleanFailure(try ocular(["batch", folder.file("nul.jsonl"), "--recipe", gray, "-o", folder.file("out")]),
+                           mentioning: "nul.jsonl, line 1: the output 'a b.png' must be a relative path inside the output folder, without control characters")
         try Data("\(coffee)\n{\"path\": 3}\n".utf8).write(to: URL(fileURLWithPath: folder.file("bad.txt")))
         expectCleanFailure(try ocular(["batch", folder.file("bad.txt"), "--recipe", gray, "-o", folder.file("out")]), mentioning: "bad.txt, line 2")
         try Data("\(coffee)\n\(coffee)\n".utf8).write(to: URL(fileURLWithPath: folder.file("twice.txt")))

@@ -139,7 +139,7 @@ struct BatchInputs {
             var output: String?
             if let given = entry.output {
                 guard let safe = Self.relativeName(given, refusingUpward: true) else {
-                    throw .badManifestLine(manifest, line: index + 1, reason: "the output '\(given)' must be a relative path inside the output folder")
+                    throw .badManifestLine(manifest, line: index + 1, reason: "the output \(StageError.quoted(given)) must be a relative path inside the output folder, without control characters")
                 }
                 output = safe
             }
@@ -156,6 +156,9 @@ struct BatchInputs {
     /// `path` as a name under the output folder: without a leading `/`, `.` or `..` components (or
     /// nil for `..` when `refusingUpward`), nil when nothing is left.
     static func relativeName(_ path: String, refusingUpward: Bool) -> String? {
+        // A control character (a NUL above all, where C cuts the name short) is no part of a file's name:
+        // two outputs differing after a NUL once shared one partial file.
+        if refusingUpward, path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return nil }
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }
