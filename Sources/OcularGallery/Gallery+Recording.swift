@@ -62,7 +62,7 @@ public final class GalleryRecording: FrameSink {
         }
         let videos = gallery.folder + "/" + GalleryItem.Kind.video.folderName
         let number = Gallery.nextRecordingNumber(in: videos)
-        let draft = GalleryItem(draftOf: .video, source: source, recipe: recipe, width: writer.width, height: writer.height,
+        let draft = GalleryItem(draftOf: .video, source: source, recipe: recipe, width: writer.writtenWidth, height: writer.writtenHeight,
                                 duration: writer.duration, caption: caption, labels: [], hasAudio: false)
         let thumbnail = try? Gallery.thumbnail(of: Image(firstFrameOfVideo: partial))
         return try gallery.store(draft, thumbnail: thumbnail, preferredName: "\(number).mp4") { (folder, preferredName) throws(GalleryError) in

@@ -39,6 +39,6 @@ struct ProcessCommand: ParsableCommand {
         }
         let writer = sink.writer!
         let rate = ParameterValue.number((source.frameRate * 100).rounded() / 100)  // 20.9 rather than 20.903573836817262
-        print("\(output): \(frames) frames, \(writer.width) × \(writer.height) at \(rate) fps (\(writer.codec)), \(pipeline.stageSummary)")
+        print("\(output): \(frames) frames, \(writer.writtenWidth) × \(writer.writtenHeight) at \(rate) fps (\(writer.codec)), \(pipeline.stageSummary)")
     }
 }

@@ -54,6 +54,30 @@ struct MediaTests {
         #expect(info.width == 64 && info.height == 48 && info.frameCount == 5 && info.framesPerSecond == 10)
     }
 
+    @Test("an MP4 of odd-sized frames keeps every column and row, the last repeated to an even size; 1×1 is written as 2×2 (a column and a row were dropped, and 1×1 failed, before)",
+          arguments: [(321, 241), (1, 1)])
+    func oddSizedMP4(width: Int, height: Int) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("odd.mp4")
+        let writer = try VideoWriter(path: path, width: width, height: height, framesPerSecond: 10)
+        #expect(writer.writtenWidth == width + 1 && writer.writtenHeight == height + 1)
+        // Black, with a white last column and a gray last row: the repeated ones must carry them.
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height { for channel in 0..<3 { bytes[(y * width + width - 1) * 3 + channel] = 255 } }
+        for x in 0..<(width - 1) { for channel in 0..<3 { bytes[((height - 1) * width + x) * 3 + channel] = 128 } }
+        let frame = try Image(width: width, height: height, format: .bgr8, bytes: bytes)
+        for _ in 0..<3 { try writer.write(frame) }
+        try writer.finish()
+        let clip = try VideoFileSource(path: path)
+        let first = try #require(try clip.nextFrame()).image.converted(to: .bgr8)
+        #expect(first.width == width + 1 && first.height == height + 1)
+        if width > 1 {
+            // H.264 is lossy: within a few levels.
+            #expect(first.pixel(x: width, y: height / 2).allSatisfy { $0 > 230 }, "\(first.pixel(x: width, y: height / 2))")
+            #expect(first.pixel(x: width / 2, y: height).allSatisfy { (110...146).contains($0) }, "\(first.pixel(x: width / 2, y: height))")
+        }
+    }
+
     @Test("a Motion-JPEG AVI keeps its frames' pictures, a fractional rate and their order")
     func motionJPEGFrames() throws {
         let clip = try VideoFileSource(path: TestData.path("video/astronaut_pan.avi"))

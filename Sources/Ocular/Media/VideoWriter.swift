@@ -15,6 +15,11 @@ public final class VideoWriter {
     public let width: Int
     /// Frame height in pixels.
     public let height: Int
+    /// The size in the file: an MP4's frames are made even in both sides, as its 4:2:0 chroma halves them,
+    /// by repeating the last column or row (FFmpeg otherwise dropped it: 321×241 became 320×240, and 1×1
+    /// could not be written at all); an AVI's are the frames' own.
+    public let writtenWidth: Int
+    public let writtenHeight: Int
     /// The frame rate written into the file.
     public let framesPerSecond: Double
     /// The codec chosen, such as "avc1" or "MJPG".
@@ -52,13 +57,17 @@ public final class VideoWriter {
         self.path = path
         self.width = width
         self.height = height
+        let even = fileExtension == "mp4"
+        let (writtenWidth, writtenHeight) = even ? (width + width % 2, height + height % 2) : (width, height)
+        self.writtenWidth = writtenWidth
+        self.writtenHeight = writtenHeight
         self.framesPerSecond = framesPerSecond
         var lastError = "no codec available"
         for codec in codecs {
             var opened: OpaquePointer?
             do throws(OcularError) {
                 try OpenCV.call("VideoWriter(\(codec))") {
-                    ocv_video_writer_open(temporaryPath, codec, framesPerSecond, Int32(width), Int32(height), true, &opened, $0)
+                    ocv_video_writer_open(temporaryPath, codec, framesPerSecond, Int32(writtenWidth), Int32(writtenHeight), true, &opened, $0)
                 }
                 self.writer = opened
                 self.codec = codec
@@ -88,7 +97,11 @@ public final class VideoWriter {
         guard frame.width == width, frame.height == height else {
             throw .invalidArgument("a \(frame.width)×\(frame.height) frame does not fit a \(width)×\(height) video")
         }
-        let bgr = try frame.converted(to: .bgr8)
+        var bgr = try frame.converted(to: .bgr8)
+        if writtenWidth != width || writtenHeight != height {
+            bgr = try bgr.warped(by: try AffineMatrix(coefficients: [1, 0, 0, 0, 1, 0]), width: writtenWidth, height: writtenHeight,
+                                 interpolation: .nearest, replicatingEdges: true)
+        }
         try bgr.withMatrix { (matrix) throws(OcularError) in
             try OpenCV.call("VideoWriter.write") { ocv_video_writer_write(writer, matrix, $0) }
         }
