@@ -45,8 +45,7 @@ struct HardeningCLITests {
     func soundOnlyVideo() throws {
         let folder = try Folder()
         let sound = VideoFixtures.path("ffmpeg-sound-only.avi")
-        let recipe = folder.file("gray.json")
-        try Data(#"{"stages":[{"stage":"gray"}]}"#.utf8).write(to: URL(fileURLWithPath: recipe))
+        let recipe = #"{"stages":[{"stage":"gray"}]}"#
         for arguments in [["info", sound], ["process", sound, "--output", folder.file("out.mp4"), "--recipe", recipe],
                           ["faces", "video", sound, "--output", folder.file("faces.mp4")], ["gallery", "add", sound, "--gallery", folder.file("gallery")]] {
             let run = try ocular(arguments, killedAfter: .seconds(60))
@@ -67,8 +66,7 @@ struct HardeningCLITests {
     func recorderRate() throws {
         let folder = try Folder()
         let clip = ClipFixtures.path("chrome-vp8-opus.webm")
-        let recipe = folder.file("gray.json")
-        try Data(#"{"stages":[{"stage":"gray"}]}"#.utf8).write(to: URL(fileURLWithPath: recipe))
+        let recipe = #"{"stages":[{"stage":"gray"}]}"#
         let processed = try ocular("process", clip, "--output", folder.file("out.mp4"), "--recipe", recipe)
         #expect(processed.status == 0 && processed.output.contains("32 frames, 320 × 240 at 20.9 fps"), "\(processed.output) \(processed.errors)")
         let batch = try ocular("batch", "run", clip, "-o", folder.file("batch"), "--recipe", recipe)

@@ -34,7 +34,8 @@ struct BatchRunCommand: ParsableCommand {
         discussion: """
             INPUT is a file, a folder (walked recursively for images and videos by extension, through \
             symbolic links, hidden files skipped; the output folder is never read as input, however it is \
-            reached; a name that is not UTF-8 or a subfolder that cannot be listed is a failed line) or a manifest (.txt, .list, .jsonl, .manifest: a path a line, or JSON lines \
+            reached; a name that is not UTF-8 or a subfolder that cannot be listed is a failed line) or a \
+            manifest (.txt, .list, .jsonl, .manifest: a path a line, or JSON lines \
             {"path":"a.jpg","output":"x/a.png"}; relative paths are read from the manifest's folder). \
             Outputs keep the inputs' relative paths under -o (a folder's own name first), with --format's \
             extension; videos go through the recipe frame by frame and stay .mp4 or .avi. Each output is \

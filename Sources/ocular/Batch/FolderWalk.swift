@@ -13,6 +13,11 @@ struct FolderWalk {
     struct Identity: Hashable {
         let device: UInt64
         let inode: UInt64
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
     }
 
     /// An image or video found, or what could not be handed over in its place.
@@ -35,7 +40,7 @@ struct FolderWalk {
     static func identity(of path: String) -> Identity? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        return Identity(status)
     }
 
     /// Walks `folder` (its images and videos by extension; hidden names skipped), whose own identity is
@@ -55,7 +60,10 @@ struct FolderWalk {
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             guard let first = bytes.first, first != UInt8(ascii: ".") else { continue }
-            entries.append((bytes, String(validating: bytes, as: UTF8.self) != nil))
+            let isText = String(validating: bytes, as: UTF8.self) != nil
+            // A plain file that is no image or video needs no stat (links and unknown types do).
+            if entry.pointee.d_type == UInt8(DT_REG), isText, !Self.isMedia(String(decoding: bytes, as: UTF8.self)) { continue }
+            entries.append((bytes, isText))
         }
         closedir(directory)
         for entry in entries {
@@ -75,7 +83,7 @@ struct FolderWalk {
             var status = stat()
             guard stat(path, &status) == 0 else { continue }  // a link to nothing
             if status.st_mode & S_IFMT == S_IFDIR {
-                let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+                let identity = Identity(status)
                 if !skipped.contains(identity) { visit(path, relative: childRelative, identity: identity) }
             } else if status.st_mode & S_IFMT == S_IFREG, isMedia {
                 found.append(Found(path: path, relative: childRelative, refusal: nil))
