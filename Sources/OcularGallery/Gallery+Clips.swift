@@ -100,8 +100,8 @@ extension Gallery {
         }
     }
 
-    /// The bytes the items' files take, as their rows record them (a quota's measure).
-    /// - Returns: The sum of every item's size and its alternate's.
+    /// The bytes the items take, files and rows (a quota's measure).
+    /// - Returns: The sum of every item's size, its alternate's and its row's text (caption, recipe, names).
     /// - Throws: ``GalleryError/database(path:reason:)`` when the database cannot be read.
     public func bytesUsed() throws(GalleryError) -> Int64 {
         try read { db in try Self.bytesUsed(db) }

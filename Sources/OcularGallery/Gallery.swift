@@ -204,7 +204,7 @@ public final class Gallery: Sendable {
     ///   - caption: Shown under it in the gallery.
     ///   - labels: Tags, such as a classifier's answer.
     ///   - name: The file's name; made from the date when nil. ".png" is added when missing.
-    ///   - quota: When given, the save is refused if the gallery's files would then take more bytes.
+    ///   - quota: When given, the save is refused if the gallery's items (files and rows) would then take more bytes.
     /// - Returns: The new item.
     /// - Throws: ``GalleryError/invalidName(_:reason:)``, ``GalleryError/quotaExceeded(used:adding:quota:)``,
     ///   or an error writing the files or the row; nothing is left behind on failure.
@@ -223,7 +223,8 @@ public final class Gallery: Sendable {
         if let quota {
             // Refused before any file is written; checked again with the row, in its transaction.
             let used = try read { db in try Self.bytesUsed(db) }
-            guard used + Int64(bytes.count) <= quota else { throw .quotaExceeded(used: used, adding: bytes.count, quota: quota) }
+            let adding = bytes.count + item.rowByteCount
+            guard used + Int64(adding) <= quota else { throw .quotaExceeded(used: used, adding: adding, quota: quota) }
         }
         return try store(item, thumbnail: try Self.thumbnail(of: image), preferredName: fileName, quota: quota) { (folder, name) throws(GalleryError) in
             (try DurableFiles.create(bytes, in: folder, preferredName: name), Checksum.of(bytes), bytes.count)
@@ -328,7 +329,7 @@ public final class Gallery: Sendable {
             (item.fileName, item.checksum, item.byteCount) = try place(folder + "/" + item.kind.folderName, preferredName)
             let columns = item.columnValues()
             // Read back as every later read will see it (the date to the millisecond, as stored).
-            let byteCount = Int64(item.byteCount)
+            let byteCount = Int64(item.byteCount) + Int64(item.rowByteCount)
             let row = try write { db in
                 if let quota {
                     let used = try Self.bytesUsed(db)
@@ -452,9 +453,10 @@ public final class Gallery: Sendable {
         }
     }
 
-    /// The bytes the items' files (and their alternates) take, as their rows record them.
+    /// The bytes the items take: their files (and alternates), as their rows record them, and the
+    /// rows' own text, so a quota bounds the database too, not only the folders.
     static func bytesUsed(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(byteCount + COALESCE(alternateByteCount, 0)), 0) FROM item") ?? 0
+        try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(byteCount + COALESCE(alternateByteCount, 0) + \(GalleryItem.rowByteCountSQL)), 0) FROM item") ?? 0
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(GalleryError) -> T {

@@ -16,7 +16,7 @@ public enum GalleryError: CodedError, Equatable, Sendable {
     case missingFile(id: Int64, path: String)
     /// The item's file no longer holds the bytes saved (its checksum differs).
     case damagedFile(id: Int64, path: String, reason: String)
-    /// Saving would take the gallery's files over the quota given.
+    /// Saving would take the gallery's items (files and rows) over the quota given.
     case quotaExceeded(used: Int64, adding: Int, quota: Int64)
     /// The item's file could not be removed; the item is kept, whole.
     case fileNotRemoved(id: Int64, path: String, reason: String)
@@ -42,7 +42,7 @@ public enum GalleryError: CodedError, Equatable, Sendable {
         case .damagedFile(let id, let path, let reason):
             "item \(id)'s file '\(path)' is damaged: \(reason)"
         case .quotaExceeded(let used, let adding, let quota):
-            "the gallery is full: its files take \(Self.megabytes(used)), and \(Self.megabytes(Int64(adding))) more would pass its quota of \(Self.megabytes(quota)) (delete items, or raise the quota)"
+            "the gallery is full: its items take \(Self.megabytes(used)), and \(Self.megabytes(Int64(adding))) more would pass its quota of \(Self.megabytes(quota)) (delete items, or raise the quota)"
         case .fileNotRemoved(let id, let path, let reason):
             "item \(id) was not deleted: its file '\(path)' cannot be removed (\(reason)); the item is kept as it was"
         case .readOnly(let path):

@@ -77,6 +77,21 @@ extension GalleryItem {
         ]
     }
 
+    /// The columns whose length is the user's to choose (a caption, a recipe, a name): counted
+    /// against the gallery's quota with the files, so a save cannot grow the database unbounded.
+    static let textColumns = ["source", "recipe", "caption", "labels", "fileName", "thumbnailName", "alternateFileName"]
+
+    /// The bytes of the item's text columns as stored (UTF-8): what its row adds to the database.
+    var rowByteCount: Int {
+        let columns = columnValues()
+        return Self.textColumns.reduce(0) { total, name in
+            total + (((columns[name] ?? nil) as? String)?.utf8.count ?? 0)
+        }
+    }
+
+    /// SQL giving a row's ``rowByteCount``, column by column as Swift counts it.
+    static let rowByteCountSQL = textColumns.map { "COALESCE(length(CAST(\($0) AS BLOB)), 0)" }.joined(separator: " + ")
+
     /// Reads a row. A column that no longer decodes (a recipe of a stage this version lacks) is
     /// dropped rather than hiding the item.
     init(row: Row) {

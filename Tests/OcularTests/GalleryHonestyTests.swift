@@ -110,11 +110,31 @@ struct GalleryHonestyTests {
             try gallery.save(try Self.picture(seed: 2), source: "test", withinBytes: size + 100)
         } throws: { error in
             guard case GalleryError.quotaExceeded(let used, let adding, let quota) = error else { return false }
-            return used == size && adding > 100 && quota == size + 100 && "\(error)".hasPrefix("the gallery is full")
+            return used == size + Int64(first.rowByteCount) && adding > 100 && quota == size + 100 && "\(error)".hasPrefix("the gallery is full")
         }
         #expect(try gallery.count() == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/photos") == [first.fileName])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/thumbnails").count == 1)
         #expect(try gallery.save(try Self.picture(seed: 2), source: "test", withinBytes: 3 * size).id == 2)
+    }
+
+    @Test("the quota counts each row's text with the files: a long caption cannot grow the database past it")
+    func quotaCountsRows() throws {
+        let folder = try TemporaryFolder()
+        let gallery = try Gallery(folder: folder.path)
+        let picture = try Self.picture(seed: 1)
+        let fileBytes = Int64(try picture.encoded(as: .png()).count)
+        let caption = String(repeating: "é", count: 50_000)  // 100,000 bytes of UTF-8
+        // Room for the file and a short row, not for the caption.
+        #expect {
+            try gallery.save(picture, source: "test", caption: caption, withinBytes: fileBytes + 1000)
+        } throws: { error in
+            guard case GalleryError.quotaExceeded(let used, let adding, _) = error else { return false }
+            return used == 0 && adding > 100_000
+        }
+        #expect(try gallery.count() == 0)
+        let saved = try gallery.save(picture, source: "test", caption: caption, withinBytes: fileBytes + 101_000)
+        #expect(saved.rowByteCount > 100_000)
+        #expect(try gallery.bytesUsed() == Int64(saved.byteCount) + Int64(saved.rowByteCount))
     }
 }
