@@ -172,6 +172,9 @@ struct FacesStudioTests {
             (#"{"type":"capture","slot":1.5}"#, "a capture message's slot must be 1 or 2"),
             (#"{"type":"capture","slot":1e308}"#, "a capture message's slot must be 1 or 2"),
             (#"{"type":"capture","slot":9223372036854775808}"#, "a capture message's slot must be 1 or 2"),
+            // A page's JSON.parse keeps a repeated key's last value, Foundation its first: neither is guessed.
+            (#"{"type":"capture","slot":2,"slot":1}"#, "a capture message names 'slot' twice in one object; each key may appear once"),
+            (#"{"type":"capture","slot":1,"\u0073lot":2}"#, "a capture message names 'slot' twice in one object; each key may appear once"),
             (#"{"type":"capture","slot":1,"at":[0.5,7]}"#, "a capture message's at must be [x, y], each 0 to 1 of the frame, got [0.5, 7.0]"),
             // Described, not quoted (a 33 MB list was answered with an 83 MB error spelling it out).
             (#"{"type":"capture","slot":1,"at":["# + Array(repeating: "0.5", count: 10_000).joined(separator: ",") + "]}",

@@ -33,7 +33,7 @@ struct StreamMessageFuzzTests {
     func mutations() throws {
         let session = try StreamSession(configuration: StudioConfiguration())
         var generator = SeededGenerator(seed: 77)
-        var accepted = 0, refused = 0, saves = 0, taps = 0, acknowledgements = 0
+        var accepted = 0, refused = 0, saves = 0, taps = 0, acknowledgements = 0, repeatedKeys = 0
         var failures: [String] = []
         for seed in Self.seeds {
             for round in 0..<600 {
@@ -62,6 +62,7 @@ struct StreamMessageFuzzTests {
                     continue
                 }
                 var characters = Array(seed)
+                // One message in four names its last key twice (then is damaged further, or not).
                 for _ in 0..<Int.random(in: 1...2, using: &generator) {
                     let position = Int.random(in: 0..<characters.count, using: &generator)
                     if Bool.random(using: &generator) {
@@ -73,7 +74,17 @@ struct StreamMessageFuzzTests {
                 }
                 let text = String(characters)
                 let before = session.currentSettings
-                switch session.receive(text) {
+                // A JSON object with a key named twice is refused (for that, or for what is wrong before it: no type).
+                let repeated = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any]
+                    ? JSONDuplicateKeys.first(in: Data(text.utf8)) : nil
+                let reply = session.receive(text)
+                if let repeated {
+                    repeatedKeys += 1
+                    if case .error = reply {} else {
+                        failures.append("\(text.prefix(200)): names '\(repeated)' twice, answered \(String(describing: reply).prefix(200))")
+                    }
+                }
+                switch reply {
                 case .settings(let recipe, let quality):
                     accepted += 1
                     let now = session.currentSettings
@@ -130,6 +141,48 @@ struct StreamMessageFuzzTests {
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(accepted >= 100 && refused >= 500 && saves == 1 && taps >= 5 && acknowledgements >= 5,
-                "\(accepted) accepted, \(refused) refused, \(saves) saves waiting, \(taps) taps answered, \(acknowledgements) acknowledged")
+                "\(accepted) accepted, \(refused) refused, \(saves) saves waiting, \(taps) taps answered, \(acknowledgements) acknowledged, \(repeatedKeys) with a key named twice")
+    }
+
+    @Test("every message that names a key twice is refused and leaves the settings, damaged further or not")
+    func repeatedKeys() throws {
+        let session = try StreamSession(configuration: StudioConfiguration())
+        var generator = SeededGenerator(seed: 94)
+        var repeated = 0, failures: [String] = []
+        for seed in Self.seeds {
+            guard let pair = Self.lastPair(of: seed) else { continue }
+            for _ in 0..<100 {
+                var characters = Array(seed)
+                characters.insert(contentsOf: pair, at: characters.count - 1)
+                let edits = Int.random(in: 0...2, using: &generator)
+                for _ in 0..<edits {
+                    let position = Int.random(in: 0..<characters.count, using: &generator)
+                    characters.insert(contentsOf: Self.fragments.randomElement(using: &generator)!, at: position)
+                }
+                let text = String(characters)
+                guard (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any],
+                      let key = JSONDuplicateKeys.first(in: Data(text.utf8)) else { continue }
+                repeated += 1
+                let before = session.currentSettings
+                let reply = session.receive(text)
+                guard case .error(_, let message) = reply, message.count <= 500 else {
+                    failures.append("\(text.prefix(200)): names '\(key)' twice, answered \(String(describing: reply).prefix(200))")
+                    continue
+                }
+                // Undamaged, the repeat is what it is refused for; damaged, it may be refused first for the damage.
+                if edits == 0, !message.contains("names '\(key)' twice") { failures.append("\(text.prefix(200)): \(message)") }
+                if session.currentSettings.quality != before.quality || session.currentSettings.pipeline.recipe != before.pipeline.recipe {
+                    failures.append("\(text.prefix(200)): refused, yet the settings changed")
+                }
+            }
+        }
+        #expect(repeated >= 300, "\(repeated) messages with a key named twice")
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// The message's last key and value with a comma before it (`,"quality":95`), to be written again.
+    static func lastPair(of message: String) -> String? {
+        guard let comma = message.range(of: ",\"", options: .backwards) else { return nil }
+        return String(message[comma.lowerBound..<message.index(before: message.endIndex)])
     }
 }

@@ -88,6 +88,8 @@ struct PipelineTests {
         #expect(error { _ = try Recipe(json: "[1, 2]") }.contains("not a recipe: not a JSON object"))
         #expect(error { _ = try Recipe(json: "{nope") }.contains("not a recipe: not valid JSON"))
         #expect(error { _ = try Recipe(json: "{}") }.contains("not a recipe: no 'stages'"))
+        #expect(error { _ = try Recipe(json: #"{"stages":[{"stage":"blur","stage":"gray"}]}"#) }
+            .contains("not a recipe: it names 'stage' twice in one object; each key may appear once"))
         #expect(error { _ = try Recipe(json: #"{"stage":[]}"#) }.contains("not a recipe: 'stage' is no part of a recipe; it has only 'stages'"))
         let long = "{\"stages\":[" + Array(repeating: #"{"stage":"gray"}"#, count: 65).joined(separator: ",") + "]}"
         #expect(error { _ = try Recipe(json: long) }.contains("not a recipe: stages: 65 stages, more than the 64 a recipe may have"))

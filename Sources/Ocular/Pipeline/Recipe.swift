@@ -105,6 +105,11 @@ public struct Recipe: Sendable, Equatable, Codable {
         } catch {
             throw StageError(reason: "not a recipe: \(error)")
         }
+        // Another reader of the same text (a browser, Python) would keep a repeated key's last value,
+        // Foundation's decoder kept its first: the recipe would not be the one its writer meant.
+        if let repeated = JSONDuplicateKeys.first(in: jsonData) {
+            throw StageError(reason: "not a recipe: it names \(StageError.quoted(repeated)) twice in one object; each key may appear once")
+        }
     }
 
     /// The recipe as compact JSON with sorted keys.

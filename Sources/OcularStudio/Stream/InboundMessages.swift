@@ -113,10 +113,16 @@ struct MessageDeclaration<Message>: Sendable {
     var has: String { fields.isEmpty ? "only its type" : fields.map(\.name).joined(separator: ", ") }
 
     /// The message in `data` (its type and keys read into `envelope`): its keys checked against
-    /// ``fields``, then decoded.
-    /// - Throws: Naming the key the message does not have, or the field that is not what it must be.
+    /// ``fields`` and for repeats, then decoded.
+    /// - Throws: Naming the key the message does not have or names twice, or the field that is not
+    ///   what it must be.
     func message(in envelope: StreamMessage.Envelope, data: Data) throws(StreamMessageError) -> Message {
         try envelope.refuseUnknownKeys(of: self)
+        // A page's JSON.parse keeps a repeated key's last value, Foundation's decoder its first: neither
+        // is guessed. Checked once the type is known to be this one, so the refusal quotes no unbounded text.
+        if let repeated = JSONDuplicateKeys.first(in: data) {
+            throw StreamMessageError("\(StreamMessageError.article(for: type)) \(type) message names \(StageError.quoted(repeated)) twice in one object; each key may appear once")
+        }
         return try make(data, type)
     }
 

@@ -131,6 +131,9 @@ struct BatchInputs {
                 } catch {
                     throw .badManifestLine(manifest, line: index + 1, reason: "not a JSON object with a \"path\" string: \(line.prefix(80))")
                 }
+                if let repeated = JSONDuplicateKeys.first(in: Data(line.utf8)) {
+                    throw .badManifestLine(manifest, line: index + 1, reason: "it names \(StageError.quoted(repeated)) twice; each key may appear once")
+                }
             } else {
                 entry = ManifestEntry(path: line, output: nil)
             }
