@@ -77,6 +77,18 @@ struct HardeningCLITests {
         }
     }
 
+    @Test("a variable-rate Matroska of 60 frames is read whole, timed by its frames (said to have 108, refused as cut short at frame 61, before)")
+    func variableRateMatroska() throws {
+        let folder = try Folder()
+        let clip = VideoFixtures.path("ffmpeg-variable-rate.mkv")
+        let info = try ocular("info", clip)
+        #expect(info.status == 0 && info.output.contains("frames      60") && info.output.contains("duration    3.63 s"), "\(info.output) \(info.errors)")
+        let processed = try ocular("process", clip, "--output", folder.file("out.mp4"), "--recipe", #"{"stages":[{"stage":"gray"}]}"#)
+        #expect(processed.status == 0 && processed.output.contains("60 frames, 160 × 120 at 16.54 fps"), "\(processed.output) \(processed.errors)")
+        let added = try ocular("gallery", "add", clip, "--gallery", folder.file("gallery"))
+        #expect(added.status == 0 && added.output.contains("160 × 120 video, 3.6 s"), "\(added.output) \(added.errors)")
+    }
+
     @Test("16-bit PNGs with alpha go through every command that reads pictures (they crashed every one with SIGSEGV)",
           arguments: ["png-rgba-16.png", "png-gray-alpha-16.png"])
     func sixteenBitAlpha(name: String) throws {

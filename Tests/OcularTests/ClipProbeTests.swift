@@ -19,6 +19,8 @@ struct ClipProbeTests {
         #expect(probe.width == 320 && probe.height == 240)
         #expect(probe.videoFrames == 32)
         #expect(abs(probe.duration - 1.5) < 0.1, "duration \(probe.duration)")
+        // Its frames' own rate, which the recorder never writes down (FFmpeg guessed 30).
+        #expect(abs((probe.videoFrameRate ?? 0) - 20.9) < 0.1, "rate \(probe.videoFrameRate ?? 0)")
     }
 
     @Test("FFmpeg's WebM: its Duration element, 15 frames, no sound")
@@ -49,6 +51,17 @@ struct ClipProbeTests {
         #expect(probe.videoFrames == 15)
         // ffprobe says 1.133 s: the AAC track runs past the 15 frames of 1/15 s by its priming samples.
         #expect(abs(probe.duration - 1.0) < 0.15, "duration \(probe.duration)")
+        // The rate is the video track's own: 15 frames/s (13.2 over the clip's duration).
+        #expect(abs(probe.videoDuration - 1.0) < 0.001 && abs((probe.videoFrameRate ?? 0) - 15) < 0.01, "video \(probe.videoDuration) s")
+    }
+
+    @Test("a variable-rate Matroska: its 60 frames counted and its 3.6 s timed by their timestamps (FFmpeg counts 108)")
+    func variableRateMatroska() throws {
+        let probe = try ClipProbe(contentsOfFile: VideoFixtures.path("ffmpeg-variable-rate.mkv"))
+        #expect(probe.container == .matroska && probe.container.fileExtension == "mkv" && probe.videoCodec == "avc1")
+        #expect(probe.videoFrames == 60 && !probe.hasAudio)
+        // 30 frames 0.1 s apart, then 30 0.02 s apart; the last frame lasts the mean interval.
+        #expect(abs(probe.duration - 3.63) < 0.02 && abs(probe.videoDuration - 3.63) < 0.02, "\(probe.duration) s")
     }
 
     @Test("a Duration, movie header or media header that says less than the frames span is not believed")
@@ -125,12 +138,14 @@ struct ClipProbeTests {
         #expect(reason.contains("cut short"), "\(reason)")
     }
 
-    @Test("bytes that are not a clip: a PNG, text, an EBML file that is not WebM, an empty file")
+    @Test("bytes that are not a clip: a PNG, text, an EBML file that is neither WebM nor Matroska, an empty file")
     func foreign() throws {
         let cases: [(Data, String)] = [
             (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 64)), "neither a WebM"),
             (Data("hello, this is text and not a video".utf8), "neither a WebM"),
-            (Data([0x1A, 0x45, 0xDF, 0xA3, 0x8B, 0x42, 0x82, 0x88] + Array("matroska".utf8)), "not a WebM"),
+            (Data([0x1A, 0x45, 0xDF, 0xA3, 0x87, 0x42, 0x82, 0x84] + Array("webp".utf8)), "it is a 'webp' file, not a WebM or Matroska"),
+            // A Matroska header and nothing after it: read as one, and refused as cut short.
+            (Data([0x1A, 0x45, 0xDF, 0xA3, 0x8B, 0x42, 0x82, 0x88] + Array("matroska".utf8)), "cut short"),
         ]
         for (bytes, expected) in cases {
             let outcome = Result { () throws(OcularError) in try ClipProbe(bytes: bytes, name: "x") }

@@ -20,16 +20,14 @@ public final class VideoFileSource: CaptureSource {
         }
         self.path = path
         let notAVideo = OcularError.unreadableMedia(path: path, reason: "not a video any backend can open")
-        // FFmpeg counts a WebM's or MP4's frames as its duration times a nominal rate: a browser recorder's
-        // WebM (25.08 frames/s) was written at 30, and a variable-rate one of 60 frames was said to have 466
-        // and refused as cut short at frame 61. Their own timestamps say both, where the walk can read them.
-        // Only where the two counts differ. The rate, then, only for a WebM, which records no rate (FFmpeg's is a
-        // guess): the frames over the clip's duration. An MP4 gives each sample's duration, which FFmpeg reads,
-        // while its duration may include a longer sound track (a fragmented MP4's 15 frames/s read as 13.2).
+        // FFmpeg counts a WebM's, Matroska's or MP4's frames as its duration times a nominal rate: a
+        // browser recorder's WebM (25.08 frames/s) was written at 30, and a variable-rate one of 60 frames
+        // was said to have 466 and refused as cut short at frame 61. Where the two counts differ, the
+        // frames the walk found, over the span of the video track's own timestamps (not the clip's
+        // duration, which a longer sound track stretches: a fragmented MP4's 15 frames/s read as 13.2).
         let probe = try? ClipProbe(contentsOfFile: path)
         try super.init(name: "video \(path)", colour: colour, fallbackFrameRate: 30, timing: { properties in
-            guard let probe, probe.videoFrames > 0, probe.duration > 0, abs(Int(properties.frameCount) - probe.videoFrames) > 1 else { return nil }
-            let rate = probe.container == .webm ? Double(probe.videoFrames) / probe.duration : properties.framesPerSecond
+            guard let probe, let rate = probe.videoFrameRate, abs(Int(properties.frameCount) - probe.videoFrames) > 1 else { return nil }
             return (rate, probe.videoFrames)
         }) { (capture, properties) throws(OcularError) in
             do throws(OcularError) {

@@ -14,9 +14,21 @@ public struct ClipProbe: Sendable, Equatable, Codable {
         case webm
         /// MP4: the ISO base media file format (H.264 with AAC, or what Safari records).
         case mp4
+        /// Matroska beyond WebM's subset (`.mkv`: any codec FFmpeg writes there). Read like a WebM;
+        /// never a recorded clip's container, so an upload that is one is refused.
+        case matroska
 
         /// The file extension clips of this container take.
-        public var fileExtension: String { rawValue }
+        public var fileExtension: String { self == .matroska ? "mkv" : rawValue }
+
+        /// Its name as people write it: "WebM", "MP4", "Matroska".
+        public var name: String {
+            switch self {
+            case .webm: "WebM"
+            case .mp4: "MP4"
+            case .matroska: "Matroska"
+            }
+        }
     }
 
     /// The container.
@@ -38,6 +50,10 @@ public struct ClipProbe: Sendable, Equatable, Codable {
     public var duration: Double
     /// The video frames found (WebM blocks of the video track; MP4 samples), 0 when an MP4 does not say.
     public var videoFrames: Int
+    /// Seconds the video track's own frames span (their timestamps, with the last frame's interval),
+    /// 0 when not known. Not ``duration``, which a longer sound track may stretch: the frame rate is
+    /// `videoFrames / videoDuration`.
+    public var videoDuration: Double
 
     /// Whether the clip has a sound track.
     public var hasAudio: Bool { audioCodec != nil }
@@ -76,9 +92,9 @@ public struct ClipProbe: Sendable, Equatable, Codable {
         guard !bytes.isEmpty else { throw .emptyFile(path: name) }
         let result: Result<ClipProbe, ClipStructureError> = bytes.withUnsafeBytes { buffer in
             switch Self.container(startingWith: buffer) {
-            case .webm: return Result { () throws(ClipStructureError) in try WebMWalk(buffer).probe() }
+            case .webm, .matroska: return Result { () throws(ClipStructureError) in try WebMWalk(buffer).probe() }
             case .mp4: return Result { () throws(ClipStructureError) in try MP4Walk(buffer).probe() }
-            case nil: return .failure(ClipStructureError("it is neither a WebM (EBML) nor an MP4 (ftyp) file"))
+            case nil: return .failure(ClipStructureError("it is neither a WebM or Matroska (EBML) nor an MP4 (ftyp) file"))
             }
         }
         switch result {
@@ -87,20 +103,23 @@ public struct ClipProbe: Sendable, Equatable, Codable {
         }
     }
 
-    /// Whether a file's first bytes say it is a WebM (EBML naming the "webm" document type) or an
+    /// Whether a file's first bytes say it is a WebM or Matroska (EBML naming its document type) or an
     /// ISO media file (an 'ftyp' box first): its walk then decides whether it is whole.
     package static func claimsToBeAClip(_ start: Data) -> Bool {
         let bytes = [UInt8](start.prefix(64))
         switch container(startingWith: bytes) {
-        case .webm:
-            let type = Array("webm".utf8)
-            return bytes.count >= type.count && (0...(bytes.count - type.count)).contains { Array(bytes[$0..<$0 + type.count]) == type }
+        case .webm, .matroska:
+            return ["webm", "matroska"].contains { name in
+                let type = Array(name.utf8)
+                return bytes.count >= type.count && (0...(bytes.count - type.count)).contains { Array(bytes[$0..<$0 + type.count]) == type }
+            }
         case .mp4: return true
         case nil: return false
         }
     }
 
-    /// The container whose magic `bytes` begin with: EBML's (a WebM, or another Matroska) or an 'ftyp' box.
+    /// The container whose magic `bytes` begin with: EBML's (a WebM, or another Matroska: the walk
+    /// tells them apart by the document type) or an 'ftyp' box.
     static func container(startingWith bytes: some Collection<UInt8>) -> Container? {
         if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .webm }
         if bytes.count >= 8, Array(bytes.dropFirst(4).prefix(4)) == Array("ftyp".utf8) { return .mp4 }
@@ -108,7 +127,7 @@ public struct ClipProbe: Sendable, Equatable, Codable {
     }
 
     init(container: Container, videoCodec: String, audioCodec: String?, width: Int, height: Int, audioSampleRate: Double?,
-         audioChannels: Int?, duration: Double, videoFrames: Int) {
+         audioChannels: Int?, duration: Double, videoFrames: Int, videoDuration: Double) {
         self.container = container
         self.videoCodec = videoCodec
         self.audioCodec = audioCodec
@@ -118,6 +137,12 @@ public struct ClipProbe: Sendable, Equatable, Codable {
         self.audioChannels = audioChannels
         self.duration = duration
         self.videoFrames = videoFrames
+        self.videoDuration = videoDuration
+    }
+
+    /// The video's frames a second by its own frames' timestamps; nil when the walk found neither.
+    public var videoFrameRate: Double? {
+        videoFrames > 0 && videoDuration > 0 ? Double(videoFrames) / videoDuration : nil
     }
 }
 

@@ -121,9 +121,13 @@ struct MP4Walk {
         for track in tracks where track.timescale > 0 {
             duration = max(duration, Double(max(track.duration, track.fragmentEnd, track.sampleDuration)) / Double(track.timescale))
         }
+        // The video's own span: its samples' durations (the sample table's, or its fragments'), else its
+        // track header's; the movie's duration may be the longer sound track's.
+        let videoTicks = max(video.sampleDuration, video.fragmentEnd) > 0 ? max(video.sampleDuration, video.fragmentEnd) : video.duration
+        let videoDuration = video.timescale > 0 ? Double(videoTicks) / Double(video.timescale) : 0
         return ClipProbe(container: .mp4, videoCodec: video.codec.lowercased(), audioCodec: audio.map { $0.codec.lowercased() },
                          width: video.width, height: video.height, audioSampleRate: audio?.sampleRate, audioChannels: audio?.channels,
-                         duration: duration, videoFrames: video.samples)
+                         duration: duration, videoFrames: video.samples, videoDuration: videoDuration)
     }
 
     func track(_ trak: Box) throws(ClipStructureError) -> Track {

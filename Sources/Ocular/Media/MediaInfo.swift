@@ -114,19 +114,21 @@ public enum MediaInfo: Sendable, Equatable {
 
 extension VideoFileInfo {
     /// What the container says, where the backend's figures fall short: a recorder's WebM has no
-    /// duration, so FFmpeg reports 0 frames and its millisecond timebase as the frame rate. The
-    /// frame count, rate and duration then come from the frames' timestamps; the codec's name and the
-    /// sound track always come from the container.
+    /// duration, so FFmpeg reports 0 frames and its millisecond timebase as the frame rate; a
+    /// variable-rate one's count is its duration times a nominal rate (466 for 60 frames). The frame
+    /// count, rate and duration then come from the frames' timestamps; the codec's name and the sound
+    /// track always come from the container.
     mutating func adopt(_ clip: ClipProbe) {
         codec = clip.videoCodec
         hasAudio = clip.hasAudio
         audioCodec = clip.audioCodec
         audioSampleRate = clip.audioSampleRate
         let backendIsUnsure = frameCount == 0 || duration <= 0 || framesPerSecond > 240
-        if backendIsUnsure, clip.videoFrames > 0, clip.duration > 0 {
+        let countsDiffer = abs(frameCount - clip.videoFrames) > 1
+        if backendIsUnsure || countsDiffer, let rate = clip.videoFrameRate, clip.duration > 0 {
             frameCount = clip.videoFrames
             duration = clip.duration
-            framesPerSecond = Double(clip.videoFrames) / clip.duration
+            framesPerSecond = rate
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A walk over a WebM's EBML elements (RFC 8794, RFC 9559): the header, the segment's info and
-/// tracks, and every cluster's blocks.
+/// A walk over a WebM's or another Matroska file's EBML elements (RFC 8794, RFC 9559): the header,
+/// the segment's info and tracks, and every cluster's blocks.
 struct WebMWalk {
     let bytes: UnsafeRawBufferPointer
 
@@ -110,8 +110,12 @@ struct WebMWalk {
         try children(from: header.start, to: headerEnd) { (child) throws(ClipStructureError) in
             if child.id == ID.docType { docType = string(child) }
         }
-        guard docType == "webm" else {
-            throw ClipStructureError(docType.isEmpty ? "its EBML header names no document type" : "it is a '\(docType.prefix(20))' file, not a WebM")
+        let container: ClipProbe.Container
+        switch docType {
+        case "webm": container = .webm
+        case "matroska": container = .matroska
+        case "": throw ClipStructureError("its EBML header names no document type")
+        default: throw ClipStructureError("it is a '\(docType.prefix(20))' file, not a WebM or Matroska")
         }
         var offset = headerEnd
         while offset < bytes.count, bytes[offset] == 0xEC || bytes[offset] == 0xBF {  // Void or CRC-32 at the top
@@ -170,9 +174,9 @@ struct WebMWalk {
         } else {
             duration = measured
         }
-        return ClipProbe(container: .webm, videoCodec: Self.codecName(video.codec), audioCodec: audio.map { Self.codecName($0.codec) },
+        return ClipProbe(container: container, videoCodec: Self.codecName(video.codec), audioCodec: audio.map { Self.codecName($0.codec) },
                          width: video.width, height: video.height, audioSampleRate: audio?.sampleRate, audioChannels: audio?.channels,
-                         duration: duration, videoFrames: videoBlocks.count)
+                         duration: duration, videoFrames: videoBlocks.count, videoDuration: span + interval)
     }
 
     func track(_ entry: Element) throws(ClipStructureError) -> Track {

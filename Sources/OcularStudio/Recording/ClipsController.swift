@@ -148,7 +148,7 @@ struct ClipsController {
                 return .failure(StudioHTTPError(damaged, "the clip cannot be read: \(error)"))
             }
             guard probe.container == declared else {
-                return .failure(StudioHTTPError(damaged, "the clip was sent as video/\(declared.rawValue) but is an \(probe.container.rawValue.uppercased()) file"))
+                return .failure(StudioHTTPError(damaged, "the clip was sent as video/\(declared.rawValue) but is a\(probe.container == .mp4 ? "n" : "") \(probe.container.name) file"))
             }
             guard probe.duration <= maxSeconds + durationSlack else {
                 return .failure(StudioHTTPError(.contentTooLarge,
