@@ -41,6 +41,7 @@ struct OcularCommand: AsyncParsableCommand {
         LibraryMessages.show(false)
         png_messages_route(nil)
         do {
+            try refuseFilesReadAsOptions(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
@@ -52,6 +53,20 @@ struct OcularCommand: AsyncParsableCommand {
             Foundation.exit(error.code.kind.exitStatus)
         } catch {
             exit(withError: error)
+        }
+    }
+}
+
+extension OcularCommand {
+    /// A file whose name starts with a dash ("-dash.png") is read by ArgumentParser as a cluster of
+    /// short options (-d -a -s -h), and the -h among them printed the help and exited 0 with nothing
+    /// done. Before `--`, an argument that looks like such a cluster and names something on disk is
+    /// refused, saying how to name it.
+    static func refuseFilesReadAsOptions(_ arguments: [String]) throws {
+        for argument in arguments.prefix(while: { $0 != "--" })
+        where argument.count > 2 && argument.hasPrefix("-") && !argument.hasPrefix("--") && FileManager.default.fileExists(atPath: argument) {
+            throw ValidationError("'\(argument)' is a file, but a name that starts with '-' is read as options; "
+                + "write it as ./\(argument), or put -- before it")
         }
     }
 }

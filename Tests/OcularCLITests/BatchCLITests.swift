@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularTestSupport
 import Testing
 
 /// A results file's lines, parsed.
@@ -350,6 +351,42 @@ struct BatchCLITests {
             let run = try ocular(["batch", "run", manifest, "-o", folder.file("out-" + (manifest as NSString).lastPathComponent), "--recipe", gray])
             #expect(run.status == 0 && run.output.contains("3 inputs: 3 written"), "\(manifest): \(run.output) \(run.errors)")
         }
+
+        // A key named twice (Python's json would keep the last output, Foundation kept the first).
+        let twice = folder.file("twice.jsonl")
+        try Data(#"{"path":"\#(pictures[0])","output":"a.png","output":"b.png"}"#.utf8).write(to: URL(fileURLWithPath: twice))
+        let refused = try ocular(["batch", "run", twice, "-o", folder.file("out-twice"), "--recipe", gray])
+        expectCleanFailure(refused, mentioning: "line 1: it names 'output' twice; each key may appear once")
+    }
+
+    @Test("a file named -dash.png is refused with how to name it (read as -d -a -s -h: the help, exit 0, nothing done, before); ./-dash.png and -- work")
+    func dashedName() throws {
+        let folder = try Folder()
+        try FileManager.default.copyItem(atPath: coffee, toPath: folder.file("-dash.png"))
+        let gray = #"{"stages":[{"stage":"gray"}]}"#
+        let refused = try ocular(["batch", "run", "-dash.png", "-o", "out", "--recipe", gray], in: folder.path)
+        #expect(refused.status == 64 && refused.errors.contains("'-dash.png' is a file, but a name that starts with '-' is read as options; write it as ./-dash.png, or put -- before it"),
+                "\(refused.status): \(refused.output) \(refused.errors)")
+        for arguments in [["./-dash.png", "-o", "out"], ["-o", "out2", "--recipe", gray, "--", "-dash.png"]] {
+            let run = try ocular(["batch", "run"] + arguments + (arguments.contains("--") ? [] : ["--recipe", gray]), in: folder.path)
+            #expect(run.status == 0 && run.output.contains("1 inputs: 1 written"), "\(arguments): \(run.output) \(run.errors)")
+        }
+    }
+
+    @Test("an output folder that cannot be written is said in words on the input's line (Foundation's raw NSError, Code=513 or 642, before)")
+    func unwritableOutputFolder() throws {
+        let folder = try Folder()
+        let inputs = folder.file("in/sub"), out = folder.file("out")
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: coffee, toPath: inputs + "/a.png")
+        let restore = try #require(makeReadOnly([out]), "cannot make a read-only folder on this machine")
+        defer { restore() }
+        let results = folder.file("results.jsonl")
+        let run = try ocular(["batch", "run", folder.file("in"), "-o", out, "--results", results, "--recipe", #"{"stages":[{"stage":"gray"}]}"#])
+        #expect(run.status == 1 && run.output.contains("1 failed"), "\(run.output) \(run.errors)")
+        let line = try String(contentsOfFile: results, encoding: .utf8)
+        #expect(line.contains(#""code":"file.writeFailed""#) && line.contains("the folder cannot be made: ") && !line.contains("NSCocoaErrorDomain"), "\(line)")
     }
 
     @Test("two files named café in its two Unicode forms (NFC and NFD, two files on Linux) are two inputs and two lines (refused as one output, and merged into one line, before)")

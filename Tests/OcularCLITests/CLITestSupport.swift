@@ -26,10 +26,13 @@ func ocular(_ arguments: String...) throws -> Run {
 
 /// - Parameter deadline: For a run that once hung: killed (SIGKILL) if still running this long after it started, so
 ///   that the test fails (no message, status 9) instead of waiting for ever.
-func ocular(_ arguments: [String], environment: [String: String] = [:], killedAfter deadline: Duration? = nil) throws -> Run {
+/// - Parameter folder: The working folder, for arguments that are relative names; the tests' own when nil.
+func ocular(_ arguments: [String], environment: [String: String] = [:], in folder: String? = nil,
+            killedAfter deadline: Duration? = nil) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ocularExecutable)
     process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let output = Pipe(), errors = Pipe()
     process.standardOutput = output

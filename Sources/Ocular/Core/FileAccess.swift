@@ -66,7 +66,8 @@ package enum FileAccess {
             throw .writeFailed(path: path, reason: "'\(folder)' is not a folder")
         }
         guard access(folder, W_OK) == 0 else {
-            throw .writeFailed(path: path, reason: "permission denied: cannot create files in '\(folder)'")
+            let reason = errno == EROFS ? "the file system is read-only" : "permission denied"
+            throw .writeFailed(path: path, reason: "\(reason): cannot create files in '\(folder)'")
         }
     }
 
@@ -126,8 +127,13 @@ package enum FileAccess {
     /// POSIX reason underneath says more.
     package static func reason(for error: any Error) -> String {
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+        // The system's own words for the errno under Foundation's error ("Read-only file system"), not
+        // Foundation's ("The operation could not be completed. The volume is read only."). On Linux
+        // the underlying error may be a Swift POSIXError, which no `as? NSError` cast finds.
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
+            if let posix = underlying as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+            let inner = underlying as NSError
+            if inner.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(inner.code))) }
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
         return error.localizedDescription

@@ -83,7 +83,7 @@ package struct FaceLabelList: Sendable {
         } catch let error as OcularError {
             throw error
         } catch {
-            throw OcularError.unreadableFile(path: file, reason: error.localizedDescription)
+            throw OcularError.unreadableFile(path: file, reason: FileAccess.reason(for: error))
         }
         let entries: [Entry]
         do {

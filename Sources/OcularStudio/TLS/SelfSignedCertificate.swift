@@ -1,5 +1,6 @@
 internal import Crypto
 import Foundation
+import Ocular
 internal import SwiftASN1
 internal import X509
 
@@ -86,7 +87,7 @@ public enum SelfSignedCertificate {
         do {
             try files.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .cannotMake(folder: folder, reason: "cannot create the folder (\(error.localizedDescription))")
+            throw .cannotMake(folder: folder, reason: "cannot create the folder (\(FileAccess.reason(for: error)))")
         }
         for (name, text, mode) in [(keyFileName, keyPEM, 0o600), (certificateFileName, certificatePEM, 0o644)] {
             let path = folder + "/" + name

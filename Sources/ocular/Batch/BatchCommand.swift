@@ -129,7 +129,7 @@ struct BatchRunCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
-            throw OcularError.writeFailed(path: output, reason: "the output folder cannot be made: \(error.localizedDescription)")
+            throw OcularError.writeFailed(path: output, reason: "the output folder cannot be made: \(FileAccess.reason(for: error))")
         }
         let resultsPath = results ?? output + "/" + (shard.count == 1 ? "results.jsonl" : "results-\(shard.index).jsonl")
         let recorded = resume ? try BatchResultsLog.recorded(in: [resultsPath], requireEach: false) : [:]

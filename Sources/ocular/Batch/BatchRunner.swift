@@ -170,9 +170,14 @@ struct BatchRunner {
 final class OutputFolders: Sendable {
     private let made = Mutex<Set<String>>([])
 
-    func make(_ folder: String) throws {
+    func make(_ folder: String) throws(OcularError) {
         guard !made.withLock({ $0.contains(folder) }) else { return }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            // Said in words, with the code the line carries (it was Foundation's raw NSError, Code=642).
+            throw .writeFailed(path: folder, reason: "the folder cannot be made: \(FileAccess.reason(for: error))")
+        }
         // Only those of processes no longer running: another batch's are its own.
         PartialFiles.sweepStale(besides: folder + "/-")
         made.withLock { _ = $0.insert(folder) }

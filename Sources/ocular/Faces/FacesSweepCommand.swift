@@ -36,7 +36,7 @@ struct FacesSweepCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {
-            throw OcularError.writeFailed(path: output, reason: "cannot create the folder: \(error.localizedDescription)")
+            throw OcularError.writeFailed(path: output, reason: "cannot create the folder: \(FileAccess.reason(for: error))")
         }
         let names = sweep.names.map(\.name)
         if let unknown = only.first(where: { !names.contains($0) }) {
@@ -56,7 +56,7 @@ struct FacesSweepCommand: ParsableCommand {
         do {
             try data.write(to: URL(fileURLWithPath: list), options: .atomic)
         } catch {
-            throw OcularError.writeFailed(path: list, reason: error.localizedDescription)
+            throw OcularError.writeFailed(path: list, reason: FileAccess.reason(for: error))
         }
         let faces = entries.reduce(0) { $0 + $1.faces.count }
         print("\(output): \(entries.count) frames with \(faces) labelled faces; score a profile with `ocular faces evaluate --labelled \(output)`")
