@@ -169,6 +169,7 @@ struct ClipProbeTests {
         var seeds = try ClipFixtures.names().map { ($0, [UInt8](try ClipFixtures.bytes($0))) }
         seeds.append(("short-duration.webm", try #require(ClipFixtures.webM([UInt8](try ClipFixtures.bytes("ffmpeg-vp8-silent.webm")), declaring: 100))))
         seeds.append(("short-headers.mp4", ClipFixtures.mp4([UInt8](try ClipFixtures.bytes("ffmpeg-h264-aac.mp4")), declaring: 1)))
+        seeds.append(("ffmpeg-variable-rate.mkv", [UInt8](try Data(contentsOf: URL(fileURLWithPath: VideoFixtures.path("ffmpeg-variable-rate.mkv"))))))
         for (name, seed) in seeds {
             for round in 0..<rounds {
                 var bytes = seed
@@ -197,6 +198,8 @@ struct ClipProbeTests {
                     read += 1
                     #expect(probe.duration.isFinite && probe.duration >= 0, "\(name) round \(round): duration \(probe.duration)")
                     #expect(probe.width >= 0 && probe.height >= 0 && probe.videoFrames >= 0)
+                    #expect(probe.videoDuration.isFinite && probe.videoDuration >= 0 && (probe.videoFrameRate ?? 0).isFinite,
+                            "\(name) round \(round): video \(probe.videoDuration) s")
                 case .failure(.unreadableMedia):
                     refused += 1
                 case .failure(let error):
