@@ -160,6 +160,19 @@ class WebDriverPage:
     # The window.
     def set_viewport_size(self, size):
         self.driver.set_viewport(size["width"], size["height"])
+        self._wait_for_viewport(size["width"], size["height"])
+
+    def _wait_for_viewport(self, width, height):
+        """The page learns its window's new size after the window has it: read at once, WebKit's page still said
+        1000 × 760 after a resize to 844 × 390 (a failed phone-layout test), and the next resize then measured the
+        window's frame against the old size. Waits for the page's own resize event, or none when already so."""
+        self.evaluate("""([width, height]) => new Promise((resolve) => {
+            const check = () => {
+                if (innerWidth === width && innerHeight === height) { removeEventListener('resize', check); resolve(true); }
+            };
+            addEventListener('resize', check);
+            check();
+        })""", [width, height])
 
     @property
     def viewport_size(self):
@@ -180,6 +193,7 @@ class WebDriverPage:
         self.driver.navigate("about:blank")
         if self.viewport_size != {"width": VIEWPORT[0], "height": VIEWPORT[1]}:
             self.driver.set_viewport(*VIEWPORT)
+            self._wait_for_viewport(*VIEWPORT)
 
 
 class SeleniumDriver:
