@@ -5,6 +5,7 @@
 
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect/face.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -70,3 +71,55 @@ void ocv_network_output(const OCVNetwork *network, int32_t index, float *into, i
 }
 
 void ocv_network_release(OCVNetwork *network) { delete network; }
+
+struct OCVFaceDetectorYN {
+    cv::Ptr<cv::FaceDetectorYN> detector;
+    cv::Size size;
+};
+
+OCVStatus ocv_yunet_create(const char *path, int32_t width, int32_t height, int32_t topK, OCVFaceDetectorYN **detector,
+                           OCVError *error) {
+    *detector = nullptr;
+    return fenced(error, [&] {
+        if (width <= 0 || height <= 0 || topK <= 0) {
+            setMessage(error, "a %dx%d input keeping %d faces", width, height, topK);
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        auto made = std::make_unique<OCVFaceDetectorYN>();
+        made->size = cv::Size(width, height);
+        made->detector = cv::FaceDetectorYN::create(path, "", made->size, 0.9f, 0.3f, topK);
+        if (made->detector.empty()) {
+            setMessage(error, "OpenCV reads no YuNet network from it");
+            return OCV_STATUS_OPEN_FAILED;
+        }
+        *detector = made.release();
+        return OCV_STATUS_OK;
+    });
+}
+
+OCVStatus ocv_yunet_detect(OCVFaceDetectorYN *detector, const OCVImage *image, float scoreThreshold, float overlap, float *into,
+                           int32_t capacity, int32_t *count, OCVError *error) {
+    *count = 0;
+    return fenced(error, [&] {
+        if (image->type != OCV_8UC3 || image->columns != detector->size.width || image->rows != detector->size.height) {
+            setMessage(error, "YuNet was made for %dx%d 8-bit BGR pictures, got %dx%d of type %d", detector->size.width,
+                       detector->size.height, static_cast<int>(image->columns), static_cast<int>(image->rows), static_cast<int>(image->type));
+            return OCV_STATUS_BAD_ARGUMENT;
+        }
+        detector->detector->setScoreThreshold(scoreThreshold);
+        detector->detector->setNMSThreshold(overlap);
+        cv::Mat faces;
+        detector->detector->detect(matrix(image), faces);
+        if (faces.empty()) return OCV_STATUS_OK;
+        if (faces.type() != CV_32F || faces.cols != 15 || !faces.isContinuous()) {
+            setMessage(error, "YuNet answered a %dx%d matrix of type %d, not rows of 15 floats", faces.rows, faces.cols, faces.type());
+            return OCV_STATUS_OPENCV_EXCEPTION;
+        }
+        const int32_t kept = std::min<int32_t>(faces.rows, capacity);
+        std::memcpy(into, faces.ptr<float>(), static_cast<size_t>(kept) * 15 * sizeof(float));
+        *count = kept;
+        return OCV_STATUS_OK;
+    });
+}
+
+void ocv_yunet_release(OCVFaceDetectorYN *detector) { delete detector; }

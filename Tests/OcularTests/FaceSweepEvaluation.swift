@@ -167,6 +167,8 @@ struct FaceSweepEvaluation {
             let baseline = try OpenCVFaceBaseline()
             // The cascades alone, as before the network: under make eval only (0.6 s a frame).
             let cascades = Evaluation.isFull ? try FaceDetector(profile: .cascades) : nil
+            // YuNet beside CenterFace, where its file is (scripts/fetch-face-model.sh).
+            let yuNet = try FaceDetector(profile: .yuNet)
             var figures: [String: [String: GroupFigures]] = [:]
             let indices = (0..<sweep.count).filter { Self.groupAxes.contains(sweep.names[$0].axis) }
             for index in Evaluation.cases(indices, sampleEvery: Self.sampleStride) {
@@ -177,6 +179,9 @@ struct FaceSweepEvaluation {
                     figures[frame.axis, default: [:]][name, default: GroupFigures()].score(frame, found: found, seconds: Date().timeIntervalSince(start))
                 }
                 try timed("default") { try detector.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) } }
+                if yuNet.usesNetwork {
+                    try timed("yunet") { try yuNet.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) } }
+                }
                 if let cascades {
                     try timed("cascades") { try cascades.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) } }
                 }
@@ -200,7 +205,7 @@ struct FaceSweepEvaluation {
     static func printGroupTable(_ figures: [String: [String: GroupFigures]]) {
         var rows: [[String]] = []
         for axis in groupAxes {
-            for name in ["default", "cascades", OpenCVFaceBaseline.name] {
+            for name in ["default", "yunet", "cascades", OpenCVFaceBaseline.name] {
                 guard let result = figures[axis]?[name] else { continue }
                 let tally = result.strict.tally(.human)
                 let bandCells = bands.map { band -> String in

@@ -388,6 +388,21 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         return profile
     }()
 
+    /// The default with people's faces found by YuNet (``FaceNetworkModel/yuNet``) instead of
+    /// CenterFace: OpenCV's own face network, a tenth of CenterFace's size. Measured beside the
+    /// default on the group scenes (`make eval`) before it is chosen for anything.
+    public static let yuNet: FaceDetectionProfile = {
+        var profile = standard
+        profile.name = "yunet"
+        // Chosen on the tuned group scenes (200 faces, the held-apart ones not looked at): YuNet's box is
+        // 1.14 times as tall as wide, the labels' square 1.07 times its width (median; 0.92–1.24 for
+        // 8 in 10), centred 4.4 % of its height above the box's. Every labelled face scored ≥ 0.77, and
+        // 8 of the 15 false boxes over 0.6 scored under 0.75.
+        profile.network = NetworkSearch(model: .yuNet, longestSide: 1280, threshold: 0.75, overlap: 0.3, boxScale: 1.07, boxRise: 0.044,
+                                        followSide: 96, streamLongestSide: 640)
+        return profile
+    }()
+
     /// Ocular's cascades, chosen on the robustness sweep: the default before the face network, and
     /// what the default falls back to without the network's file (`FaceSweep`; figures in the
     /// FacesMeasured article). Against the textbook: the detection copy is 320 pixels on its short side
@@ -430,6 +445,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public enum Name: String, ParameterChoice {
         /// Ocular's profile: the face network for people, the cascades for cats.
         case standard = "default"
+        /// The default with YuNet for people instead of CenterFace.
+        case yunet
         /// Ocular's cascades alone, as before the face network.
         case cascades
         /// The textbook's profile.
@@ -439,6 +456,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         public var profile: FaceDetectionProfile {
             switch self {
             case .standard: .standard
+            case .yunet: .yuNet
             case .cascades: .cascades
             case .textbook: .textbook
             }
@@ -447,6 +465,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         public var title: String {
             switch self {
             case .standard: "Ocular (face network, tracked)"
+            case .yunet: "Ocular with YuNet (tracked)"
             case .cascades: "Ocular cascades (finer, tracked)"
             case .textbook: "Textbook"
             }
@@ -457,7 +476,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     public static let all = Name.allCases.map(\.profile)
 
     /// The profile of that name.
-    /// - Parameter name: `default`, `cascades` or `textbook`.
+    /// - Parameter name: `default`, `yunet`, `cascades` or `textbook`.
     /// - Returns: The profile, or nil for another name.
     public static func named(_ name: String) -> FaceDetectionProfile? {
         Name(rawValue: name)?.profile

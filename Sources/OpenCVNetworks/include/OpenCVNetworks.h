@@ -32,6 +32,23 @@ void ocv_network_output(const OCVNetwork *_Nonnull network, int32_t index, float
 
 void ocv_network_release(OCVNetwork *_Nullable network);
 
+/// cv::FaceDetectorYN: OpenCV's own runner of the YuNet face network (its decoding, its non-maximum
+/// suppression). Not safe to use from two threads at once.
+typedef struct OCVFaceDetectorYN OCVFaceDetectorYN;
+
+/// Reads a YuNet ONNX model for pictures of `width` × `height`, keeping at most `topK` candidates.
+OCVStatus ocv_yunet_create(const char *_Nonnull path, int32_t width, int32_t height, int32_t topK,
+                           OCVFaceDetectorYN *_Nullable *_Nonnull detector, OCVError *_Nonnull error);
+
+/// The faces in `image` (8-bit BGR, of the size the detector was made for) scoring at least
+/// `scoreThreshold`, boxes overlapping by `overlap` (IoU) or more taken as one face: up to `capacity`
+/// rows of 15 floats each (box x, y, width, height; the viewer's left eye, right eye, nose tip, left
+/// and right mouth corners as x, y; the score) written to `into`, their count to `count`.
+OCVStatus ocv_yunet_detect(OCVFaceDetectorYN *_Nonnull detector, const OCVImage *_Nonnull image, float scoreThreshold, float overlap,
+                           float *_Nonnull into, int32_t capacity, int32_t *_Nonnull count, OCVError *_Nonnull error);
+
+void ocv_yunet_release(OCVFaceDetectorYN *_Nullable detector);
+
 #ifdef __cplusplus
 }
 #endif
