@@ -188,4 +188,15 @@ struct FacesEvaluateCLITests {
         let unknown = try ocular("faces", "sweep", folder.file("sources.json"), folder.file("two"), "--only", "size-0.55-astronaut")
         #expect(unknown.status != 0 && unknown.errors.contains("no frame 'size-0.55-astronaut'"), "\(unknown.errors)")
     }
+
+    @Test("the shared data's labels, an object keyed by path from an ancestor folder (cats/labels.json), are read as a list: 64 pictures, 48 cats")
+    func keyedLabels() throws {
+        let list = try FaceLabelList(contentsOf: dataRoot + "/cats/labels.json")
+        #expect(list.entries.count == 64 && list.entries.filter { $0.faces.count == 1 && $0.faces[0].species == .cat }.count == 48)
+        #expect(list.entries.allSatisfy { FileManager.default.fileExists(atPath: list.path(of: $0)) }, "\(list.entries.map(\.file).prefix(3))")
+        let folder = try Folder()
+        try Data(#"{"files":{"a.png":{"faces":[{"species":"cat","bbox":[1,2,0,4]}]}}}"#.utf8).write(to: URL(fileURLWithPath: folder.file("bad.json")))
+        let refused = try ocular("faces", "evaluate", "--labelled", folder.file("bad.json"))
+        #expect(refused.status != 0 && refused.errors.contains(#"nor {"files": {PATH: {"faces": [{"species", "bbox": [x, y, w, h]}]}}}"#), "\(refused.errors)")
+    }
 }

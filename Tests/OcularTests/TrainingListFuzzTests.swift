@@ -93,10 +93,11 @@ struct TrainingListFuzzTests {
         var generator = SeededGenerator(seed: 30)
         let folder = try TemporaryFolder()
         let path = folder.file("faces.json")
-        let seed = try Data(contentsOf: URL(fileURLWithPath: SweepSources.folder + "/sweep-sources.json"))
+        // Both forms: a list of entries, and the shared data's object keyed by path.
+        let seeds = try [SweepSources.folder + "/sweep-sources.json", TestData.path("cats/labels.json")].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         var read = 0, refused = 0
         for round in 0..<Self.rounds {
-            try Data(Self.mutated([UInt8](seed), round: round, using: &generator)).write(to: URL(fileURLWithPath: path))
+            try Data(Self.mutated([UInt8](seeds[round % 2]), round: round, using: &generator)).write(to: URL(fileURLWithPath: path))
             do {
                 let list = try FaceLabelList(contentsOf: path)
                 #expect(list.entries.allSatisfy { !$0.file.isEmpty && $0.faces.allSatisfy { $0.bounds.width > 0 && $0.bounds.height > 0 } })

@@ -85,11 +85,19 @@ package struct FaceLabelList: Sendable {
         } catch {
             throw OcularError.unreadableFile(path: file, reason: FileAccess.reason(for: error))
         }
+        let folder = (file as NSString).deletingLastPathComponent
         let entries: [Entry]
         do {
             entries = try JSONDecoder().decode([Entry].self, from: data)
-        } catch {
-            throw FaceError.badLabels(path: file, reason: "not a JSON list of {\"file\", \"faces\": [{\"species\", \"bounds\": [x, y, w, h]}]}: \(Self.describe(error))")
+        } catch let listError {
+            // The shared data's own lists (faces/faces.json, cats/labels.json) are objects keyed by path.
+            guard let keyed = try? JSONDecoder().decode(KeyedByPath.self, from: data) else {
+                throw FaceError.badLabels(path: file, reason: "not a JSON list of {\"file\", \"faces\": [{\"species\", \"bounds\": [x, y, w, h]}]}, "
+                    + "nor {\"files\": {PATH: {\"faces\": [{\"species\", \"bbox\": [x, y, w, h]}]}}}: \(Self.describe(listError))")
+            }
+            entries = keyed.files.keys.sorted().map { key in
+                Entry(file: Self.resolve(key, from: folder), faces: keyed.files[key]!.faces.map(\.labelled))
+            }
         }
         guard entries.count <= Self.maximumEntries else {
             throw FaceError.badLabels(path: file, reason: "\(entries.count) pictures; at most \(Self.maximumEntries) are read")
@@ -97,7 +105,48 @@ package struct FaceLabelList: Sendable {
         if let empty = entries.first(where: { $0.file.isEmpty }) {
             throw FaceError.badLabels(path: file, reason: "an entry names no file (\(empty.faces.count) faces)")
         }
-        self.init(entries: entries, folder: (file as NSString).deletingLastPathComponent)
+        self.init(entries: entries, folder: folder)
+    }
+
+    /// `{"files": {"cats/a.jpg": {"faces": [{"species": "cat", "bbox": [x, y, w, h], …}]}}}`, as the
+    /// shared data labels its pictures (other keys, such as landmarks, are not read).
+    private struct KeyedByPath: Decodable {
+        struct Picture: Decodable { let faces: [Box] }
+        struct Box: Decodable {
+            let species: Species
+            let bbox: [Int]
+            var labelled: LabelledFace {
+                LabelledFace(species: species, bounds: PixelRectangle(x: bbox[0], y: bbox[1], width: bbox[2], height: bbox[3]))
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                species = try container.decode(Species.self, forKey: .species)
+                bbox = try container.decode([Int].self, forKey: .bbox)
+                guard bbox.count == 4, bbox[2] > 0, bbox[3] > 0 else {
+                    throw DecodingError.dataCorruptedError(forKey: .bbox, in: container, debugDescription: "a bbox is [x, y, width, height], got \(bbox)")
+                }
+            }
+
+            enum CodingKeys: String, CodingKey { case species, bbox }
+        }
+        let files: [String: Picture]
+    }
+
+    /// A key of such a list: a path from the list's folder or, as the shared data writes them
+    /// ("cats/a.jpg" in cats/labels.json), from one of its ancestors, the nearest that holds it.
+    private static func resolve(_ key: String, from folder: String) -> String {
+        guard !key.hasPrefix("/") else { return key }
+        // Absolute, so that the entry's path is not taken from the list's folder a second time.
+        let start = folder.hasPrefix("/") ? folder : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(folder)
+        var base = (start as NSString).standardizingPath
+        while true {
+            let candidate = (base as NSString).appendingPathComponent(key)
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            let parent = (base as NSString).deletingLastPathComponent
+            if parent == base || parent.isEmpty { return (start as NSString).appendingPathComponent(key) }
+            base = parent
+        }
     }
 
     /// Where an entry's picture is.

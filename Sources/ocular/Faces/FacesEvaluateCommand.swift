@@ -10,7 +10,8 @@ struct FacesEvaluateCommand: ParsableCommand {
         discussion: """
             --labelled names a JSON list [{"file":"a.jpg","faces":[{"species":"human","bounds":[x,y,w,h]}]}] \
             (files relative to the list; a picture without faces checks for false boxes), or a folder holding \
-            faces.json, such as `faces sweep` writes. A box finds a labelled face of its species when their \
+            faces.json, such as `faces sweep` writes, or an object {"files":{PATH:{"faces":[{"species","bbox":[x,y,w,h]}]}}} \
+            as the shared data's labels are (each PATH from the list's folder or the nearest ancestor that holds it). A box finds a labelled face of its species when their \
             intersection over union is at least 0.5. Then the misses and the false boxes, picture by picture; \
             entries with a "group" are also reported per group. --baseline opencv also runs what a user of plain \
             OpenCV would (haarcascade_frontalface_alt on the equalised gray frame, scale 1.1, 4 neighbours, \
