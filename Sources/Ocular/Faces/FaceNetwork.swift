@@ -128,6 +128,16 @@ final class FaceNetwork: Sendable {
         return loaded
     }
 
+    /// The network for one input size, as a run needs it: a file that went missing or bad since the
+    /// detector was made is that run's failure (the caller holds the lock).
+    private func runnable(width: Int, height: Int, in cache: inout [Int: OpaquePointer]) throws(OcularError) -> OpaquePointer {
+        do {
+            return try network(width: width, height: height, in: &cache)
+        } catch {
+            throw .openCV(operation: "loading the \(model.name) network", message: error.description)
+        }
+    }
+
     private func release(_ network: OpaquePointer?) {
         switch model.architecture {
         case .centerFace: ocv_network_release(network)
@@ -160,12 +170,7 @@ final class FaceNetwork: Sendable {
         var outputs: [[Float]] = []
         var shapes: [[Int]] = []
         try networks.withLock { (cache) throws(OcularError) in
-            let network: OpaquePointer
-            do throws(FaceError) {
-                network = try self.network(width: width, height: height, in: &cache)
-            } catch {
-                throw .openCV(operation: "loading the \(model.name) network", message: error.description)
-            }
+            let network = try runnable(width: width, height: height, in: &cache)
             try bgr.withMatrix { (view) throws(OcularError) in
                 try OpenCV.call("the \(model.name) network at \(width)×\(height)") { error in
                     Self.withCStrings(Self.outputNames) { names in
@@ -195,12 +200,7 @@ final class FaceNetwork: Sendable {
         var rows = [Float](repeating: 0, count: Self.mostFaces * 15)
         var count: Int32 = 0
         try networks.withLock { (cache) throws(OcularError) in
-            let detector: OpaquePointer
-            do throws(FaceError) {
-                detector = try self.network(width: width, height: height, in: &cache)
-            } catch {
-                throw .openCV(operation: "loading the \(model.name) network", message: error.description)
-            }
+            let detector = try runnable(width: width, height: height, in: &cache)
             try input.withMatrix { (view) throws(OcularError) in
                 try OpenCV.call("the \(model.name) network at \(width)×\(height)") { error in
                     rows.withUnsafeMutableBufferPointer { buffer in

@@ -123,7 +123,8 @@ struct MP4Walk {
         }
         // The video's own span: its samples' durations (the sample table's, or its fragments'), else its
         // track header's; the movie's duration may be the longer sound track's.
-        let videoTicks = max(video.sampleDuration, video.fragmentEnd) > 0 ? max(video.sampleDuration, video.fragmentEnd) : video.duration
+        let sampled = max(video.sampleDuration, video.fragmentEnd)
+        let videoTicks = sampled > 0 ? sampled : video.duration
         let videoDuration = video.timescale > 0 ? Double(videoTicks) / Double(video.timescale) : 0
         return ClipProbe(container: .mp4, videoCodec: video.codec.lowercased(), audioCodec: audio.map { $0.codec.lowercased() },
                          width: video.width, height: video.height, audioSampleRate: audio?.sampleRate, audioChannels: audio?.channels,
