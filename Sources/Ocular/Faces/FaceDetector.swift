@@ -17,6 +17,8 @@ public struct FaceDetector: Sendable {
     let smile: Cascade?
     /// The profile's face network, nil when it has none or its file could not be read.
     let network: FaceNetwork?
+    /// The network that checks its unsure faces (``FaceDetectionProfile/networkCheck``), nil when none.
+    let checkNetwork: FaceNetwork?
 
     /// - Parameters:
     ///   - profile: The numbers to search with.
@@ -24,23 +26,45 @@ public struct FaceDetector: Sendable {
     /// - Throws: ``FaceError/unusableCascade(role:path:reason:)`` naming a missing or unreadable file.
     public init(profile: FaceDetectionProfile = .standard, cascades: FaceCascades? = nil) throws(FaceError) {
         let files = cascades ?? .shipped(profile.cascadeKind)
-        self.profile = profile
         humanFace = try Cascade.load(files.humanFace, role: "human face")
         catFace = profile.catFaces == nil ? nil : try Cascade.load(files.catFace, role: "cat face")
         // The eye on the viewer's left is the subject's right eye.
         leftEye = try Cascade.load(files.subjectsRightEye, role: "right eye")
         rightEye = try Cascade.load(files.subjectsLeftEye, role: "left eye")
         smile = profile.findsMouth ? try Cascade.load(files.smile, role: "smile") : nil
-        if let settings = profile.network {
+        let loaded = Self.loadNetworks(of: profile)
+        self.profile = loaded.profile
+        network = loaded.network
+        checkNetwork = loaded.check
+    }
+
+    /// The profile's networks, and the profile as it runs with the files there are: a network whose
+    /// file is missing or unreadable is left out, and said once (a check without the network it checks
+    /// becomes the network; without either, the cascades find people).
+    private static func loadNetworks(of wanted: FaceDetectionProfile) -> (profile: FaceDetectionProfile, network: FaceNetwork?, check: FaceNetwork?) {
+        var profile = wanted
+        var problems: [String] = []
+        func load(_ settings: FaceDetectionProfile.NetworkSearch?) -> FaceNetwork? {
+            guard let settings else { return nil }
             do {
-                network = try FaceNetwork.load(settings.model)
+                return try FaceNetwork.load(settings.model)
             } catch {
-                Self.noticeOnce("ocular: \(error.description); finding people's faces with the cascades instead (scripts/fetch-face-model.sh fetches it)")
-                network = nil
+                problems.append(error.description)
+                return nil
             }
-        } else {
-            network = nil
         }
+        var network = load(profile.network)
+        var checkNetwork = load(profile.networkCheck?.network)
+        if network == nil, let check = profile.networkCheck, checkNetwork != nil {
+            profile.network = check.network
+            (network, checkNetwork) = (checkNetwork, nil)
+        }
+        if checkNetwork == nil { profile.networkCheck = nil }
+        if !problems.isEmpty {
+            let instead = network.map { "with \($0.model.name) alone" } ?? "with the cascades instead"
+            noticeOnce("ocular: \(problems.joined(separator: "; ")); finding people's faces \(instead) (scripts/fetch-face-model.sh fetches it)")
+        }
+        return (profile, network, checkNetwork)
     }
 
     /// Whether people's faces are found by the profile's network (false: by the human cascade).

@@ -235,8 +235,8 @@ public final class FaceTracker: Sendable {
                         tracking: FaceDetectionProfile.Tracking) throws(OcularError) -> Face? {
         let profile = detector.profile
         // People's faces: the network around the old box, when the profile has one.
-        if species == .human, let network = detector.network {
-            return try detector.networkFace(near: previous, margin: tracking.margin, in: image, network)
+        if species == .human, detector.network != nil {
+            return try detector.networkFace(near: previous, margin: tracking.margin, in: image)
         }
         let cascade = species == .cat ? detector.catFace : detector.humanFace
         guard let cascade, previous.width > 0 else { return nil }

@@ -4,7 +4,7 @@ import Ocular
 
 /// The options every faces command shares.
 struct FaceDetectionOptions: ParsableArguments {
-    @Option(help: "default: people by the face network (from 24 px), cats by the cascades, tracking in videos; cascades: as before the network; textbook: the book's pipeline exactly.")
+    @Option(help: "default: people by YuNet checked by CenterFace (from 24 px), cats by the cascades, tracking in videos; yunet, centerface: one network alone; cascades: as before the networks; textbook: the book's pipeline exactly.")
     var profile = FacesStage.profile.defaultValue
 
     @Flag(help: "Use the LBP face cascades (faster, a little less reliable) instead of Haar.")
