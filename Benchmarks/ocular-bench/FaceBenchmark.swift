@@ -246,6 +246,10 @@ struct GroupFaceBenchmark {
         textbookEveryFrame.tracking = nil
         try row("default, still searched whole") { try still(FaceDetector(profile: .standard)) }
         try row("default without cats, still searched whole") { try still(FaceDetector(profile: withoutCats)) }
+        var centerFaceWithoutCats = FaceDetectionProfile.centerFace
+        centerFaceWithoutCats.catFaces = nil
+        try row("CenterFace alone without cats, still") { try still(FaceDetector(profile: centerFaceWithoutCats)) }
+        try row(Self.yuNetOnly + ", still") { try still(FaceDetector(profile: Self.yuNetOnlyProfile)) }
         try row("textbook, Ocular, still") { try still(FaceDetector(profile: .textbook)) }
         // What a user would write instead: the four lines of cv2, through the same OpenCV.
         let plain = try OpenCVFaceBaseline()
@@ -254,6 +258,49 @@ struct GroupFaceBenchmark {
         try row("default, Ocular (tracking), group clip, frames 2–30") { try stream(.standard, afterFirst: true) }
         try row("textbook, Ocular, group clip") { try stream(textbookEveryFrame) }
         return rows
+    }
+
+    /// YuNet's own time: the network through `cv::FaceDetectorYN` and nothing else Ocular adds (no check,
+    /// no smiles, no cats).
+    static let yuNetOnly = "YuNet's network alone"
+    static var yuNetOnlyProfile: FaceDetectionProfile {
+        var profile = FaceDetectionProfile.yuNet
+        profile.catFaces = nil
+        profile.findsMouth = false
+        return profile
+    }
+
+    /// A folder of real photographs, each searched whole as `ocular faces detect` does: every fourth of
+    /// the shared data's cat photos and the sweep's people (portraits and a football match), the default
+    /// against YuNet's own time on the same pictures, in one run.
+    func measureFolder() throws -> (photos: Int, ours: Double, yuNet: Double, withoutCats: Double) {
+        let cats = try FileManager.default.contentsOfDirectory(atPath: dataRoot + "/cats").filter { $0.hasSuffix(".jpg") }.sorted()
+        let people = ["book/Piggy.png", "book/Fleur.jpg", "faces/astronaut.png"].map { dataRoot + "/" + $0 }
+            + ["grace_hopper.jpg", "messi5.jpg"].map { packageRoot + "/Tests/Fixtures/faces/" + $0 }
+        let paths = stride(from: 0, to: cats.count, by: 4).map { dataRoot + "/cats/" + cats[$0] } + people
+        let photos = try paths.map { try Image(contentsOfFile: $0) }
+        var withoutCats = FaceDetectionProfile.standard
+        withoutCats.catFaces = nil
+        func perPhoto(_ profile: FaceDetectionProfile) throws -> Double {
+            let detector = try FaceDetector(profile: profile)
+            var times: [Double] = []
+            for round in 0..<(max(2, rounds / 5) + 1) {
+                let start = nanosecondsNow()
+                for photo in photos { _ = try detector.faces(in: photo) }
+                if round > 0 { times.append(Double(nanosecondsNow() - start) / 1e6 / Double(photos.count)) }
+            }
+            return median(times)
+        }
+        return (photos.count, try perPhoto(.standard), try perPhoto(Self.yuNetOnlyProfile), try perPhoto(withoutCats))
+    }
+
+    /// Prints the folder's figures and returns what misses the issue's: the default within 3× YuNet's own time.
+    static func reportFolder(_ folder: (photos: Int, ours: Double, yuNet: Double, withoutCats: Double)) -> [String] {
+        print(String(format: "a folder of %d real photographs (cats and people): the default %.1f ms a photo, without cats %.1f, YuNet's network alone %.1f: %.1f× (%.1f× without cats)",
+                     folder.photos, folder.ours, folder.withoutCats, folder.yuNet, folder.ours / folder.yuNet, folder.withoutCats / folder.yuNet))
+        FigureLog.shared.record("faces folder: default ×YuNet alone", folder.ours / folder.yuNet, better: .lower, kind: .alternated)
+        FigureLog.shared.record("faces folder: default without cats ×YuNet alone", folder.withoutCats / folder.yuNet, better: .lower, kind: .alternated)
+        return folder.ours / folder.yuNet > 3 ? [String(format: "a folder of photographs takes %.1f× YuNet's own time (≤ 3× asked)", folder.ours / folder.yuNet)] : []
     }
 
     /// The row of plain OpenCV's cascade (`haarcascade_frontalface_alt`, scale 1.1, 4 neighbours, from

@@ -362,8 +362,9 @@ extension OcularBench {
         do {
             let rows = try FaceBenchmark(python: python, rounds: rounds).measure()
             missed = FaceBenchmark.report(rows)
-            let groupRows = try GroupFaceBenchmark(rounds: rounds).measure()
-            missed = (missed ?? []) + GroupFaceBenchmark.report(groupRows)
+            let group = GroupFaceBenchmark(rounds: rounds)
+            missed = (missed ?? []) + GroupFaceBenchmark.report(try group.measure())
+            missed = (missed ?? []) + GroupFaceBenchmark.reportFolder(try group.measureFolder())
         } catch {
             print("  faces benchmark failed: \(error)")
         }
