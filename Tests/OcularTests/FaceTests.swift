@@ -138,6 +138,24 @@ struct FaceDetectionTests {
         }
     }
 
+    @Test("pictures too small to hold a face — 1×1, 20×32, 32×32, 40×70 — are searched without error by every network profile, and a face shrunk into a 48×48 picture keeps its place (YuNet refused a 32×32 input: the recipe fuzz)")
+    func tinyPictures() throws {
+        for profile in [FaceDetectionProfile.standard, .yuNet, .centerFace] {
+            let detector = try FaceDetector(profile: profile)
+            for (width, height) in [(1, 1), (20, 32), (32, 32), (40, 70)] {
+                let picture = try Image(width: width, height: height, format: .bgr8, filledWith: [90, 120, 160])
+                #expect(try detector.faces(in: picture).isEmpty, "\(profile.name) \(width)×\(height)")
+            }
+        }
+        // The astronaut's face alone, shrunk to 48 × 48: YuNet's input is padded, not moved, so a box it
+        // finds lies on the picture (the padding is right and below).
+        let astronaut = try Image(contentsOfFile: TestData.path(Self.astronaut))
+        let face = try astronaut.cropped(to: PixelRectangle(x: 157, y: 47, width: 135, height: 135)).resized(width: 48, height: 48)
+        for found in try FaceDetector(profile: .yuNet).faces(in: face) {
+            #expect(found.bounds.x + found.bounds.width <= 48 && found.bounds.y + found.bounds.height <= 48 && found.bounds.width >= 20, "\(found.bounds)")
+        }
+    }
+
     @Test("no face on the studio's coins-and-beans still, where two coins and a bean make a cat's eyes and nose for the cat cascade: the box's few edges (paper, not fur) turn it down; chelsea keeps hers")
     func noCatOnTheTable() throws {
         let table = try Image(contentsOfFile: TestData.demo("beans.jpg"))

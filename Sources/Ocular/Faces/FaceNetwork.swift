@@ -147,6 +147,8 @@ final class FaceNetwork: Sendable {
 
     /// YuNet's candidates kept before its non-maximum suppression, as OpenCV's sample keeps.
     static let mostCandidates = 5000
+    /// YuNet's smallest input side that OpenCV runs (its strides reach 32; at 32 a layer is left empty).
+    static let smallestYuNetSide = 64
     /// The most faces one YuNet run reports: more than any crowd a camera frames.
     static let mostFaces = 1000
 
@@ -196,13 +198,20 @@ final class FaceNetwork: Sendable {
     /// YuNet's faces, found and decoded by OpenCV on the picture resized to `width` × `height`, in the
     /// picture's coordinates.
     private func yuNetFaces(in bgr: Image, width: Int, height: Int, threshold: Double, overlap: Double) throws(OcularError) -> [NetworkFace] {
-        let input = bgr.width == width && bgr.height == height ? bgr : try bgr.resized(width: width, height: height)
+        var input = bgr.width == width && bgr.height == height ? bgr : try bgr.resized(width: width, height: height)
+        // Below 64 pixels a side YuNet's last layers have nothing left to read, and OpenCV refuses the run
+        // (a 32 × 32 frame failed the recipe fuzz): a small picture gets a black margin on the right and
+        // at the bottom, which moves none of its coordinates.
+        if width < Self.smallestYuNetSide || height < Self.smallestYuNetSide {
+            input = try input.padded(left: 0, top: 0, right: max(0, Self.smallestYuNetSide - width),
+                                     bottom: max(0, Self.smallestYuNetSide - height), value: 0)
+        }
         var rows = [Float](repeating: 0, count: Self.mostFaces * 15)
         var count: Int32 = 0
         try networks.withLock { (cache) throws(OcularError) in
-            let detector = try runnable(width: width, height: height, in: &cache)
+            let detector = try runnable(width: input.width, height: input.height, in: &cache)
             try input.withMatrix { (view) throws(OcularError) in
-                try OpenCV.call("the \(model.name) network at \(width)×\(height)") { error in
+                try OpenCV.call("the \(model.name) network at \(input.width)×\(input.height)") { error in
                     rows.withUnsafeMutableBufferPointer { buffer in
                         ocv_yunet_detect(detector, view, Float(threshold), Float(overlap), buffer.baseAddress!, Int32(Self.mostFaces), &count, error)
                     }
