@@ -110,16 +110,10 @@ extension FaceDetector {
     /// against YuNet's 676 and 12). The face nearest the old one (IoU ≥ ``sameFace``) is the same face;
     /// nil when there is none.
     func networkFace(near previous: PixelRectangle, margin: Double, in image: Image) throws(OcularError) -> Face? {
-        guard let (network, settings) = followingNetwork else { return nil }
+        guard let network, let settings = profile.network else { return nil }
         let found = try networkFaces(near: previous, margin: margin, in: image, network, settings)
         guard let best = found.max(by: { $0.square.intersectionOverUnion(previous) < $1.square.intersectionOverUnion(previous) }),
               best.square.intersectionOverUnion(previous) >= Self.sameFace else { return nil }
         return try face(from: best.found, in: image, settings: settings)
-    }
-
-    /// The network a stream follows people's faces with, and its settings.
-    var followingNetwork: (FaceNetwork, FaceDetectionProfile.NetworkSearch)? {
-        if let network, let settings = profile.network { return (network, settings) }
-        return nil
     }
 }
