@@ -39,6 +39,21 @@ struct FaceDetectionTests {
         try #require(try FaceLabels.stills()[file]?.first).rectangle
     }
 
+    /// chelsea.png's cat as the Cat Dataset labels a cat (`cats/README.md`), from landmarks marked by hand
+    /// on a 4× copy: the eyes, the mouth and the four ear bases (the ear tips are above the frame).
+    enum ChelseaMarks {
+        static let leftEye = Point(x: 170, y: 115), rightEye = Point(x: 320, y: 136), mouth = Point(x: 257, y: 262)
+        static let earBases = [Point(x: 32, y: 60), Point(x: 110, y: 5), Point(x: 318, y: 5), Point(x: 362, y: 78)]
+        static var eyeDistance: Double { ((rightEye.x - leftEye.x) * (rightEye.x - leftEye.x) + (rightEye.y - leftEye.y) * (rightEye.y - leftEye.y)).squareRoot() }
+        /// Across the eyes, mouth and ear bases; from the ear tips (here the frame's top) to 0.15 eye
+        /// distances below the mouth.
+        static var box: PixelRectangle {
+            let xs = ([leftEye, rightEye, mouth] + earBases).map(\.x)
+            let bottom = Int((mouth.y + 0.15 * eyeDistance).rounded())
+            return PixelRectangle(x: Int(xs.min()!), y: 0, width: Int(xs.max()!) - Int(xs.min()!), height: bottom)
+        }
+    }
+
     @Test("astronaut.png, each profile: one human face within IoU 0.8 of the label (YuNet's looser square 0.7), confident, eyes on their sides of the upper half, nose between and below them, mouth below the nose, smiling, eye line within 10°",
           arguments: [FaceDetectionProfile.Name.standard, .yunet, .centerface, .cascades])
     func astronaut(profile: FaceDetectionProfile.Name) throws {
@@ -113,18 +128,24 @@ struct FaceDetectionTests {
         #expect(face.mouth == nil && !face.smile)
     }
 
-    @Test("chelsea.png: the default profile finds the close-up cat within IoU 0.8 of the label, with the cat layout; the textbook's misses it")
+    @Test("chelsea.png: the default profile finds the close-up cat boxed as the Cat Dataset boxes cats (IoU ≥ 0.6), its eyes and mouth by the cat layout within 0.25 eye distances of the marked ones; the textbook's misses it")
     func chelsea() throws {
         let image = try Image(contentsOfFile: TestData.path(Self.chelsea))
         let faces = try FaceDetector().faces(in: image)
         #expect(faces.count == 1)
         let face = try #require(faces.first)
         #expect(face.species == .cat)
-        #expect(face.bounds.intersectionOverUnion(try label(Self.chelsea)) >= 0.8, "\(face.bounds)")
-        let width = Double(face.bounds.width), height = Double(face.bounds.height)
-        #expect(face.leftEye == Point(x: 0.25 * width, y: 0.4 * height))
-        #expect(face.rightEye == Point(x: 0.75 * width, y: 0.4 * height))
-        #expect(face.nose == Point(x: 0.5 * width, y: 0.75 * height))
+        // The sweep's fixture labels chelsea by the same marks.
+        let sweepLabel = try #require(try SweepSources.list().entries.first { $0.file.hasSuffix("chelsea.png") }?.faces.first?.bounds)
+        #expect(sweepLabel == ChelseaMarks.box, "\(ChelseaMarks.box)")
+        // The layout is the tuned real cats' median; a close-up's ears and muzzle are larger in its box.
+        #expect(face.bounds.intersectionOverUnion(ChelseaMarks.box) >= 0.6, "\(face.bounds) against \(ChelseaMarks.box)")
+        func off(_ found: Point, _ marked: Point) -> Double {
+            let point = face.inFrame(found)
+            return ((point.x - marked.x) * (point.x - marked.x) + (point.y - marked.y) * (point.y - marked.y)).squareRoot() / ChelseaMarks.eyeDistance
+        }
+        #expect(off(face.leftEye, ChelseaMarks.leftEye) <= 0.25 && off(face.rightEye, ChelseaMarks.rightEye) <= 0.25, "\(face.leftEye) \(face.rightEye)")
+        #expect(off(try #require(face.mouth), ChelseaMarks.mouth) <= 0.25, "\(String(describing: face.mouth))")
         #expect(try FaceDetector(profile: .textbook).faces(in: image).isEmpty)
     }
 
@@ -347,11 +368,14 @@ struct FaceTrackingTests {
     func trackedCloseUpCat() throws {
         let tracker = FaceTracker(detector: try FaceDetector())
         let image = try Image(contentsOfFile: TestData.path(FaceDetectionTests.chelsea))
-        let label = PixelRectangle(x: 85, y: 0, width: 340, height: 300)  // faces.json
+        let label = FaceDetectionTests.ChelseaMarks.box
+        let still = try FaceDetector().faces(in: image).first?.bounds
         for index in 0..<10 {
             let faces = try tracker.faces(in: image)
             #expect(faces.count == 1 && faces.first?.species == .cat, "frame \(index)")
-            #expect((faces.first?.bounds.intersectionOverUnion(label) ?? 0) >= 0.8, "frame \(index)")
+            // As found in the still (see ``FaceDetectionTests/chelsea()``), within a few pixels.
+            #expect((faces.first?.bounds.intersectionOverUnion(label) ?? 0) >= 0.6, "frame \(index)")
+            #expect((faces.first?.bounds.intersectionOverUnion(still ?? .init(x: 0, y: 0, width: 0, height: 0)) ?? 0) >= 0.9, "frame \(index)")
         }
     }
 

@@ -30,7 +30,8 @@ public struct Face: Sendable, FrameAnnotation {
     public let leftEyeBounds: PixelRectangle?
     /// The subject's right eye's box in the face's picture, when the eye cascade found one.
     public let rightEyeBounds: PixelRectangle?
-    /// The centre of the mouth when the smile cascade found one, in face coordinates.
+    /// The centre of the mouth, in face coordinates: for a person when the smile cascade found one, for a
+    /// cat where its layout places it.
     public let mouth: Point?
     /// Whether the mouth found smiles (the smile cascade agreed strongly on it).
     public let smile: Bool

@@ -61,6 +61,9 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     /// cascade takes a close-up cat's nose and mouth for a small face, wholly inside the real one,
     /// and cat faces do not nest.
     public var nestedCatFace = 0.7
+    /// A network's face that a cat window covers this well (IoU, the window against the face's box) is
+    /// that cat's: the face networks score many cats' faces as people's.
+    public var catOverNetworkFace = 0.4
     /// The cat searches by vote (shrunk, bordered copies): a box counts where enough agree at this
     /// IoU …
     public var catVoteAgreement = 0.5
@@ -118,13 +121,25 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     /// A face's parts by proportion (fractions of the face's box, x from the viewer's left, y down),
     /// and the smile cascade's thresholds. The same for every profile: they describe faces, not a search.
     public struct Layout: Sendable, Hashable {
-        /// A cat's eyes and nose, which the cat cascade does not find: where they lie on the cat faces
-        /// of the shared data (chelsea.png's, the sweep's cats) within the box the cascade draws.
-        public var catLeftEye = Point(x: 0.25, y: 0.4)
+        /// A cat's face box, as the Cat Dataset draws it (from the higher ear tip to just below the mouth,
+        /// across the eyes, mouth and ear bases), within the cat cascade's square window, which runs from
+        /// the brows to the chin: the box's centre, as fractions of the window. Fitted on the tuned real
+        /// cats (CatPhotoEvaluation holds the fit), so that a found cat is boxed as a labelled one is.
+        public var catFaceCentre = Point(x: 0.5, y: 0.24)
+        /// The cat's face box's width, as a fraction of the cascade's window.
+        public var catFaceWidth = 0.96
+        /// The cat's face box's height, as a fraction of the cascade's window.
+        public var catFaceHeight = 1.1
+        /// A cat's eyes, nose and mouth, which the cat cascade does not find: where they lie in the cat's
+        /// face box, as the medians of the tuned real cats' landmarks say (the nose, which is not labelled,
+        /// two thirds of the way from the eyes to the mouth).
+        public var catLeftEye = Point(x: 0.29, y: 0.64)
         /// The cat's right eye (the viewer's right).
-        public var catRightEye = Point(x: 0.75, y: 0.4)
+        public var catRightEye = Point(x: 0.74, y: 0.65)
         /// The cat's nose.
-        public var catNose = Point(x: 0.5, y: 0.75)
+        public var catNose = Point(x: 0.51, y: 0.85)
+        /// The cat's mouth.
+        public var catMouth = Point(x: 0.52, y: 0.94)
         /// A human eye the eye cascade missed: at this height, this far across for the left eye and
         /// for the right (the eyes of a frontal face sit about 0.3 and 0.7 across, 0.4 down).
         public var missedLeftEye = Point(x: 0.3, y: 0.4)
@@ -148,6 +163,25 @@ public struct FaceDetectionProfile: Sendable, Hashable {
 
         /// The layout measured on the shared data's faces.
         public init() {}
+
+        /// The cat's face box for the cat cascade's `window` (any coordinates).
+        public func catFace(inWindow window: PixelRectangle) -> PixelRectangle {
+            let side = Double(window.width), tall = Double(window.height)
+            let width = catFaceWidth * side, height = catFaceHeight * tall
+            return PixelRectangle(x: Int((Double(window.x) + catFaceCentre.x * side - width / 2).rounded()),
+                                  y: Int((Double(window.y) + catFaceCentre.y * tall - height / 2).rounded()),
+                                  width: Int(width.rounded()), height: Int(height.rounded()))
+        }
+
+        /// The cascade's square window for a cat's face box that the frame may have cut: placed by the
+        /// box's width and bottom, as the ear tips above are what a frame cuts first.
+        public func catWindow(ofFace face: PixelRectangle) -> PixelRectangle {
+            let side = Double(face.width) / catFaceWidth
+            let bottom = Double(face.y + face.height) - (catFaceCentre.y + catFaceHeight / 2) * side
+            let centreX = Double(face.x) + Double(face.width) / 2
+            return PixelRectangle(x: Int((centreX - catFaceCentre.x * side).rounded()), y: Int(bottom.rounded()),
+                                  width: Int(side.rounded()), height: Int(side.rounded()))
+        }
     }
 
     /// How a face network searches a picture.

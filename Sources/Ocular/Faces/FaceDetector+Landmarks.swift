@@ -7,8 +7,12 @@ extension FaceDetector {
     /// - Parameter tilt: How far the face leans (degrees clockwise), as the search that found it says.
     func face(_ species: Species, at box: PixelRectangle, tilt: Double = 0, in search: SearchImage, of image: Image,
               confidence: Double = 1) throws(OcularError) -> Face {
+        if species == .cat {
+            // A cat is boxed as the Cat Dataset boxes it, ears and all, not as the cascade's window.
+            return try catFace(around: profile.layout.catFace(inWindow: box).scaled(by: 1 / search.scale), of: image).with(confidence: confidence)
+        }
         let bounds = search.inFrame(box)
-        guard species == .human, profile.landmarkFaceWidth == nil else {
+        guard profile.landmarkFaceWidth == nil else {
             return try face(species, bounds: bounds, tilt: tilt, of: image).with(confidence: confidence)
         }
         // The textbook's way: eyes sought in the detection copy itself.
@@ -20,8 +24,8 @@ extension FaceDetector {
     /// The face at `bounds` (frame pixels) with its landmarks searched in its own gray copy, turned
     /// upright by `tilt`: at the profile's landmark width, or else at its detection scale.
     func face(_ species: Species, bounds: PixelRectangle, tilt: Double = 0, of image: Image) throws(OcularError) -> Face {
+        guard species == .human else { return try catFace(around: bounds, of: image) }
         let pixels = try image.cropped(to: bounds)
-        guard species == .human else { return catFace(species, bounds: bounds, pixels: pixels) }
         let width = profile.landmarkFaceWidth ?? max(1, Int((Double(bounds.width) * profile.detectionScale).rounded()))
         let scale = Double(width) / Double(bounds.width)
         let height = max(1, Int((Double(bounds.height) * scale).rounded()))
@@ -46,12 +50,17 @@ extension FaceDetector {
         return tilt == 0 ? upright : upright.landmarksTurned(by: tilt)
     }
 
-    /// The cat cascade finds no eyes; a cat's face is laid out well enough by proportion.
-    func catFace(_ species: Species, bounds: PixelRectangle, pixels: Image) -> Face {
+    /// The cat whose whole face box (frame pixels, ears and all) is `whole`, cut to the frame. The cat
+    /// cascade finds no eyes: a cat's face is laid out well enough by proportion, of the whole box, as
+    /// the frame cuts a close-up's ears.
+    func catFace(around whole: PixelRectangle, of image: Image) throws(OcularError) -> Face {
+        let bounds = whole.clipped(toWidth: image.width, height: image.height) ?? whole
         let layout = profile.layout
-        func inFace(_ point: Point) -> Point { Point(x: point.x * Double(bounds.width), y: point.y * Double(bounds.height)) }
-        return Face(species: species, image: pixels, bounds: bounds,
-                    leftEye: inFace(layout.catLeftEye), rightEye: inFace(layout.catRightEye), nose: inFace(layout.catNose))
+        func inFace(_ point: Point) -> Point {
+            Point(x: point.x * Double(whole.width) + Double(whole.x - bounds.x), y: point.y * Double(whole.height) + Double(whole.y - bounds.y))
+        }
+        return Face(species: .cat, image: try image.cropped(to: bounds), bounds: bounds, leftEye: inFace(layout.catLeftEye),
+                    rightEye: inFace(layout.catRightEye), nose: inFace(layout.catNose), mouth: inFace(layout.catMouth))
     }
 
     /// A human face with its landmarks.

@@ -44,7 +44,9 @@ extension FaceDetector {
                         && box.fractionInside(bigger) >= profile.nestedCatFace
                 }
             }.map(\.element)
-            found = found.filter { $0.species == .human } + Self.cats(kept, besides: humans.map(\.box)).map { Candidate(species: .cat, box: $0) }
+            // Beside a network's faces, cats and people are told apart below, after the edge check.
+            let catsKept = networkBoxes == nil ? Self.cats(kept, besides: humans.map(\.box)) : kept
+            found = found.filter { $0.species == .human } + catsKept.map { Candidate(species: .cat, box: $0) }
         }
         if profile.leastCatEdges > 0 {
             var furred: [Candidate] = []
@@ -54,7 +56,13 @@ extension FaceDetector {
             }
             found = furred
         }
-        return try (networkHumans ?? []) + found.map { (candidate) throws(OcularError) in
+        var people = networkHumans ?? []
+        if let networkBoxes {
+            let told = try catsAndPeople(cats: found.filter { $0.species == .cat }, people: people, boxes: networkBoxes, in: image)
+            people = told.people
+            found = found.filter { $0.species == .human } + told.cats
+        }
+        return try people + found.map { (candidate) throws(OcularError) in
             try face(candidate.species, at: candidate.box, tilt: candidate.tilt, in: search, of: image, confidence: candidate.confidence)
         }
     }
@@ -116,7 +124,7 @@ extension FaceDetector {
 
     /// Human faces, then cat faces that touch no human face (the human cascade is the more reliable).
     /// - Parameter humanBoxes: People's faces already found (by the network), in search coordinates:
-    ///   the human cascade is not run, and only cats are returned.
+    ///   the human cascade is not run, and only cats are returned, whether they touch those faces or not.
     func wholeImageFaces(in search: SearchImage, plan: SearchPlan, humanBoxes: [PixelRectangle]? = nil) throws(OcularError) -> [Candidate] {
         let shortSide = min(search.gray.width, search.gray.height)
         let margin = Int(profile.edgeMargin * Double(shortSide))
@@ -129,8 +137,9 @@ extension FaceDetector {
         if let catFace, var cats = profile.catFaces {
             if let smallest = plan.smallestCat { cats.minimumSize = max(cats.minimumSize, smallest) }
             let catBoxes = try Self.objects(catFace, in: padded, margin: margin, tilts: [0], search: cats, shortSide: shortSide)
-            let humanFaces = humanBoxes ?? humans.map(\.box)
-            found += Self.cats(catBoxes, besides: humanFaces, at: \.box).map { Candidate(species: .cat, box: $0.box, confidence: $0.confidence) }
+            // A network's faces and cats are told apart by the caller (a network takes cats for people).
+            let catsKept = humanBoxes == nil ? Self.cats(catBoxes, besides: humans.map(\.box), at: \.box) : catBoxes
+            found += catsKept.map { Candidate(species: .cat, box: $0.box, confidence: $0.confidence) }
         }
         return found
     }

@@ -239,6 +239,8 @@ public final class FaceTracker: Sendable {
             return try detector.networkFace(near: previous, margin: tracking.margin, in: image)
         }
         let cascade = species == .cat ? detector.catFace : detector.humanFace
+        // The cascade searches for its own window: a cat's, not its face box.
+        let previous = species == .cat ? profile.layout.catWindow(ofFace: previous) : previous
         guard let cascade, previous.width > 0 else { return nil }
         if species == .cat, profile.findsCatsByVote,
            Double(previous.height) >= profile.catVoteFillingTheFrame.smallest * Double(min(image.width, image.height)) {
@@ -276,6 +278,7 @@ public final class FaceTracker: Sendable {
             box.y = Int((centre.y - Double(box.height) / 2).rounded())
         }
         let bounds = box.scaled(by: 1 / shrink).offsetBy(dx: region.x, dy: region.y)
+        if species == .cat { return try detector.catFace(around: profile.layout.catFace(inWindow: bounds), of: image) }
         guard let inside = bounds.clipped(toWidth: image.width, height: image.height) else { return nil }
         return try detector.face(species, bounds: inside, tilt: tilt, of: image)
     }

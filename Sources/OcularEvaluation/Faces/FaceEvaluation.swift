@@ -2,8 +2,8 @@ import Ocular
 
 /// How well a detector finds labelled faces: per species, how many labelled faces it found
 /// (recall), how many of its boxes are faces (precision), and how well found boxes fit (mean IoU).
-/// A box finds a labelled face of its own species when their IoU is at least ``requiredOverlap``;
-/// each label and each box count once (greedily, best overlap first).
+/// A box finds a labelled face of its own species when their IoU is at least ``overlap`` (by default
+/// ``requiredOverlap``); each label and each box count once (greedily, best overlap first).
 package struct FaceEvaluation: Sendable {
     /// The least intersection over union a found box needs with a label to count as finding it.
     package static let requiredOverlap = 0.5
@@ -48,7 +48,10 @@ package struct FaceEvaluation: Sendable {
     /// How many pictures were scored.
     package private(set) var pictures = 0
 
-    package init() {}
+    /// The least IoU with a label that finds it, for this evaluation.
+    package let overlap: Double
+
+    package init(overlap: Double = Self.requiredOverlap) { self.overlap = overlap }
 
     /// Every species together.
     package var overall: Tally { tallies.values.reduce(Tally(), +) }
@@ -68,7 +71,7 @@ package struct FaceEvaluation: Sendable {
             for (labelIndex, label) in truth.enumerated() {
                 for (boxIndex, box) in boxes.enumerated() {
                     let overlap = label.bounds.intersectionOverUnion(box.bounds)
-                    if overlap >= Self.requiredOverlap { pairs.append((labelIndex, boxIndex, overlap)) }
+                    if overlap >= self.overlap { pairs.append((labelIndex, boxIndex, overlap)) }
                 }
             }
             var usedLabels = Set<Int>(), usedBoxes = Set<Int>()
