@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Ocular
+@testable import OcularEvaluation
 
 @Suite("Face merging")
 struct FaceMergeTests {
@@ -58,6 +59,19 @@ struct FaceMergeTests {
             // A product is never brighter than the bigger face it darkens.
             let darker = zip(merged.image.channelMeans(), cat.image.channelMeans()).allSatisfy { $0 < $1 }
             #expect(darker, "\(merged.image.channelMeans()) against \(cat.image.channelMeans())")
+        }
+    }
+
+    @Test("astronaut + real cats whose faces YuNet scores as people's (0.93, 0.95): each found as a cat, boxed as labelled, and merged into a hybrid of its size")
+    func hybridWithRealCats() throws {
+        let human = try Self.biggestFace(FaceDetectionTests.astronaut)
+        let labels = try FaceLabelList(contentsOf: TestData.path("cats/labels.json"))
+        for file in ["cats/CAT_00_00000011_027.jpg", "cats/CAT_00_00000005_022.jpg"] {
+            let cat = try Self.biggestFace(file)
+            let label = try #require(labels.entries.first { labels.path(of: $0) == TestData.path(file) }?.faces.first)
+            #expect(cat.species == .cat && cat.bounds.intersectionOverUnion(label.bounds) >= 0.5, "\(file): \(cat.species) \(cat.bounds)")
+            let merged = try human.merged(with: cat)
+            #expect(merged.species == .hybrid && merged.bounds == cat.bounds, "\(file)")
         }
     }
 
