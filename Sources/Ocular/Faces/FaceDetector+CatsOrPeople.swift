@@ -24,14 +24,8 @@ extension FaceDetector {
         let width = Double(Self.personCheckWidth)
         let scale = width / Double(max(face.bounds.width, 1))
         let side = Int((width * 5 / 3).rounded())
-        let centre = Point(x: Double(face.bounds.x) + Double(face.bounds.width) / 2, y: Double(face.bounds.y) + Double(face.bounds.height) / 2)
-        // Frame → copy: turned back by the eye line about the face's centre, scaled, centred in the copy.
-        let turn = AffineMatrix.rotation(by: -face.angle, about: centre).coefficients
-        let toCopy = try AffineMatrix(coefficients: [
-            turn[0] * scale, turn[1] * scale, (turn[2] - centre.x) * scale + Double(side) / 2,
-            turn[3] * scale, turn[4] * scale, (turn[5] - centre.y) * scale + Double(side) / 2,
-        ])
-        let gray = try image.converted(to: .gray8).warped(by: toCopy, width: side, height: side, replicatingEdges: true).equalized(.histogram)
+        let gray = try Self.uprightGray(of: image, around: face.bounds, tilt: face.angle, scale: scale, width: side, height: side)
+            .equalized(.histogram)
         let sizes = max(humanFace.windowWidth, Int(width * 0.6))...Int(width * 1.5)
         return try !humanFace.detect(in: gray, scaleStep: 1.1, minimumNeighbours: 3, sizes: sizes).isEmpty
     }

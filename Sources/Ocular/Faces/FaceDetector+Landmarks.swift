@@ -35,19 +35,25 @@ extension FaceDetector {
         if tilt == 0 {
             gray = try pixels.converted(to: .gray8).resized(width: width, height: height).equalized(landmarkEqualization)
         } else {
-            // Frame → upright copy: about the face's centre, turned back by the tilt and scaled.
-            let centre = Point(x: Double(bounds.x) + Double(bounds.width) / 2, y: Double(bounds.y) + Double(bounds.height) / 2)
-            let turn = AffineMatrix.rotation(by: -tilt, about: centre).coefficients
-            let toCopy = try AffineMatrix(coefficients: [
-                turn[0] * scale, turn[1] * scale, (turn[2] - centre.x) * scale + Double(width) / 2,
-                turn[3] * scale, turn[4] * scale, (turn[5] - centre.y) * scale + Double(height) / 2,
-            ])
-            gray = try image.converted(to: .gray8).warped(by: toCopy, width: width, height: height, replicatingEdges: true)
+            gray = try Self.uprightGray(of: image, around: bounds, tilt: tilt, scale: scale, width: width, height: height)
                 .equalized(landmarkEqualization)
         }
         let upright = try humanFace(bounds: bounds, pixels: pixels, gray: gray,
                                     grayBox: PixelRectangle(x: 0, y: 0, width: gray.width, height: gray.height), scale: scale)
         return tilt == 0 ? upright : upright.landmarksTurned(by: tilt)
+    }
+
+    /// A gray copy `width` × `height` of `image` around `box`'s centre, turned back by `tilt` (degrees
+    /// clockwise) so that a face leaning by it stands upright, and scaled by `scale`.
+    static func uprightGray(of image: Image, around box: PixelRectangle, tilt: Double, scale: Double, width: Int,
+                            height: Int) throws(OcularError) -> Image {
+        let centre = Point(x: Double(box.x) + Double(box.width) / 2, y: Double(box.y) + Double(box.height) / 2)
+        let turn = AffineMatrix.rotation(by: -tilt, about: centre).coefficients
+        let toCopy = try AffineMatrix(coefficients: [
+            turn[0] * scale, turn[1] * scale, (turn[2] - centre.x) * scale + Double(width) / 2,
+            turn[3] * scale, turn[4] * scale, (turn[5] - centre.y) * scale + Double(height) / 2,
+        ])
+        return try image.converted(to: .gray8).warped(by: toCopy, width: width, height: height, replicatingEdges: true)
     }
 
     /// The cat whose whole face box (frame pixels, ears and all) is `whole`, cut to the frame. The cat
