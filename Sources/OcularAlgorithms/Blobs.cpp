@@ -22,21 +22,40 @@ using namespace ocular_bridge;
 namespace {
 
 // The background's colour as a smooth surface: per channel, a quadratic in x and y (in [-1, 1]
-// across the frame) fitted to the pixels that look like background. Light falling across a table
-// is smooth; objects are not, and are left out of the fit as outliers.
+// across the frame) and the fourth power of the distance from the frame's centre, fitted to the
+// pixels that look like background. Light falling across a table is smooth, and a lens darkens a
+// photo's corners about as the fourth power of the cosine of the angle off its axis, which a
+// quadratic alone cannot follow: on a phone's photo of dark card the corners fell a fifth below the
+// quadratic's fit and came out as objects. Objects are not smooth, and are left out of the fit as outliers.
 struct BackgroundSurface {
-    cv::Vec<double, 6> coefficients[3];
+    static constexpr int termCount = 7;
+    cv::Vec<double, termCount> coefficients[3];
+    // The frame's sides over its longer side: the distance from the centre is measured in the
+    // frame's own proportions, so the darkening is round on a portrait photo too.
+    double aspectX = 1, aspectY = 1;
 
-    static void terms(double x, double y, double *out) {
-        out[0] = 1; out[1] = x; out[2] = y; out[3] = x * x; out[4] = x * y; out[5] = y * y;
+    void terms(double x, double y, double *out) const {
+        const double radius2 = x * x * aspectX * aspectX + y * y * aspectY * aspectY;
+        out[0] = 1; out[1] = x; out[2] = y; out[3] = x * x; out[4] = x * y; out[5] = y * y; out[6] = radius2 * radius2;
     }
 
     double value(int channel, double x, double y) const {
-        double t[6];
+        double t[termCount];
         terms(x, y, t);
         double sum = 0;
-        for (int i = 0; i < 6; ++i) sum += coefficients[channel][i] * t[i];
+        for (int i = 0; i < termCount; ++i) sum += coefficients[channel][i] * t[i];
         return sum;
+    }
+
+    // Along the row at `y` the surface is a quartic in x: its coefficients of 1, x, x², x³, x⁴.
+    void row(int channel, double y, double *out) const {
+        const cv::Vec<double, termCount> &k = coefficients[channel];
+        const double ax2 = aspectX * aspectX, ay2 = aspectY * aspectY * y * y;
+        out[0] = k[0] + k[2] * y + k[5] * y * y + k[6] * ay2 * ay2;
+        out[1] = k[1] + k[4] * y;
+        out[2] = k[3] + k[6] * 2 * ax2 * ay2;
+        out[3] = 0;
+        out[4] = k[6] * ax2 * ax2;
     }
 
     // The surface of the table: fitted from the brighter half of the pixels and from the darker
@@ -75,11 +94,15 @@ struct BackgroundSurface {
                                  int &close) {
         const double outliers = settings.surfaceOutliers;
         const int n = small.rows * small.cols;
-        cv::Mat design(n, 6, CV_64F), values(n, 3, CV_64F);
+        constexpr int T = termCount;
+        BackgroundSurface surface{};
+        surface.aspectX = static_cast<double>(small.cols) / std::max(small.cols, small.rows);
+        surface.aspectY = static_cast<double>(small.rows) / std::max(small.cols, small.rows);
+        cv::Mat design(n, T, CV_64F), values(n, 3, CV_64F);
         for (int y = 0; y < small.rows; ++y) {
             for (int x = 0; x < small.cols; ++x) {
                 const int row = y * small.cols + x;
-                terms(2.0 * (x + 0.5) / small.cols - 1, 2.0 * (y + 0.5) / small.rows - 1, design.ptr<double>(row));
+                surface.terms(2.0 * (x + 0.5) / small.cols - 1, 2.0 * (y + 0.5) / small.rows - 1, design.ptr<double>(row));
                 const cv::Vec3b pixel = small.at<cv::Vec3b>(y, x);
                 for (int c = 0; c < 3; ++c) values.at<double>(row, c) = pixel[c];
             }
@@ -93,31 +116,30 @@ struct BackgroundSurface {
         const double median = sorted[n / 2];
         std::vector<uint8_t> inlier(n);
         for (int row = 0; row < n; ++row) inlier[row] = startBrighter ? sums[row] >= median : sums[row] <= median;
-        BackgroundSurface surface{};
         close = 0;
         for (int round = 0; round < settings.surfaceRounds; ++round) {
             int count = 0;
             for (int row = 0; row < n; ++row) count += inlier[row];
             if (count < settings.surfaceLeastPixels) break;
-            // Least squares by the normal equations: six unknowns whose terms lie in [-1, 1] are well
-            // conditioned, and a 6×6 solve is a hundredth of an SVD of the thousands of inliers.
-            cv::Matx<double, 6, 6> normal = cv::Matx<double, 6, 6>::zeros();
-            cv::Matx<double, 6, 3> moments = cv::Matx<double, 6, 3>::zeros();
+            // Least squares by the normal equations: seven unknowns whose terms lie in [-1, 1] are well
+            // conditioned, and a 7×7 solve is a hundredth of an SVD of the thousands of inliers.
+            cv::Matx<double, T, T> normal = cv::Matx<double, T, T>::zeros();
+            cv::Matx<double, T, 3> moments = cv::Matx<double, T, 3>::zeros();
             for (int row = 0; row < n; ++row) {
                 if (!inlier[row]) continue;
                 const double *t = design.ptr<double>(row), *v = values.ptr<double>(row);
-                for (int i = 0; i < 6; ++i) {
-                    for (int j = i; j < 6; ++j) normal(i, j) += t[i] * t[j];
+                for (int i = 0; i < T; ++i) {
+                    for (int j = i; j < T; ++j) normal(i, j) += t[i] * t[j];
                     for (int c = 0; c < 3; ++c) moments(i, c) += t[i] * v[c];
                 }
             }
-            for (int i = 0; i < 6; ++i)
+            for (int i = 0; i < T; ++i)
                 for (int j = 0; j < i; ++j) normal(i, j) = normal(j, i);
             cv::Mat solution;
             if (!cv::solve(cv::Mat(normal), cv::Mat(moments), solution, cv::DECOMP_CHOLESKY))
                 cv::solve(cv::Mat(normal), cv::Mat(moments), solution, cv::DECOMP_SVD);
             for (int c = 0; c < 3; ++c)
-                for (int i = 0; i < 6; ++i) surface.coefficients[c][i] = solution.at<double>(i, c);
+                for (int i = 0; i < T; ++i) surface.coefficients[c][i] = solution.at<double>(i, c);
             // Residuals relative to the background's brightness; a pixel stays in when it is within
             // `outliers` median residuals (and at least `floor`) of the surface.
             std::vector<double> residuals(n);
@@ -126,7 +148,7 @@ struct BackgroundSurface {
                 double worst = 0;
                 for (int c = 0; c < 3; ++c) {
                     double model = 0;
-                    for (int i = 0; i < 6; ++i) model += surface.coefficients[c][i] * t[i];
+                    for (int i = 0; i < T; ++i) model += surface.coefficients[c][i] * t[i];
                     worst = std::max(worst, std::abs(values.at<double>(row, c) - model) / std::max(model, settings.surfaceDarkest));
                 }
                 residuals[row] = worst;
@@ -1192,16 +1214,17 @@ OCVStatus ocular_blob_finder_separate(OcularBlobFinder *finder, const OCVImage *
                 float *bright = s.brightness.ptr<float>(y), *leaning = s.lean.ptr<float>(y);
                 cv::Vec3f *ratios = s.ratio.ptr<cv::Vec3f>(y);
                 const double fy = 2.0 * (y + 0.5) / working.rows - 1;
-                // Along a row the surface is a quadratic in x alone: a + x (b + c x); each channel's
-                // 1 / (surface + 1) there.
+                // Along a row the surface is a polynomial in x alone (``BackgroundSurface::row``); each
+                // channel's 1 / (surface + 1) there.
                 for (int c = 0; c < 3; ++c) {
-                    const cv::Vec<double, 6> &k = s.background.coefficients[c];
-                    const float a = static_cast<float>(k[0] + k[2] * fy + k[5] * fy * fy), b = static_cast<float>(k[1] + k[4] * fy),
-                                c2 = static_cast<float>(k[3]), step = 2.0f / working.cols;
+                    double k[5];
+                    s.background.row(c, fy, k);
+                    const float p0 = static_cast<float>(k[0]), p1 = static_cast<float>(k[1]), p2 = static_cast<float>(k[2]),
+                                p3 = static_cast<float>(k[3]), p4 = static_cast<float>(k[4]), step = 2.0f / working.cols;
                     float *inverse = inverses.data() + static_cast<size_t>(c) * working.cols;
                     for (int x = 0; x < working.cols; ++x) {
                         const float fx = (x + 0.5f) * step - 1;
-                        inverse[x] = 1 / (std::max(a + fx * (b + c2 * fx), 0.0f) + 1);
+                        inverse[x] = 1 / (std::max(p0 + fx * (p1 + fx * (p2 + fx * (p3 + fx * p4))), 0.0f) + 1);
                     }
                 }
                 const float *blue = inverses.data(), *green = blue + working.cols, *red = green + working.cols;

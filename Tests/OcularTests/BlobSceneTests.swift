@@ -17,6 +17,8 @@ struct BlobSceneTests {
     /// default's table fit once took for the coins (10 boxes, most of the cloth among them). The
     /// light strip stays object (a smooth table fit cannot follow its sharp edge); carving the coins
     /// out of it finds every coin (22 before) but leaves the strip in more pieces: 33 boxes, 27 before.
+    /// The table fit's term for a lens's darker corners (a fourth power of the distance from the
+    /// centre) cuts the strip in 3 pieces more, 36 boxes: the strip was counted before, in fewer pieces.
     @Test("on a real photo of 24 coins on dark cloth the default profile finds them all and calls them all unidentified")
     func realCoins() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -32,10 +34,42 @@ struct BlobSceneTests {
         let standard = try #require(results["default"]), textbook = try #require(results["textbook"])
         #expect(standard.problems.isEmpty && standard.objects == 24)
         #expect(standard.matched == 24, "found \(standard.matched) of 24")
-        #expect(standard.precision >= 0.7)
+        #expect(standard.precision >= 0.65)
         // None of them is a Canadian coin or a bean.
         #expect(standard.labellingAccuracy == 1)
         #expect(textbook.matched <= 12 && textbook.precision < 0.5)
+    }
+
+    /// Real photos of white beans and a złoty coin on dark card (the shared tables/, labelled by
+    /// hand), which a phone's lens darkens towards the corners. The table fit was a quadratic, which
+    /// cannot follow that fall: the corners and the top edge came out as 3, 8 and 11 more boxes on
+    /// these three photos.
+    @Test("on real photos of beans on dark card that darkens to the corners, every bean and the coin is found and nothing else")
+    func darkCardCorners() throws {
+        let list = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
+        #expect(list.scenes.count == 22 && list.scenes.reduce(0) { $0 + $1.blobs.count } == 152)
+        let photos = ["beans_white_20231014_220002", "beans_white_20231014_220012", "beans_white_20231014_220019"]
+        let chosen = BlobSceneList(scenes: list.scenes.filter { scene in photos.contains { scene.image.contains($0) } })
+        #expect(chosen.scenes.count == 3)
+        let evaluation = try chosen.evaluate(folder: TestData.path("tables/photos"), detector: try BlobDetector(), classifier: nil)
+        #expect(evaluation.problems.isEmpty)
+        for scene in evaluation.scenes {
+            #expect(scene.matched == scene.objects && scene.found == scene.objects, "\(scene.name): \(scene.found) found, \(scene.matched) of \(scene.objects) matched")
+        }
+    }
+
+    @Test("a labelled photo list in the tables' format is read in name order; a box that is not four numbers is refused by name")
+    func groundTruthFormat() throws {
+        let good = #"{"files": {"b.jpg": {"blobs": [{"label": 9, "bbox": [1, 2, 30, 40], "touching": true}]}, "a.jpg": {"blobs": []}}}"#
+        let list = try BlobSceneList.decode(Data(good.utf8), path: "truth.json")
+        #expect(list.scenes.map(\.image) == ["a.jpg", "b.jpg"])
+        #expect(list.scenes[1].blobs == [BlobScenes.LabelledBlob(label: 9, bounds: PixelRectangle(x: 1, y: 2, width: 30, height: 40))])
+        let bad = #"{"files": {"b.jpg": {"blobs": [{"label": 9, "bbox": [1, 2, 30]}]}}}"#
+        #expect {
+            _ = try BlobSceneList.decode(Data(bad.utf8), path: "truth.json")
+        } throws: { error in
+            "\(error)".contains("files[\"b.jpg\"].blobs[0]") && "\(error)".contains("bbox")
+        }
     }
 
     @Test("a frame's blobs named side by side get exactly the answers they get named one at a time, in their order")

@@ -76,7 +76,9 @@ package struct BlobSceneEvaluation: Sendable {
 }
 
 /// Pictures of several objects with their labels and boxes, as `ocular blobs scenes` writes them:
-/// `{"scenes": [{"image": "scene-000.png", "blobs": [{"label": 7, "bounds": [x, y, w, h]}]}]}`.
+/// `{"scenes": [{"image": "scene-000.png", "blobs": [{"label": 7, "bounds": [x, y, w, h]}]}]}`; or real
+/// photographs labelled as `tables/photos/ground_truth.json` is: `{"files": {"photos/NAME.jpg":
+/// {"blobs": [{"label": 9, "bbox": [x, y, w, h]}]}}}`, the files in name order.
 package struct BlobSceneList: Sendable, Codable {
     package struct Entry: Sendable, Codable {
         /// Relative to the list's folder unless absolute.
@@ -111,10 +113,42 @@ package struct BlobSceneList: Sendable, Codable {
         self = try Self.decode(try FileAccess.read(path), path: path)
     }
 
+    /// Real photographs' labels: every object of each file with its box.
+    private struct GroundTruth: Decodable {
+        struct Photo: Decodable {
+            var blobs: [Object]
+        }
+        struct Object: Decodable {
+            var label: Int
+            var bbox: [Int]
+        }
+        var files: [String: Photo]
+
+        func sceneList(path: String) throws(BlobError) -> BlobSceneList {
+            var scenes: [Entry] = []
+            for (file, photo) in files.sorted(by: { $0.key < $1.key }) {
+                var blobs: [BlobScenes.LabelledBlob] = []
+                for (index, object) in photo.blobs.enumerated() {
+                    guard object.bbox.count == 4, object.bbox[2] > 0, object.bbox[3] > 0, object.label >= 0 else {
+                        throw .badTrainingList(path: path, reason: "files[\"\(file)\"].blobs[\(index)] needs a label of 0 or more and a bbox [x, y, width, height] with a width and height above 0")
+                    }
+                    blobs.append(BlobScenes.LabelledBlob(label: object.label, bounds: PixelRectangle(x: object.bbox[0], y: object.bbox[1], width: object.bbox[2], height: object.bbox[3])))
+                }
+                scenes.append(Entry(image: file, blobs: blobs))
+            }
+            return BlobSceneList(scenes: scenes)
+        }
+    }
+
     /// Decodes a list's bytes; `path` names it in errors.
     static func decode(_ data: Data, path: String) throws(BlobError) -> BlobSceneList {
         do {
-            let list = try JSONDecoder().decode(BlobSceneList.self, from: data)
+            let isGroundTruth = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["files"] != nil
+            let list = if isGroundTruth {
+                try JSONDecoder().decode(GroundTruth.self, from: data).sceneList(path: path)
+            } else {
+                try JSONDecoder().decode(BlobSceneList.self, from: data)
+            }
             for (index, scene) in list.scenes.enumerated() where scene.image.isEmpty || scene.image.contains("\0") {
                 throw BlobError.badTrainingList(path: path, reason: "scenes[\(index)] names no image")
             }
@@ -132,7 +166,16 @@ package struct BlobSceneList: Sendable, Codable {
     package static func isSceneList(_ path: String) -> Bool {
         guard let data = try? FileAccess.read(path), data.count <= maximumBytes,
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-        return object["scenes"] != nil
+        return object["scenes"] != nil || object["files"] != nil
+    }
+
+    /// Where a scene's picture is: relative to the list's folder, or to the folder above it when it is
+    /// not there (`ground_truth.json` in `photos/` names its files "photos/NAME.jpg").
+    package static func path(of image: String, folder: String) -> String {
+        guard !image.hasPrefix("/") else { return image }
+        let beside = (folder as NSString).appendingPathComponent(image)
+        let above = ((folder as NSString).deletingLastPathComponent as NSString).appendingPathComponent(image)
+        return !FileManager.default.fileExists(atPath: beside) && FileManager.default.fileExists(atPath: above) ? above : beside
     }
 
     /// Finds, names and scores every scene; a scene that cannot be read is a problem, not fatal.
@@ -142,7 +185,7 @@ package struct BlobSceneList: Sendable, Codable {
         var evaluation = BlobSceneEvaluation()
         for (index, entry) in scenes.enumerated() {
             progress(index, scenes.count, entry.image)
-            let path = entry.image.hasPrefix("/") ? entry.image : (folder as NSString).appendingPathComponent(entry.image)
+            let path = Self.path(of: entry.image, folder: folder)
             let image: Image
             do {
                 image = try Image(contentsOfFile: path)

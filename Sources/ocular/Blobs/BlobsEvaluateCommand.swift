@@ -12,7 +12,8 @@ struct BlobsEvaluateCommand: ParsableCommand {
             folder of subfolders named by label number or description ("7" or "pinto bean"). Each picture's \
             biggest blob is classified; a picture without a blob counts as answered 0. Or it names a scene list of \
             several objects a picture, as `ocular blobs scenes` writes ({"scenes": [{"image", "blobs": [{"label", \
-            "bounds": [x, y, w, h]}]}]}): then every blob is found and named, and detection recall and precision \
+            "bounds": [x, y, w, h]}]}]}), or real photographs labelled as {"files": {"photos/NAME.jpg": {"blobs": [{"label", \
+            "bbox": [x, y, w, h]}]}}} (a file's name is taken from the list's folder, or the folder above it): then every blob is found and named, and detection recall and precision \
             (IoU ≥ 0.5), labelling accuracy and exact tallies are printed.
             """)
 
