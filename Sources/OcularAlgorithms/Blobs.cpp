@@ -1546,6 +1546,32 @@ OCVStatus ocular_object_alpha(const OCVImage *image, const OcularCutoutSettings 
         std::vector<std::vector<cv::Point>> contours;
         if (!object.empty()) cv::findContours(object, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
         out.setTo(0);
+        // A coin photographed alone is its circle when GrabCut kept too little of it: a silver coin on
+        // white paper is as dark as the shadows the seeds take for backdrop, a shiny one as light as
+        // the paper, and the cut kept a sliver of the rim or a toonie's centre alone.
+        if (cut.coinKept > 0 && !object.empty()) {
+            cv::Mat gray;
+            cv::cvtColor(small, gray, cv::COLOR_BGR2GRAY);
+            cv::GaussianBlur(gray, gray, cv::Size(), 1);
+            const int side = std::min(small.cols, small.rows);
+            std::vector<cv::Vec3f> circles;
+            cv::HoughCircles(gray, circles, cv::HOUGH_GRADIENT_ALT, 1.5, side, 300, cut.coinRoundness,
+                             std::max(4, cvRound(cut.coinSmallest * side)), std::max(5, cvRound(cut.coinLargest * side)));
+            const cv::Vec3f *coin = nullptr;
+            for (const cv::Vec3f &circle : circles) {
+                const bool central = std::abs(circle[0] - small.cols / 2.0) < 0.15 * side && std::abs(circle[1] - small.rows / 2.0) < 0.15 * side;
+                if (central && (!coin || circle[2] > (*coin)[2])) coin = &circle;
+            }
+            if (coin) {
+                cv::Mat disc = cv::Mat::zeros(small.size(), CV_8U);
+                cv::circle(disc, cv::Point2f((*coin)[0], (*coin)[1]), cvRound((*coin)[2]), cv::Scalar(255), cv::FILLED);
+                const double kept = object.empty() ? 0 : cv::countNonZero(object & disc);
+                if (kept < cut.coinKept * cv::countNonZero(disc)) {
+                    cv::resize(disc, out, out.size(), 0, 0, cv::INTER_LINEAR);
+                    return checkWrittenInPlace(out, alpha, error);
+                }
+            }
+        }
         if (contours.empty()) return checkWrittenInPlace(out, alpha, error);
         size_t largest = 0;
         for (size_t index = 1; index < contours.size(); ++index)

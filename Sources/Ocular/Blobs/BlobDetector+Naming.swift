@@ -167,6 +167,16 @@ struct PixelMoments {
         return sum
     }
 
+    /// The variances along the ellipse's long and short axes; nil for fewer than three pixels or pixels on a line.
+    var axes: (major: Double, minor: Double)? {
+        guard count > 2 else { return nil }
+        let (meanX, meanY) = (sumX / count, sumY / count)
+        let xx = sumXX / count - meanX * meanX, yy = sumYY / count - meanY * meanY, xy = sumXY / count - meanX * meanY
+        let half = (xx + yy) / 2, spread = ((xx - yy) * (xx - yy) / 4 + xy * xy).squareRoot()
+        guard half - spread > 0 else { return nil }
+        return (half + spread, half - spread)
+    }
+
     /// The ellipse of the same moments; nil for fewer than three pixels or pixels on a line.
     var ellipse: MomentEllipse? {
         guard count > 2 else { return nil }

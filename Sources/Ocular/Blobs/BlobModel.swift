@@ -21,7 +21,7 @@ public enum BlobModel {
     }
 
     /// The version of the file's layout; a different one is retrained.
-    static let formatVersion = 6
+    static let formatVersion = 7
 
     /// The classifier of a training list: loaded from its model file when that matches the list and
     /// pictures as they are now, trained (and the file written) otherwise.
@@ -114,6 +114,8 @@ struct StoredModel: Codable {
         /// The colour and hue-saturation histograms under the profile's other white balances, in order.
         var otherColours: [Data]
         var otherHueSaturations: [Data]
+        /// The object's size and outline, when its pixels were found.
+        var form: BlobDescriptor.Form?
     }
 
     struct Problem: Codable {
@@ -136,7 +138,8 @@ struct StoredModel: Codable {
             Reference(imageFilename: $0.imageFilename, label: $0.label, colour: Self.bytes(of: $0.descriptor.colour),
                       hueSaturation: Self.bytes(of: $0.descriptor.hueSaturation), keypoints: Data($0.descriptor.keypoints),
                       otherColours: $0.descriptor.otherWhiteBalances.map { Self.bytes(of: $0.colour) },
-                      otherHueSaturations: $0.descriptor.otherWhiteBalances.map { Self.bytes(of: $0.hueSaturation) })
+                      otherHueSaturations: $0.descriptor.otherWhiteBalances.map { Self.bytes(of: $0.hueSaturation) },
+                      form: $0.descriptor.form)
         }
         self.storedProblems = problems.map { Problem(imageFilename: $0.imageFilename, reason: $0.reason) }
     }
@@ -163,7 +166,7 @@ struct StoredModel: Codable {
                                                                        keypoints: [UInt8](stored.keypoints),
                                                                        otherWhiteBalances: zip(stored.otherColours, stored.otherHueSaturations).map {
                                                                            BlobDescriptor.Colours(colour: Self.floats(of: $0), hueSaturation: Self.floats(of: $1))
-                                                                       })))
+                                                                       }, form: stored.form)))
         }
         return references
     }

@@ -164,11 +164,16 @@ typedef struct OcularCutoutSettings {
     double shadowLean;          ///< … leaning by less than this is probably the object's shadow, so backdrop too
     int32_t leastObjectSeeds;   ///< with fewer probable object pixels than this the picture has no object
     int32_t grabCutIterations;
+    double coinRoundness;       ///< a circle round the picture's centre (HOUGH_GRADIENT_ALT's param2) with a radius of
+    double coinSmallest;        ///< at least this …
+    double coinLargest;         ///< … and at most this fraction of the picture's short side …
+    double coinKept;            ///< … is the object when GrabCut kept less than this share of its disc; 0: never
 } OcularCutoutSettings;
 
 /// The opacity of the object in a picture of one object on a plain backdrop (a training crop): 255
 /// inside its outline (GrabCut seeded by the border's colour, the object's shadow taken as backdrop;
-/// its largest part, holes filled), 0 outside, soft at the edge; all 0 when nothing stands out. `alpha` is 8-bit gray of the picture's size; `backdropBrightness` gets the mean of the
+/// its largest part, holes filled; or the coin's circle, when GrabCut kept too little of it), 0 outside, soft at the edge;
+/// all 0 when nothing stands out. `alpha` is 8-bit gray of the picture's size; `backdropBrightness` gets the mean of the
 /// border's median B, G and R.
 OCVStatus ocular_object_alpha(const OCVImage *_Nonnull image, const OcularCutoutSettings *_Nonnull settings, const OCVImage *_Nonnull alpha,
                               double *_Nonnull backdropBrightness, OCVError *_Nonnull error);
