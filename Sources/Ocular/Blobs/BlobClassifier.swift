@@ -215,7 +215,7 @@ public final class BlobClassifier: Sendable {
     /// The classifications of blobs, described side by side on the machine's cores (describing is
     /// most of naming: a 720p frame of nine objects took 21 ms one at a time on two cores, 11 ms so),
     /// then named together: the objects of one photo share its scale, so their sizes are compared
-    /// with the references' at the one scale that fits them all best (``named(_:)``).
+    /// with the references' at the one scale that fits them all best.
     /// - Parameter blobs: The blobs, in any order.
     /// - Returns: Each blob's label, description and distance, in the blobs' order.
     /// - Throws: ``OcularError`` naming what failed and why: the first blob's, in order, that failed.
