@@ -47,15 +47,15 @@ struct BackgroundSurface {
         return sum;
     }
 
-    // Along the row at `y` the surface is a quartic in x: its coefficients of 1, x, x², x³, x⁴.
+    // Along the row at `y` the surface is a quartic in x with no cubic term: its coefficients of 1,
+    // x, x² and x⁴.
     void row(int channel, double y, double *out) const {
         const cv::Vec<double, termCount> &k = coefficients[channel];
         const double ax2 = aspectX * aspectX, ay2 = aspectY * aspectY * y * y;
         out[0] = k[0] + k[2] * y + k[5] * y * y + k[6] * ay2 * ay2;
         out[1] = k[1] + k[4] * y;
         out[2] = k[3] + k[6] * 2 * ax2 * ay2;
-        out[3] = 0;
-        out[4] = k[6] * ax2 * ax2;
+        out[3] = k[6] * ax2 * ax2;
     }
 
     // The surface of the table: fitted from the brighter half of the pixels and from the darker
@@ -1217,14 +1217,14 @@ OCVStatus ocular_blob_finder_separate(OcularBlobFinder *finder, const OCVImage *
                 // Along a row the surface is a polynomial in x alone (``BackgroundSurface::row``); each
                 // channel's 1 / (surface + 1) there.
                 for (int c = 0; c < 3; ++c) {
-                    double k[5];
+                    double k[4];
                     s.background.row(c, fy, k);
                     const float p0 = static_cast<float>(k[0]), p1 = static_cast<float>(k[1]), p2 = static_cast<float>(k[2]),
-                                p3 = static_cast<float>(k[3]), p4 = static_cast<float>(k[4]), step = 2.0f / working.cols;
+                                p4 = static_cast<float>(k[3]), step = 2.0f / working.cols;
                     float *inverse = inverses.data() + static_cast<size_t>(c) * working.cols;
                     for (int x = 0; x < working.cols; ++x) {
-                        const float fx = (x + 0.5f) * step - 1;
-                        inverse[x] = 1 / (std::max(p0 + fx * (p1 + fx * (p2 + fx * (p3 + fx * p4))), 0.0f) + 1);
+                        const float fx = (x + 0.5f) * step - 1, fx2 = fx * fx;
+                        inverse[x] = 1 / (std::max(p0 + fx * p1 + fx2 * (p2 + p4 * fx2), 0.0f) + 1);
                     }
                 }
                 const float *blue = inverses.data(), *green = blue + working.cols, *red = green + working.cols;
@@ -1565,7 +1565,7 @@ OCVStatus ocular_object_alpha(const OCVImage *image, const OcularCutoutSettings 
             if (coin) {
                 cv::Mat disc = cv::Mat::zeros(small.size(), CV_8U);
                 cv::circle(disc, cv::Point2f((*coin)[0], (*coin)[1]), cvRound((*coin)[2]), cv::Scalar(255), cv::FILLED);
-                const double kept = object.empty() ? 0 : cv::countNonZero(object & disc);
+                const double kept = cv::countNonZero(object & disc);
                 if (kept < cut.coinKept * cv::countNonZero(disc)) {
                     cv::resize(disc, out, out.size(), 0, 0, cv::INTER_LINEAR);
                     return checkWrittenInPlace(out, alpha, error);

@@ -74,6 +74,8 @@ public final class BlobClassifier: Sendable {
     /// describer describes one blob at a time, and a frame's blobs are named side by side.
     private let describers: [BlobDescriber]
     private var describer: BlobDescriber { describers[0] }
+    /// Each reference's label's size (log pixels) where the reference's own is known, for ``named(_:)``.
+    private let referenceLogSizes: [Double?]
 
     /// Creates a classifier from descriptors already made (a stored model's).
     /// - Parameters:
@@ -94,6 +96,7 @@ public final class BlobClassifier: Sendable {
         var describers: [BlobDescriber] = []
         for _ in 0..<Self.workers { describers.append(try BlobDescriber(profile: profile)) }
         self.describers = describers
+        self.referenceLogSizes = Self.labelLogSizes(of: references)
     }
 
     /// How many blobs are named at once: the cores, up to 8 (a frame seldom holds more objects
@@ -197,9 +200,7 @@ public final class BlobClassifier: Sendable {
         guard let nearest else {
             return BlobClassification(label: 0, description: description(of: 0), distance: nil, nearestLabel: 0)
         }
-        let label = threshold.map { nearest.distance > $0 } == true ? 0 : nearest.label
-        return BlobClassification(label: label, description: description(of: label), distance: nearest.distance,
-                                  nearestLabel: nearest.label)
+        return answer(label: nearest.label, distance: nearest.distance)
     }
 
     /// The blob with its classification.
@@ -256,18 +257,9 @@ public final class BlobClassifier: Sendable {
             distances.append(try references.map { (reference) throws(OcularError) in try describer.distance(from: descriptor, to: reference.descriptor) })
         }
         let blobSizes = descriptors.map { $0.form.map { log($0.size) } }
-        // A label's size is the median of its pictures': training pictures cut from photos taken
-        // at other distances differ by a fifth and more (the shared tables' nickels 126–208 pixels),
-        // more than a nickel and a quarter do.
-        var labelSizes: [Int: Double] = [:]
-        for label in Set(references.map(\.label)) {
-            let sizes = references.filter { $0.label == label }.compactMap { $0.descriptor.form.map { log($0.size) } }.sorted()
-            if !sizes.isEmpty { labelSizes[label] = (sizes[(sizes.count - 1) / 2] + sizes[sizes.count / 2]) / 2 }
-        }
-        let referenceSizes = references.map { $0.descriptor.form == nil ? nil : labelSizes[$0.label] }
         let sized = blobSizes.compactMap { $0 }
         var scale: Double?
-        if sized.count >= 2, let smallest = referenceSizes.compactMap({ $0 }).min(), let largest = referenceSizes.compactMap({ $0 }).max() {
+        if sized.count >= 2, let smallest = referenceLogSizes.compactMap({ $0 }).min(), let largest = referenceLogSizes.compactMap({ $0 }).max() {
             // The scale that fits best lies where some blob's size meets some reference's: within the
             // span those differences cover.
             let low = sized.min()! - largest, high = sized.max()! - smallest
@@ -276,7 +268,7 @@ public final class BlobClassifier: Sendable {
                 let candidate = low + Double(step) * Self.scaleStep
                 let total = distances.indices.reduce(0.0) { sum, blob in
                     sum + references.indices.reduce(Double.infinity) {
-                        min($0, distances[blob][$1] + sizeDistance(blobSizes[blob], referenceSizes[$1], scale: candidate))
+                        min($0, distances[blob][$1] + sizeDistance(blobSizes[blob], referenceLogSizes[$1], scale: candidate))
                     }
                 }
                 if total < best { (best, scale) = (total, candidate) }
@@ -284,13 +276,25 @@ public final class BlobClassifier: Sendable {
         }
         return distances.indices.map { blob in
             let costs = references.indices.map { reference in
-                distances[blob][reference] + (scale.map { sizeDistance(blobSizes[blob], referenceSizes[reference], scale: $0) } ?? 0)
+                distances[blob][reference] + (scale.map { sizeDistance(blobSizes[blob], referenceLogSizes[reference], scale: $0) } ?? 0)
             }
             // The size picks the reference; the distance told (and held to the threshold) is the
             // reference's own, as when the blob is named alone, so a part and a whole compare alike.
             let nearest = costs.indices.min { costs[$0] < costs[$1] }!
             return answer(label: references[nearest].label, distance: distances[blob][nearest])
         }
+    }
+
+    /// Each reference's label's size where its own form is known: the median of the label's pictures'
+    /// log sizes. Training pictures cut from photos taken at other distances differ by a fifth and
+    /// more (the shared tables' nickels 126–208 pixels), more than a nickel and a quarter do.
+    private static func labelLogSizes(of references: [BlobReference]) -> [Double?] {
+        var labelSizes: [Int: Double] = [:]
+        for label in Set(references.map(\.label)) {
+            let sizes = references.filter { $0.label == label }.compactMap { $0.descriptor.form.map { log($0.size) } }.sorted()
+            if !sizes.isEmpty { labelSizes[label] = (sizes[(sizes.count - 1) / 2] + sizes[sizes.count / 2]) / 2 }
+        }
+        return references.map { $0.descriptor.form == nil ? nil : labelSizes[$0.label] }
     }
 
     /// ``sizeWeight`` times how far apart two log sizes are at the photo's log scale; 0 when either is unknown.

@@ -167,26 +167,25 @@ struct PixelMoments {
         return sum
     }
 
-    /// The variances along the ellipse's long and short axes; nil for fewer than three pixels or pixels on a line.
-    var axes: (major: Double, minor: Double)? {
+    /// The centre, the covariance's entries, and its eigenvalues (the variances along the ellipse's
+    /// long and short axes); nil for fewer than three pixels or pixels on a line.
+    private var spread: (meanX: Double, meanY: Double, xx: Double, yy: Double, xy: Double, major: Double, minor: Double)? {
         guard count > 2 else { return nil }
         let (meanX, meanY) = (sumX / count, sumY / count)
         let xx = sumXX / count - meanX * meanX, yy = sumYY / count - meanY * meanY, xy = sumXY / count - meanX * meanY
         let half = (xx + yy) / 2, spread = ((xx - yy) * (xx - yy) / 4 + xy * xy).squareRoot()
         guard half - spread > 0 else { return nil }
-        return (half + spread, half - spread)
+        return (meanX, meanY, xx, yy, xy, half + spread, half - spread)
     }
+
+    /// The variances along the ellipse's long and short axes; nil for fewer than three pixels or pixels on a line.
+    var axes: (major: Double, minor: Double)? { spread.map { ($0.major, $0.minor) } }
 
     /// The ellipse of the same moments; nil for fewer than three pixels or pixels on a line.
     var ellipse: MomentEllipse? {
-        guard count > 2 else { return nil }
-        let (meanX, meanY) = (sumX / count, sumY / count)
-        let xx = sumXX / count - meanX * meanX, yy = sumYY / count - meanY * meanY, xy = sumXY / count - meanX * meanY
         // The covariance's eigenvalues are the variances along the axes; an ellipse of semi-axes a, b
         // has variances a²/4 and b²/4.
-        let half = (xx + yy) / 2, spread = ((xx - yy) * (xx - yy) / 4 + xy * xy).squareRoot()
-        let (major, minor) = (half + spread, half - spread)
-        guard minor > 0 else { return nil }
+        guard let (meanX, meanY, xx, yy, xy, major, minor) = spread else { return nil }
         let angle = 0.5 * atan2(2 * xy, xx - yy)
         return MomentEllipse(centreX: meanX, centreY: meanY, cosine: cos(angle), sine: sin(angle),
                              inverseMajor: 1 / (4 * major), inverseMinor: 1 / (4 * minor), area: Double.pi * 4 * (major * minor).squareRoot())
