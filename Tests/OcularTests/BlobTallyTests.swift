@@ -71,6 +71,28 @@ struct BlobTallyTests {
         }
     }
 
+    @Test("a training list's sizes are read, and wrong ones refused by name")
+    func sizes() throws {
+        let list = try TrainingList(contentsOfFile: Self.shippedList)
+        #expect(list.millimetres[4] == 23.88 && list.millimetres[3] == 18.03 && list.millimetres.count == 8)
+        let folder = try TemporaryFolder()
+        let start = #"{"labelDescriptions": ["unidentified", "dime"], "blobs": [{"imageFilename": "a.png", "label": 1}], "sizes": "#
+        for (sizes, reason) in [(#"[{"label": 2, "millimetres": 18}]"#, "sizes[0] is for label 2"),
+                                (#"[{"label": 1, "millimetres": 0}]"#, "0.0 mm long"),
+                                (#"[{"label": 1, "millimetres": 1e9}]"#, "from 0.1 to 10000 millimetres"),
+                                (#"[{"label": 1, "millimetres": 18}, {"label": 1, "millimetres": 19}]"#, "second size"),
+                                (#"[{"label": 1}]"#, "millimetres")] {
+            let path = folder.file("list.json")
+            try (start + sizes + "}").write(toFile: path, atomically: true, encoding: .utf8)
+            do {
+                _ = try TrainingList(contentsOfFile: path)
+                Issue.record("accepted \(sizes)")
+            } catch {
+                #expect("\(error)".contains(reason), "\(error)")
+            }
+        }
+    }
+
     @Test("the blobs stage with a training list names every object of the demo scene and attaches the tally")
     func stage() throws {
         let stage = try BlobsStage.with(["training": .text(Self.shippedList)], images: ImageFiles())

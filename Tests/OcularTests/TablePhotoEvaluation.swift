@@ -9,20 +9,33 @@ import Testing
 /// named by a classifier trained on single objects cut from other photos of the same tables. Four
 /// coin photos and four bean photos were held apart while the naming's weights were chosen; the rest
 /// were looked at. `make eval` scores them all (22 photos, about 20 seconds) and prints
-/// the BeanCounterMeasured article's table.
+/// the BeanCounterMeasured article's table; then made scenes of the same objects that lay other
+/// pictures than were trained on, to say how well made scenes predict real ones.
 @Suite("Bean counter on real table photos")
 struct TablePhotoEvaluation {
     static let heldApart = ["coins_cad_016", "coins_cad_025", "coins_cad_043", "coins_cad_045",
                             "beans_coffee_20231014_220553", "beans_coffee_20231014_220617",
                             "beans_white_20231014_220012", "beans_white_20231014_220019"]
 
+    /// The tables' training list with its objects' real lengths, as a user would give them: the
+    /// coins' diameters from their mints; the beans' median lengths against the złoty (23 mm) in the
+    /// bean photos kept for tuning (white 17.7 mm of 17, coffee 10.7 mm of 20).
+    static func sizedList() throws -> TrainingList {
+        var list = try TrainingList(contentsOfFile: TestData.path("tables/train/labels.json"))
+        list.millimetres = [2: 21.2, 3: 18.03, 4: 23.88, 5: 26.5, 6: 28, 9: 18, 10: 11, 11: 23]
+        return list
+    }
+
     @Test("found, precise, named and counted on real photos, held apart beside tuned, coins and beans; the textbook's as the baseline")
     func realTables() throws {
         let photos = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
-        let list = try TrainingList(contentsOfFile: TestData.path("tables/train/labels.json"))
+        let list = try Self.sizedList()
+        var unsized = list
+        unsized.millimetres = [:]
         var results: [String: BlobSceneEvaluation] = [:]
         var rows: [[String]] = []
-        for profile in BlobProfile.all {
+        let profiles = [("default", BlobProfile.standard, list), ("default, no sizes", .standard, unsized), ("textbook", .textbook, list)]
+        for (name, profile, list) in profiles {
             let classifier = try BlobClassifier.train(list, profile: profile).classifier
             let detector = try BlobDetector(profile: profile)
             for held in [false, true] {
@@ -32,8 +45,8 @@ struct TablePhotoEvaluation {
                     })
                     let score = try chosen.evaluate(folder: TestData.path("tables/photos"), detector: detector, classifier: classifier)
                     #expect(score.problems.isEmpty)
-                    results["\(profile.name) \(kind) \(held ? "held" : "tuned")"] = score
-                    rows.append([held ? "held apart" : "tuned", kind, profile.name == "default" ? "**default**" : profile.name,
+                    results["\(name) \(kind) \(held ? "held" : "tuned")"] = score
+                    rows.append([held ? "held apart" : "tuned", kind, name == "default" ? "**default**" : name,
                                  "\(score.scenes.count)", "\(score.objects)", Evaluation.percent(score.recall), Evaluation.percent(score.precision),
                                  Evaluation.percent(score.labellingAccuracy), "\(score.scenes.filter(\.exactTally).count) of \(score.scenes.count)"])
                 }
@@ -41,19 +54,75 @@ struct TablePhotoEvaluation {
         }
         Evaluation.table("Bean counter on real table photos (IoU ≥ 0.5)",
                          columns: ["photos", "table", "profile", "photos", "objects", "found", "precise", "named", "counted exactly"], rows: rows)
+        try Self.madeBesideReal(results, profiles: profiles)
         // Floors a little under what this version measures held apart (coins 75 % found, 85.7 % precise,
-        // 55.6 % named; beans 85.7 %, 76.9 %, 63.3 %), so a change that loses ground fails. The issue's
-        // bars (0.9 found and precise, 0.85 named, half the photos counted exactly) are not met yet:
-        // the 'unidentified' threshold, set for the made scenes, leaves a third of the real beans
-        // unnamed (named with none, 67 of 68), and a coin's relief, weighed 0.8, tells two photos of
-        // one coin apart about as much as two coins.
+        // 83.3 % named; beans 85.7 %, 76.9 %, 100 %, 2 of 4 photos counted exactly), so a change that
+        // loses ground fails. The issue's bars (0.9 found and precise, 0.85 named, half the photos
+        // counted exactly) are met for naming, not for finding: a quarter of the silver coins on white
+        // paper are not boxed, and the bean photos' top edge (the card's end) is counted.
         let coins = try #require(results["default coins held"]), beans = try #require(results["default beans held"])
         #expect(coins.recall >= 0.7 && coins.precision >= 0.8, "coins found \(coins.recall), precise \(coins.precision)")
-        #expect(coins.labellingAccuracy >= 0.5, "coins named \(coins.labellingAccuracy)")
-        #expect(beans.recall >= 0.8 && beans.precision >= 0.7 && beans.labellingAccuracy >= 0.6,
+        #expect(coins.labellingAccuracy >= 0.8, "coins named \(coins.labellingAccuracy)")
+        #expect(beans.recall >= 0.8 && beans.precision >= 0.7 && beans.labellingAccuracy >= 0.95,
                 "beans found \(beans.recall), precise \(beans.precision), named \(beans.labellingAccuracy)")
+        // Sizes given in the list name more coins than sizes from the training pictures.
+        let unsizedCoins = try #require(results["default, no sizes coins held"])
+        #expect(unsizedCoins.labellingAccuracy < coins.labellingAccuracy)
         let textbookCoins = try #require(results["textbook coins held"]), textbookBeans = try #require(results["textbook beans held"])
         #expect(textbookCoins.recall < coins.recall && textbookCoins.labellingAccuracy < coins.labellingAccuracy)
         #expect(textbookBeans.recall < 0.2)
+    }
+
+    /// The tables' pictures in two halves: the first picture of each label's heads and of its tails
+    /// (of a bean, its first) in one, the others in the other.
+    static func halves(of list: TrainingList) -> (TrainingList, TrainingList) {
+        var first = list, second = list
+        first.entries = []
+        second.entries = []
+        var seen: Set<String> = []
+        for entry in list.entries.sorted(by: { $0.imageFilename < $1.imageFilename }) {
+            if seen.insert("\(entry.label) \(entry.imageFilename.contains("tails"))").inserted {
+                first.entries.append(entry)
+            } else {
+                second.entries.append(entry)
+            }
+        }
+        return (first, second)
+    }
+
+    /// Made scenes (scattered, rings, heaps; 12 of each, held-apart numbers) that lay one half of the
+    /// tables' pictures and are named by a classifier trained on the other half, then the other way
+    /// round, printed beside the same profile on all 22 real photos: the book's made scenes lay the
+    /// very pictures trained on, where every profile names nearly all, and so cannot rank them.
+    static func madeBesideReal(_ real: [String: BlobSceneEvaluation], profiles: [(String, BlobProfile, TrainingList)]) throws {
+        var rows: [[String]] = []
+        var made: [String: BlobSceneEvaluation] = [:]
+        for (name, profile, list) in profiles {
+            let (first, second) = halves(of: list)
+            var all = BlobSceneEvaluation()
+            for (laid, trained) in [(first, second), (second, first)] {
+                let maker = try BlobScenes(list: laid, count: 60)
+                let classifier = try BlobClassifier.train(trained, profile: profile).classifier
+                let detector = try BlobDetector(profile: profile)
+                for arrangement in BlobScenes.Arrangement.allCases {
+                    for index in 48..<60 {
+                        let scene = try maker.scene(index, arrangement: arrangement)
+                        all.score(scene: scene.name, objects: scene.blobs, found: try detector.named(in: scene.image, by: classifier))
+                    }
+                }
+            }
+            made[name] = all
+            var photos = BlobSceneEvaluation()
+            for key in real.keys.sorted() where key.hasPrefix(name + " ") { photos.add(real[key]!) }
+            for (kind, score) in [("made, other pictures", all), ("real photos", photos)] {
+                rows.append([kind, name == "default" ? "**default**" : name, "\(score.scenes.count)", "\(score.objects)", Evaluation.percent(score.recall),
+                             Evaluation.percent(score.precision), Evaluation.percent(score.labellingAccuracy), Evaluation.percent(score.exactTallies)])
+            }
+        }
+        Evaluation.table("Made scenes of the tables' objects (laying other pictures than trained on) beside the real photos",
+                         columns: ["scenes", "profile", "scenes", "objects", "found", "precise", "named", "counted exactly"], rows: rows)
+        // The made scenes rank the profiles as the real photos do: what names more there names more here.
+        let standard = try #require(made["default"]), textbook = try #require(made["textbook"])
+        #expect(standard.labellingAccuracy > textbook.labellingAccuracy && standard.recall > textbook.recall)
     }
 }

@@ -38,7 +38,7 @@ struct TrainingListFuzzTests {
     func lists() throws {
         var generator = SeededGenerator(seed: 18)
         var read = 0, refused = 0
-        // The shared list, the textbook's property list, and the shipped list with coins' values.
+        // The shared list, the textbook's property list, and the shipped list with coins' values and sizes.
         for (name, path) in [("labels.json", TestData.path("beancounter/labels.json")),
                              ("BlobClassifierTraining.plist", TestData.path("beancounter/BlobClassifierTraining.plist")),
                              ("shipped labels.json", TestData.shippedTrainingList)] {
@@ -52,6 +52,9 @@ struct TrainingListFuzzTests {
                     #expect(list.values.allSatisfy { label, worth in
                         worth.label == label && (1..<list.labelDescriptions.count).contains(label) && worth.value.isFinite
                             && worth.value >= 0 && worth.currency.count == 3
+                    })
+                    #expect(list.millimetres.allSatisfy { label, millimetres in
+                        (1..<list.labelDescriptions.count).contains(label) && millimetres.isFinite && (0.1...10_000).contains(millimetres)
                     })
                     read += 1
                 } catch {

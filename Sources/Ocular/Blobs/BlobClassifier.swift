@@ -13,6 +13,10 @@ public struct BlobClassification: Sendable, Hashable, Codable {
     public let distance: Double?
     /// The nearest reference's label, even when it was too far to count.
     public let nearestLabel: Int
+    /// The blob's length over the nearest label's at the photo's scale, when the photo's blobs were
+    /// named together (``BlobClassifier/classifications(of:)``): about 1 for a whole object, less for
+    /// a piece of one; nil when unknown.
+    public var lengthRatio: Double? = nil
 
     /// The distance to four decimals, for JSON and captions.
     public var roundedDistance: Double? { distance.map { ($0 * 10_000).rounded() / 10_000 } }
@@ -68,6 +72,8 @@ public final class BlobClassifier: Sendable {
     public let references: [BlobReference]
     /// What objects of each label are worth, from the training list (coins).
     public let values: [Int: TrainingList.Worth]
+    /// How long objects of each label are in millimetres, from the training list.
+    public let millimetres: [Int: Double]
     /// Distances above this give label 0, "unidentified"; nil: the nearest always wins.
     public let threshold: Double?
     /// One describer per core, the first for blobs named one at a time: ORB keeps buffers, so a
@@ -84,19 +90,21 @@ public final class BlobClassifier: Sendable {
     ///   - references: The training pictures' descriptors.
     ///   - threshold: nil takes the profile's default; pass `.infinity` for none.
     ///   - values: What objects of each label are worth.
+    ///   - millimetres: How long objects of each label are (``TrainingList/millimetres``).
     /// - Throws: ``OcularError`` when the profile's describer cannot be made.
     public init(profile: BlobProfile, labelDescriptions: [String], references: [BlobReference],
-                threshold: Double? = nil, values: [Int: TrainingList.Worth] = [:]) throws(OcularError) {
+                threshold: Double? = nil, values: [Int: TrainingList.Worth] = [:], millimetres: [Int: Double] = [:]) throws(OcularError) {
         self.profile = profile
         self.labelDescriptions = labelDescriptions.isEmpty ? ["unidentified"] : labelDescriptions
         self.references = references
         self.values = values
+        self.millimetres = millimetres
         let chosen = threshold ?? profile.defaultThreshold
         self.threshold = chosen.flatMap { $0.isFinite ? $0 : nil }
         var describers: [BlobDescriber] = []
         for _ in 0..<Self.workers { describers.append(try BlobDescriber(profile: profile)) }
         self.describers = describers
-        self.referenceLogSizes = Self.labelLogSizes(of: references)
+        self.referenceLogSizes = Self.labelLogSizes(of: references, millimetres: millimetres)
     }
 
     /// How many blobs are named at once: the cores, up to 8 (a frame seldom holds more objects
@@ -144,7 +152,7 @@ public final class BlobClassifier: Sendable {
         }
         progress(list.entries.count, list.entries.count, "")
         return (try BlobClassifier(profile: profile, labelDescriptions: list.labelDescriptions, references: references,
-                                   threshold: threshold, values: list.values), problems)
+                                   threshold: threshold, values: list.values, millimetres: list.millimetres), problems)
     }
 
     /// The file error without the path, which the problem names already.
@@ -164,7 +172,8 @@ public final class BlobClassifier: Sendable {
     /// - Returns: The classifier.
     /// - Throws: ``OcularError`` naming what failed and why.
     public func with(threshold: Double?) throws(OcularError) -> BlobClassifier {
-        try BlobClassifier(profile: profile, labelDescriptions: labelDescriptions, references: references, threshold: threshold, values: values)
+        try BlobClassifier(profile: profile, labelDescriptions: labelDescriptions, references: references, threshold: threshold,
+                           values: values, millimetres: millimetres)
     }
 
     /// What the label means, "label N" past the list.
@@ -236,12 +245,12 @@ public final class BlobClassifier: Sendable {
         return try named(answers.withLock { $0 }.map { (answer) throws(OcularError) in try answer.get() })
     }
 
-    /// How much a factor of e between a blob's size and its label's, at the photo's scale, adds to
-    /// its distance when the label is picked. On the made scenes chosen on (16 scattered, rings,
-    /// heaps) against the shared tables' real photos, named right: at 0.15, 100 / 100 / 100 % and
-    /// 77 % real; at 0.3, 99 / 90 / 97 % and 77 %: the book's training pictures were taken at other
-    /// distances (its dime 0.92 of its quarter's size, really 0.76), so size may only tip a choice.
-    static let sizeWeight = 0.15
+    /// How much a factor of e between a blob's length and its label's, at the photo's scale, adds to
+    /// its distance when the label is picked. Chosen with the weights of the distance
+    /// (``BlobDescriber``): 0.2–0.3 named the most on real photos and both kinds of made scene; at 0.5
+    /// and more the rings and heaps lost names (a blob cut by the frame, or holding a piece of its
+    /// neighbour, is not its label's size), at 2 a quarter of them. Size may only tip a choice.
+    static let sizeWeight = 0.3
     /// The photo's scale (its pixels per training picture pixel) is looked for in steps of 1 %.
     static let scaleStep = 0.01
 
@@ -256,7 +265,7 @@ public final class BlobClassifier: Sendable {
         for descriptor in descriptors {
             distances.append(try references.map { (reference) throws(OcularError) in try describer.distance(from: descriptor, to: reference.descriptor) })
         }
-        let blobSizes = descriptors.map { $0.form.map { log($0.size) } }
+        let blobSizes = descriptors.map { $0.form.map { log($0.length) } }
         let sized = blobSizes.compactMap { $0 }
         var scale: Double?
         if sized.count >= 2, let smallest = referenceLogSizes.compactMap({ $0 }).min(), let largest = referenceLogSizes.compactMap({ $0 }).max() {
@@ -281,18 +290,27 @@ public final class BlobClassifier: Sendable {
             // The size picks the reference; the distance told (and held to the threshold) is the
             // reference's own, as when the blob is named alone, so a part and a whole compare alike.
             let nearest = costs.indices.min { costs[$0] < costs[$1] }!
-            return answer(label: references[nearest].label, distance: distances[blob][nearest])
+            var answer = answer(label: references[nearest].label, distance: distances[blob][nearest])
+            if let scale, let size = blobSizes[blob], let reference = referenceLogSizes[nearest] { answer.lengthRatio = exp(size - scale - reference) }
+            return answer
         }
     }
 
-    /// Each reference's label's size where its own form is known: the median of the label's pictures'
-    /// log sizes. Training pictures cut from photos taken at other distances differ by a fifth and
-    /// more (the shared tables' nickels 126–208 pixels), more than a nickel and a quarter do.
-    private static func labelLogSizes(of references: [BlobReference]) -> [Double?] {
+    /// Each reference's label's length (log) where its own form is known: the list's millimetres
+    /// when it gives every such label one, so the photo's scale is its pixels per millimetre;
+    /// otherwise the median of the label's pictures' log lengths, in their pixels. Training pictures
+    /// cut from photos taken at other distances differ by a fifth and more (the shared tables'
+    /// nickels 126–208 pixels), more than a nickel and a quarter do.
+    private static func labelLogSizes(of references: [BlobReference], millimetres: [Int: Double]) -> [Double?] {
+        let labels = Set(references.filter { $0.descriptor.form != nil }.map(\.label))
         var labelSizes: [Int: Double] = [:]
-        for label in Set(references.map(\.label)) {
-            let sizes = references.filter { $0.label == label }.compactMap { $0.descriptor.form.map { log($0.size) } }.sorted()
-            if !sizes.isEmpty { labelSizes[label] = (sizes[(sizes.count - 1) / 2] + sizes[sizes.count / 2]) / 2 }
+        if !labels.isEmpty, labels.allSatisfy({ millimetres[$0] != nil }) {
+            for label in labels { labelSizes[label] = log(millimetres[label]!) }
+        } else {
+            for label in labels {
+                let sizes = references.filter { $0.label == label }.compactMap { $0.descriptor.form.map { log($0.length) } }.sorted()
+                if !sizes.isEmpty { labelSizes[label] = (sizes[(sizes.count - 1) / 2] + sizes[sizes.count / 2]) / 2 }
+            }
         }
         return references.map { $0.descriptor.form == nil ? nil : labelSizes[$0.label] }
     }

@@ -19,6 +19,8 @@ extension BlobDetector {
     /// named as that neighbour, no farther from its reference (``Separation/rejoinSlack``), and no less
     /// an ellipse (``Separation/rejoinEllipseLoss``): a bean's end or its shaded side cut off, a coin's
     /// rim outside its circle. Two beans end to end or side by side make a worse ellipse than either.
+    /// A part much shorter than its label at the photo's scale (``Separation/rejoinShort``) is
+    /// doubtful too, and may also join a neighbour with which it comes nearer the label's length.
     /// The textbook's detection, and a classifier without a threshold, leave the blobs as they are.
     /// - Parameters:
     ///   - blobs: The blobs this detector found in `image`, classified.
@@ -32,7 +34,8 @@ extension BlobDetector {
         // within a working pixel or two of each other.
         let workingPixel = max(1, Double(min(image.width, image.height)) / Double(separation.workingShortSide))
         let reach = max(1, Int((separation.rejoinReach * workingPixel).rounded(.up)))
-        func doubtful(_ blob: Blob) -> Bool { blob.label == 0 || (blob.classification?.distance ?? 0) >= separation.rejoinDoubt }
+        func short(_ blob: Blob) -> Bool { (blob.classification?.lengthRatio ?? 1) < separation.rejoinShort }
+        func doubtful(_ blob: Blob) -> Bool { blob.label == 0 || (blob.classification?.distance ?? 0) >= separation.rejoinDoubt || short(blob) }
         // nil where a fragment was joined into a neighbour.
         var blobs: [Blob?] = blobs
         let fragments = blobs.indices.filter { blobs[$0].map { doubtful($0) && $0.mask != nil } ?? false }
@@ -47,7 +50,14 @@ extension BlobDetector {
             for (index, neighbour) in blobs.enumerated() where index != fragmentIndex {
                 guard let neighbour, neighbour.label != 0, let alone = neighbour.classification?.distance, neighbour.mask != nil,
                       try fragment.border(with: neighbour, reach: reach) > 0 else { continue }
-                guard Blob.ellipseAgreement(of: [fragment, neighbour]) >= neighbour.ellipseAgreement - ellipseLoss else { continue }
+                // A piece much shorter than its label may also join a neighbour with which it comes
+                // nearer the label's length than the neighbour alone; two whole beans make one too long.
+                let nearerLength = short(fragment) && neighbour.classification?.lengthRatio.map { ratio in
+                    guard let alone = BlobDescriber.form(of: neighbour),
+                          let together = BlobDescriber.form(of: PixelMoments(of: fragment) + PixelMoments(of: neighbour)) else { return false }
+                    return abs(log(together.length / alone.length * ratio)) < abs(log(ratio))
+                } == true
+                guard nearerLength || Blob.ellipseAgreement(of: [fragment, neighbour]) >= neighbour.ellipseAgreement - ellipseLoss else { continue }
                 let whole = try classifier.classified(try fragment.joined(with: neighbour))
                 guard whole.label == neighbour.label, let distance = whole.classification?.distance,
                       distance <= alone + separation.rejoinSlack, distance < best?.distance ?? .infinity else { continue }

@@ -297,6 +297,11 @@ public final class BlobDetector: Sendable {
         /// unnamed parts alone; 87.5 and 89.6 % from 0.28 or 0.29; 85.4 and 91.7 % from 0.25 or 0.27
         /// (scattered scenes lost 0.7 % of their objects at 0.25); 85.4 and 85.4 % from 0.31.
         public var rejoinDoubt = 0.28
+        /// A named part is also doubtful when it is shorter than this fraction of its label's length
+        /// at the photo's scale (``BlobClassification/lengthRatio``; the training list's
+        /// ``TrainingList/millimetres`` make it a real one): pinto beans 21 mm long, broken in two to
+        /// five by their spots in the held-apart heaps, measured 0.3–0.7; whole objects 0.9–1.1.
+        public var rejoinShort = 0.75
 
         /// The values chosen on the scene sweep.
         public init() {}
@@ -485,6 +490,7 @@ extension BlobDetector.Method {
              ("mergeEllipse", separation.mergeEllipse, 0...1), ("splitDepth", Double(separation.splitDepth), 0...16),
              ("rejoinReach", separation.rejoinReach, 0...16), ("rejoinSlack", separation.rejoinSlack, 0...1),
              ("rejoinEllipseLoss", separation.rejoinEllipseLoss, 0...1), ("rejoinDoubt", separation.rejoinDoubt, 0...1),
+             ("rejoinShort", separation.rejoinShort, 0...1),
              ("coinRoundness", separation.coinRoundness, 0...1), ("coinEdge", separation.coinEdge, 1...10_000),
              ("coinLargest", separation.coinLargest, 0.001...0.5),
              ("coinSmallest", separation.coinSmallest, 0.001...separation.coinLargest.clampedForRange),

@@ -48,7 +48,8 @@ public enum BlobModel {
                 let stored = try StoredModel.read(modelPath, profile: profile)
                 if stored.fingerprint == fingerprint {
                     let classifier = try BlobClassifier(profile: profile, labelDescriptions: stored.labelDescriptions,
-                                                        references: stored.references, threshold: threshold, values: list.values)
+                                                        references: stored.references, threshold: threshold, values: list.values,
+                                                        millimetres: list.millimetres)
                     return (classifier, Report(modelPath: modelPath, loaded: true, problems: stored.problems, notes: []))
                 }
                 notes.append("the training list or its pictures changed since '\(modelPath)' was made: retrained")

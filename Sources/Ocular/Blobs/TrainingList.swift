@@ -4,7 +4,9 @@ import Foundation
 /// and which picture shows which label. Read from JSON or from the textbook's property list, both
 /// with the keys `labelDescriptions` and `blobs: [{imageFilename, label}]`, and optionally
 /// `values: [{label, value, currency}]` (what one of a label is worth: a coin's face value in an
-/// ISO 4217 currency such as "CAD"), from which a tally adds up the money.
+/// ISO 4217 currency such as "CAD"), from which a tally adds up the money, and
+/// `sizes: [{label, millimetres}]` (an object's long side: a coin's diameter), from which objects
+/// of one colour are told apart by size whatever distance their pictures were taken from.
 public struct TrainingList: Sendable, Hashable {
     /// One training picture and its label.
     public struct Entry: Sendable, Hashable, Codable {
@@ -66,12 +68,31 @@ public struct TrainingList: Sendable, Hashable {
         }
     }
 
+    /// How long one object of a label is.
+    public struct Size: Sendable, Hashable, Codable {
+        /// The label this size belongs to.
+        public var label: Int
+        /// The object's long side (a coin's diameter) in millimetres.
+        public var millimetres: Double
+
+        /// Creates a size.
+        /// - Parameters:
+        ///   - label: The label.
+        ///   - millimetres: The object's long side in millimetres.
+        public init(label: Int, millimetres: Double) {
+            self.label = label
+            self.millimetres = millimetres
+        }
+    }
+
     /// What each label means; index 0 is "unidentified".
     public var labelDescriptions: [String]
     /// The training pictures and their labels.
     public var entries: [Entry]
     /// What the labels that have a value are worth (coins), by label.
     public var values: [Int: Worth] = [:]
+    /// The long side in millimetres of the labels that give one, by label.
+    public var millimetres: [Int: Double] = [:]
     /// Where relative image names are looked up.
     public var folder: String
 
@@ -112,6 +133,7 @@ public struct TrainingList: Sendable, Hashable {
         var labelDescriptions: [String]
         var blobs: [Entry]
         var values: [Worth]?
+        var sizes: [Size]?
     }
 
     /// Decodes a list's bytes, JSON or property list by their first character.
@@ -150,6 +172,18 @@ public struct TrainingList: Sendable, Hashable {
                 throw .badTrainingList(path: path, reason: "values[\(index)] gives label \(worth.label) a second value")
             }
             list.values[worth.label] = worth
+        }
+        for (index, size) in (contents.sizes ?? []).enumerated() {
+            guard (1..<list.labelDescriptions.count).contains(size.label) else {
+                throw .badTrainingList(path: path, reason: "sizes[\(index)] is for label \(size.label); labels run from 1 to \(list.labelDescriptions.count - 1)")
+            }
+            guard size.millimetres.isFinite, size.millimetres >= 0.1, size.millimetres <= 10_000 else {
+                throw .badTrainingList(path: path, reason: "sizes[\(index)] is \(size.millimetres) mm long; a size runs from 0.1 to 10000 millimetres")
+            }
+            guard list.millimetres[size.label] == nil else {
+                throw .badTrainingList(path: path, reason: "sizes[\(index)] gives label \(size.label) a second size")
+            }
+            list.millimetres[size.label] = size.millimetres
         }
         try list.check(path: path)
         return list

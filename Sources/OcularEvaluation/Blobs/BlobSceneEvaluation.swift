@@ -44,6 +44,12 @@ package struct BlobSceneEvaluation: Sendable {
     /// The mean tally error per object.
     package var tallyErrorPerObject: Double { objects == 0 ? 0 : Double(scenes.reduce(0) { $0 + $1.tallyError }) / Double(objects) }
 
+    /// Takes in another evaluation's scenes and problems, to report both as one.
+    package mutating func add(_ other: BlobSceneEvaluation) {
+        scenes += other.scenes
+        problems += other.problems
+    }
+
     /// Scores one scene: its objects against the blobs found (classified or not).
     package mutating func score(scene name: String, objects: [BlobScenes.LabelledBlob], found: [Blob]) {
         score(scene: name, objects: objects, found: found.map { BlobScenes.LabelledBlob(label: $0.label, bounds: $0.bounds) })

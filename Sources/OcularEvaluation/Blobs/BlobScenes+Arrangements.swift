@@ -218,7 +218,7 @@ struct Layout {
         self.objects = objects
         // The outline scaled to the object's real long side in millimetres.
         scales = objects.map { object in
-            object.millimetres / max(2 * object.outline.reduce(0) { max($0, ($1.x * $1.x + $1.y * $1.y).squareRoot()) }, 1)
+            object.millimetres / max(object.longSide, 1)
         }
         reaches = zip(objects, scales).map { object, scale in
             let step = max(1, object.outline.count / 400)

@@ -26,6 +26,16 @@ package struct BlobScenes: Sendable {
         package var millimetres: Double
         /// Points of the outline relative to the picture's centre, for laying objects side by side.
         var outline: [Point]
+
+        /// The object's long side in its picture's pixels: twice the farthest outline point from the
+        /// middle of the outline's box. Measured from the picture's centre instead, an object lying
+        /// off-centre in its picture (the book's romano bean) was laid at two thirds of its size.
+        var longSide: Double {
+            guard let minX = outline.map(\.x).min(), let maxX = outline.map(\.x).max(),
+                  let minY = outline.map(\.y).min(), let maxY = outline.map(\.y).max() else { return 0 }
+            let middle = Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2)
+            return 2 * outline.reduce(0) { max($0, (($1.x - middle.x) * ($1.x - middle.x) + ($1.y - middle.y) * ($1.y - middle.y)).squareRoot()) }
+        }
     }
 
     /// An object in a scene: what it is and where.
@@ -77,11 +87,14 @@ package struct BlobScenes: Sendable {
     /// How many scenes the set holds.
     package let count: Int
 
-    /// Real long sides in millimetres of the shipped list's objects, found by their descriptions;
-    /// 20 mm for any other.
+    /// Real long sides in millimetres of the shared lists' objects, found by their descriptions, for a
+    /// list that gives no ``TrainingList/millimetres``; 20 mm for any other. The coins' are their
+    /// mints'; the book's beans are measured against its coins in its own photo of both (the
+    /// studio's demo: a pinto bean 21 mm long, a romano bean 25 mm), the tables' against their złoty.
     package static func realSize(of description: String) -> Double {
         let sizes: [(String, Double)] = [("toonie", 28), ("loonie", 26.5), ("quarter", 23.88), ("nickel", 21.2), ("penny", 19.05),
-                                         ("dime", 18.03), ("pinto", 13), ("romano", 17)]
+                                         ("dime", 18.03), ("pinto", 21), ("romano", 25),
+                                         ("zloty", 23), ("złoty", 23), ("white bean", 18), ("coffee bean", 11)]
         let lowered = description.lowercased()
         return sizes.first { lowered.contains($0.0) }?.1 ?? 20
     }
@@ -95,7 +108,7 @@ package struct BlobScenes: Sendable {
             let outline = Self.outline(of: alpha)
             guard !outline.isEmpty else { throw .invalidArgument("no object stands out in '\(entry.imageFilename)'") }
             objects.append(Object(label: entry.label, isBean: list.description(of: entry.label).lowercased().contains("bean"), image: image, alpha: alpha,
-                                  millimetres: Self.realSize(of: list.description(of: entry.label)), outline: outline))
+                                  millimetres: list.millimetres[entry.label] ?? Self.realSize(of: list.description(of: entry.label)), outline: outline))
         }
         guard !objects.isEmpty else { throw .invalidArgument("a scene set needs at least one object picture") }
         self.objects = objects
@@ -174,9 +187,8 @@ package struct BlobScenes: Sendable {
         for _ in 0..<wanted {
             let which = choices[Int.random(in: 0..<choices.count, using: &random)]
             let object = objects[which]
-            // The outline's span is the object's long side, whatever margin its picture has.
-            let span = 2 * object.outline.reduce(0) { max($0, ($1.x * $1.x + $1.y * $1.y).squareRoot()) }
-            let scale = object.millimetres * pixelsPerMillimetre / max(span, 1)
+            // The outline's long side is the object's, whatever margin its picture has.
+            let scale = object.millimetres * pixelsPerMillimetre / max(object.longSide, 1)
             var placement = Placement(object: which, centre: Point(x: 0, y: 0), degrees: Double.random(in: 0..<360, using: &random), scale: scale)
             let radius = placement.radius(object.outline)
             var placed = false

@@ -7,7 +7,13 @@ struct BlobsTrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
         abstract: "Train the classifier on a list and keep the model in the user's cache folder (or --model).",
-        discussion: "Pictures that are missing or unreadable are named and left out; the rest train.")
+        discussion: """
+            The list is JSON ({"labelDescriptions": ["unidentified", "dime", …], "blobs": [{"imageFilename", "label"}]}) \
+            or the textbook's property list. Optionally "values": [{"label", "value", "currency"}] for the money a tally \
+            adds up, and "sizes": [{"label", "millimetres"}], each label's real long side (a coin's diameter), so that \
+            objects of one colour are told apart by size whatever distance the pictures were taken from. Pictures that \
+            are missing or unreadable are named and left out; the rest train.
+            """)
 
     @OptionGroup var classifierOptions: ClassifierOptions
 
