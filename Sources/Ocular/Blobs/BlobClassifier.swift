@@ -80,8 +80,10 @@ public final class BlobClassifier: Sendable {
     /// describer describes one blob at a time, and a frame's blobs are named side by side.
     private let describers: [BlobDescriber]
     private var describer: BlobDescriber { describers[0] }
-    /// Each reference's label's size (log pixels) where the reference's own is known, for ``named(_:)``.
+    /// Each reference's label's length (log) where the reference's own is known, for ``named(_:)``.
     private let referenceLogSizes: [Double?]
+    /// Each label's length (log), where known.
+    private let labelLogSizes: [Int: Double]
 
     /// Creates a classifier from descriptors already made (a stored model's).
     /// - Parameters:
@@ -104,7 +106,9 @@ public final class BlobClassifier: Sendable {
         var describers: [BlobDescriber] = []
         for _ in 0..<Self.workers { describers.append(try BlobDescriber(profile: profile)) }
         self.describers = describers
-        self.referenceLogSizes = Self.labelLogSizes(of: references, millimetres: millimetres)
+        let labelLogSizes = Self.labelLogSizes(of: references, millimetres: millimetres)
+        self.labelLogSizes = labelLogSizes
+        self.referenceLogSizes = references.map { $0.descriptor.form == nil ? nil : labelLogSizes[$0.label] }
     }
 
     /// How many blobs are named at once: the cores, up to 8 (a frame seldom holds more objects
@@ -296,12 +300,12 @@ public final class BlobClassifier: Sendable {
         }
     }
 
-    /// Each reference's label's length (log) where its own form is known: the list's millimetres
+    /// Each label's length (log) where its pictures' forms are known: the list's millimetres
     /// when it gives every such label one, so the photo's scale is its pixels per millimetre;
     /// otherwise the median of the label's pictures' log lengths, in their pixels. Training pictures
     /// cut from photos taken at other distances differ by a fifth and more (the shared tables'
     /// nickels 126–208 pixels), more than a nickel and a quarter do.
-    private static func labelLogSizes(of references: [BlobReference], millimetres: [Int: Double]) -> [Double?] {
+    private static func labelLogSizes(of references: [BlobReference], millimetres: [Int: Double]) -> [Int: Double] {
         let labels = Set(references.filter { $0.descriptor.form != nil }.map(\.label))
         var labelSizes: [Int: Double] = [:]
         if !labels.isEmpty, labels.allSatisfy({ millimetres[$0] != nil }) {
@@ -312,7 +316,15 @@ public final class BlobClassifier: Sendable {
                 if !sizes.isEmpty { labelSizes[label] = (sizes[(sizes.count - 1) / 2] + sizes[sizes.count / 2]) / 2 }
             }
         }
-        return references.map { $0.descriptor.form == nil ? nil : labelSizes[$0.label] }
+        return labelSizes
+    }
+
+    /// How long a blob so classified is against the longest label at its photo's scale (1: as long
+    /// as the longest object trained on); nil when unknown.
+    func lengthAgainstLongest(_ classification: BlobClassification) -> Double? {
+        guard let ratio = classification.lengthRatio, let own = labelLogSizes[classification.nearestLabel],
+              let longest = labelLogSizes.values.max() else { return nil }
+        return ratio * exp(own - longest)
     }
 
     /// ``sizeWeight`` times how far apart two log sizes are at the photo's log scale; 0 when either is unknown.

@@ -21,6 +21,7 @@ extension BlobDetector {
     /// rim outside its circle. Two beans end to end or side by side make a worse ellipse than either.
     /// A part much shorter than its label at the photo's scale (``Separation/rejoinShort``) is
     /// doubtful too, and may also join a neighbour with which it comes nearer the label's length.
+    /// A blob at the frame's edge longer than the longest label (``Separation/edgeLongest``) is left out.
     /// The textbook's detection, and a classifier without a threshold, leave the blobs as they are.
     /// - Parameters:
     ///   - blobs: The blobs this detector found in `image`, classified.
@@ -67,7 +68,47 @@ extension BlobDetector {
             blobs[best.index] = best.whole
             blobs[fragmentIndex] = nil
         }
-        return blobs.compactMap { $0 }.sorted(by: Blob.biggestFirst)
+        let kept = blobs.compactMap { $0 }
+        // A piece at the edge that is an ellipse is an object cut by it, not a piece of a strip.
+        return Self.withoutEdgeStrips(kept, in: image, by: classifier, longest: separation.edgeLongest, reach: reach,
+                                      piece: { doubtful($0) && $0.ellipseAgreement < separation.edgeEllipse })
+            .sorted(by: Blob.biggestFirst)
+    }
+
+    /// The blobs without what runs along the frame's edge longer than any object: the table's end or
+    /// what lies beyond it, in one piece or in `piece`s side by side (objects cut by the edge and
+    /// named surely, side by side in a ring, are no pieces and stay). An object the edge cuts is never longer than
+    /// the whole. The longest label's length at the photo's scale is known from any blob named with
+    /// its photo (``BlobClassification/lengthRatio``); without it, nothing is left out.
+    static func withoutEdgeStrips(_ blobs: [Blob], in image: Image, by classifier: BlobClassifier, longest: Double, reach: Int,
+                                  piece: (Blob) -> Bool) -> [Blob] {
+        guard let longestPixels = blobs.lazy.compactMap({ blob -> Double? in
+            guard let ratio = blob.classification.flatMap(classifier.lengthAgainstLongest), ratio > 0,
+                  let form = BlobDescriber.form(of: blob) else { return nil }
+            return form.length / ratio
+        }).first else { return blobs }
+        func longer(_ blob: Blob) -> Bool {
+            blob.classification.flatMap(classifier.lengthAgainstLongest).map { $0 > longest } ?? false
+        }
+        var strip = Set<Int>()
+        // Each edge's blobs as spans along it; spans that meet make one run.
+        let edges: [(touches: (PixelRectangle) -> Bool, span: (PixelRectangle) -> (Int, Int))] = [
+            ({ $0.y <= 0 }, { ($0.x, $0.x + $0.width) }), ({ $0.y + $0.height >= image.height }, { ($0.x, $0.x + $0.width) }),
+            ({ $0.x <= 0 }, { ($0.y, $0.y + $0.height) }), ({ $0.x + $0.width >= image.width }, { ($0.y, $0.y + $0.height) }),
+        ]
+        for edge in edges {
+            let along = blobs.indices.filter { edge.touches(blobs[$0].bounds) && (piece(blobs[$0]) || longer(blobs[$0])) }.map { ($0, edge.span(blobs[$0].bounds)) }.sorted { $0.1.0 < $1.1.0 }
+            var run: [Int] = [], start = 0, end = Int.min
+            for (index, (from, to)) in along + [(-1, (Int.max, Int.max))] {
+                if from > end + reach {
+                    if Double(end - start) > longest * longestPixels { strip.formUnion(run) }
+                    (run, start, end) = ([], from, to)
+                }
+                run.append(index)
+                end = max(end, to)
+            }
+        }
+        return blobs.indices.filter { !strip.contains($0) }.map { blobs[$0] }
     }
 }
 

@@ -302,6 +302,14 @@ public final class BlobDetector: Sendable {
         /// ``TrainingList/millimetres`` make it a real one): pinto beans 21 mm long, broken in two to
         /// five by their spots in the held-apart heaps, measured 0.3–0.7; whole objects 0.9–1.1.
         public var rejoinShort = 0.75
+        /// A blob touching the frame's edge that is longer than this many times the longest label at
+        /// the photo's scale is no object but the table's end or what lies beyond it (the shared bean
+        /// photos' card ends at their top edge: strips 2–3 times a złoty long were counted as beans).
+        public var edgeLongest = 1.3
+        /// … or a run of doubtful pieces side by side along the edge, each less of an ellipse than
+        /// this (`Blob.ellipseAgreement`): a coin the edge cuts stays a coin (the Greek coin beside
+        /// the light strip down the edge of the shared coins photo, unidentified, was left out at 1).
+        public var edgeEllipse = 0.85
 
         /// The values chosen on the scene sweep.
         public init() {}
@@ -490,7 +498,8 @@ extension BlobDetector.Method {
              ("mergeEllipse", separation.mergeEllipse, 0...1), ("splitDepth", Double(separation.splitDepth), 0...16),
              ("rejoinReach", separation.rejoinReach, 0...16), ("rejoinSlack", separation.rejoinSlack, 0...1),
              ("rejoinEllipseLoss", separation.rejoinEllipseLoss, 0...1), ("rejoinDoubt", separation.rejoinDoubt, 0...1),
-             ("rejoinShort", separation.rejoinShort, 0...1),
+             ("rejoinShort", separation.rejoinShort, 0...1), ("edgeLongest", separation.edgeLongest, 1...100),
+             ("edgeEllipse", separation.edgeEllipse, 0...1),
              ("coinRoundness", separation.coinRoundness, 0...1), ("coinEdge", separation.coinEdge, 1...10_000),
              ("coinLargest", separation.coinLargest, 0.001...0.5),
              ("coinSmallest", separation.coinSmallest, 0.001...separation.coinLargest.clampedForRange),
