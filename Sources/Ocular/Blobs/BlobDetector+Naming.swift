@@ -61,7 +61,7 @@ extension BlobDetector {
                 guard nearerLength || Blob.ellipseAgreement(of: [fragment, neighbour]) >= neighbour.ellipseAgreement - ellipseLoss else { continue }
                 let whole = try classifier.classified(try fragment.joined(with: neighbour))
                 guard whole.label == neighbour.label, let distance = whole.classification?.distance,
-                      distance <= alone + separation.rejoinSlack, distance < best?.distance ?? .infinity else { continue }
+                      nearerLength || distance <= alone + separation.rejoinSlack, distance < best?.distance ?? .infinity else { continue }
                 best = (index, whole, distance)
             }
             guard let best else { continue }
