@@ -1204,7 +1204,7 @@ OCVStatus ocular_blob_finder_separate(OcularBlobFinder *finder, const OCVImage *
         // Rows are independent: bands of them on every core (OpenCV's own thread pool). In floats, with
         // the background's reciprocal worked out a row at a time, so a pixel costs one division where
         // it cost six in doubles: this loop was the finding's dearest after the circle search.
-        const float darker = static_cast<float>(settings->darker), brighter = static_cast<float>(settings->brighter),
+        const float darker = static_cast<float>(lightTable ? settings->darker : settings->darkerOnDarkTable), brighter = static_cast<float>(settings->brighter),
                     tint = static_cast<float>(settings->tint);
         cv::parallel_for_(cv::Range(0, working.rows), [&](const cv::Range &rows) {
             std::vector<float> inverses(3 * static_cast<size_t>(working.cols));

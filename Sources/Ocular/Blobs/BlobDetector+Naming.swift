@@ -45,8 +45,8 @@ extension BlobDetector {
             // A fragment already joined into an earlier whole is gone.
             guard let fragment = blobs[fragmentIndex] else { continue }
             // A part named nothing is no object on its own; a part with a name may be one, so the whole
-            // must be at least as good an ellipse as its neighbour.
-            let ellipseLoss = fragment.label == 0 ? separation.rejoinEllipseLoss : 0
+            // must be as good an ellipse as its neighbour, within the measure's wobble.
+            let ellipseLoss = fragment.label == 0 ? separation.rejoinEllipseLoss : separation.rejoinNamedEllipseLoss
             var best: (index: Int, whole: Blob, distance: Double)?
             for (index, neighbour) in blobs.enumerated() where index != fragmentIndex {
                 guard let neighbour, neighbour.label != 0, let alone = neighbour.classification?.distance, neighbour.mask != nil,
@@ -68,18 +68,17 @@ extension BlobDetector {
             blobs[best.index] = best.whole
             blobs[fragmentIndex] = nil
         }
-        let kept = blobs.compactMap { $0 }
-        // A piece at the edge that is an ellipse is an object cut by it, not a piece of a strip.
-        return Self.withoutEdgeStrips(kept, in: image, by: classifier, longest: separation.edgeLongest, reach: reach,
-                                      piece: { doubtful($0) && $0.ellipseAgreement < separation.edgeEllipse })
+        // A blob at the edge that is an ellipse is an object, whole or cut by it, not a piece of a strip.
+        return Self.withoutEdgeStrips(blobs.compactMap { $0 }, in: image, by: classifier, longest: separation.edgeLongest, reach: reach,
+                                      piece: { $0.ellipseAgreement < separation.edgeEllipse })
             .sorted(by: Blob.biggestFirst)
     }
 
     /// The blobs without what runs along the frame's edge longer than any object: the table's end or
-    /// what lies beyond it, in one piece or in `piece`s side by side (objects cut by the edge and
-    /// named surely, side by side in a ring, are no pieces and stay). An object the edge cuts is never longer than
-    /// the whole. The longest label's length at the photo's scale is known from any blob named with
-    /// its photo (``BlobClassification/lengthRatio``); without it, nothing is left out.
+    /// what lies beyond it, in one `piece` or several side by side (objects the edge cuts that are
+    /// still ellipses, side by side in a ring, are no pieces and stay). An object the edge cuts is
+    /// never longer than the whole. The longest label's length at the photo's scale is known from any
+    /// blob named with its photo (``BlobClassification/lengthRatio``); without it, nothing is left out.
     static func withoutEdgeStrips(_ blobs: [Blob], in image: Image, by classifier: BlobClassifier, longest: Double, reach: Int,
                                   piece: (Blob) -> Bool) -> [Blob] {
         guard let longestPixels = blobs.lazy.compactMap({ blob -> Double? in
@@ -87,17 +86,15 @@ extension BlobDetector {
                   let form = BlobDescriber.form(of: blob) else { return nil }
             return form.length / ratio
         }).first else { return blobs }
-        func longer(_ blob: Blob) -> Bool {
-            blob.classification.flatMap(classifier.lengthAgainstLongest).map { $0 > longest } ?? false
-        }
         var strip = Set<Int>()
-        // Each edge's blobs as spans along it; spans that meet make one run.
+        // Each edge's pieces as spans along it; spans that meet make one run.
         let edges: [(touches: (PixelRectangle) -> Bool, span: (PixelRectangle) -> (Int, Int))] = [
             ({ $0.y <= 0 }, { ($0.x, $0.x + $0.width) }), ({ $0.y + $0.height >= image.height }, { ($0.x, $0.x + $0.width) }),
             ({ $0.x <= 0 }, { ($0.y, $0.y + $0.height) }), ({ $0.x + $0.width >= image.width }, { ($0.y, $0.y + $0.height) }),
         ]
         for edge in edges {
-            let along = blobs.indices.filter { edge.touches(blobs[$0].bounds) && (piece(blobs[$0]) || longer(blobs[$0])) }.map { ($0, edge.span(blobs[$0].bounds)) }.sorted { $0.1.0 < $1.1.0 }
+            let along = blobs.indices.filter { edge.touches(blobs[$0].bounds) && piece(blobs[$0]) }
+                .map { ($0, edge.span(blobs[$0].bounds)) }.sorted { $0.1.0 < $1.1.0 }
             var run: [Int] = [], start = 0, end = Int.min
             for (index, (from, to)) in along + [(-1, (Int.max, Int.max))] {
                 if from > end + reach {

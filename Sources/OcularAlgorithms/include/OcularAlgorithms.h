@@ -75,6 +75,7 @@ OCVImage ocular_blob_finder_mask(const OcularBlobFinder *_Nonnull finder);
 typedef struct OcularBlobSeparationSettings {
     int32_t workingShortSide;   ///< the frame is shrunk (INTER_AREA) until its short side is at most this
     double darker;              ///< an object: brightness below this fraction of the background's under it
+    double darkerOnDarkTable;   ///< … or this, where the table is darker than most of what lies on it
     double brighter;            ///< an object: brightness above this multiple of the background's
     double tint;                ///< an object: colour leaning from the background's by more than this fraction
     double persistence;         ///< a distance peak is an object of its own when it stands this fraction of its height above where it joins a higher one
