@@ -47,7 +47,7 @@ public final class BlobDetector: Sendable {
         /// in indoor light 0.45–0.54, their shadows there 0.79 and lighter. At 0.45 a quarter of the
         /// tables' silver coins were left unboxed (found 78 % on the coin photos tuned on, 96 % at 0.55,
         /// 100 % at 0.6, which named fewer: a coin's ragged rim came in). The demo's deep bean shadows
-        /// (0.48) lean warm of the table and are in either way; ``joinShadows`` gives them back.
+        /// (0.48) lean warm of the table and are in either way; ``shadowLean`` gives them back.
         public var darker = 0.55
         /// … or than this fraction, on a table darker than most of what lies on it (coins on black
         /// cloth): there what is darker still is mostly the cloth's folds and the gaps between objects.
