@@ -58,6 +58,8 @@ struct BeanSceneEvaluation {
             } else {
                 #expect(drawn.allSatisfy { (5...15).contains($0.blobs.count) }, "\(drawn.map(\.blobs.count))")
                 #expect(drawn.filter { $0.conditions.contains("cut by the edge") }.count >= drawn.count / 6)
+                #expect(drawn.filter { $0.conditions.contains("dark card") }.count >= drawn.count / 6)
+                #expect(drawn.filter { $0.conditions.contains("from farther") }.count >= drawn.count / 6)
             }
             var results: [String: BlobSceneEvaluation] = [:]
             for profile in BlobProfile.all where set.profiles.contains(profile.name) {
@@ -82,11 +84,10 @@ struct BeanSceneEvaluation {
             }
             if set.arrangement != .scattered, set.heldApart, let standard = results["default"] {
                 // The bars are 95 % found and precise and 80 % exact tallies. Rings meet them
-                // (100 % found, 99.1 % precise, 95.8 % exact on 48–95) and so do heaps (99.2 %, 98.5 %,
-                // 87.5 %; without fragments joined back after naming 72.9 % and 75 % exact; before pieces
-                // shorter than their label's length were doubted, with the book's beans at their real
-                // size, 93.4 % precise and 70.8 %). Both held to them: on twelve scenes, one tally more
-                // wrong fails.
+                // (98.2 % found, 98.5 % precise, 81.2 % exact on 48–95) and so do heaps (98.9 %, 98.9 %,
+                // 93.8 %), since a third of them lie on dark card, a third are seen from farther and
+                // coins shine (the scenes before them: rings 100 %, 99.1 %, 95.8 %). Both held to them: on
+                // twelve scenes, one tally more wrong fails.
                 let floor = (recall: 0.95, precision: 0.95, exact: 0.8)
                 #expect(standard.recall >= floor.recall && standard.precision >= floor.precision, "recall \(standard.recall), precision \(standard.precision)")
                 #expect(standard.exactTallies >= floor.exact, "exact tallies \(standard.exactTallies)")

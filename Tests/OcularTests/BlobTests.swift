@@ -362,6 +362,22 @@ struct BlobTests {
         }
     }
 
+    @Test("a bean on dark card is brightened at most twofold: nearer its picture on white than when brightened fourfold")
+    func darkTableGain() throws {
+        let describer = try BlobDescriber(profile: .standard)
+        let pinto = try Image(contentsOfFile: TestData.path("beancounter/PintoBean_000.png")).converted(to: .bgr8)
+        let bounds = PixelRectangle(x: 0, y: 0, width: pinto.width, height: pinto.height)
+        let onPaper = try describer.describe(Blob(image: pinto, bounds: bounds, tableBrightness: 200))
+        // Card at 45 and grey paper at 100 both bring the blob up twofold.
+        let onCard = try describer.describe(Blob(image: pinto, bounds: bounds, tableBrightness: 45))
+        let onGrey = try describer.describe(Blob(image: pinto, bounds: bounds, tableBrightness: 100))
+        #expect(onCard.hueSaturation == onGrey.hueSaturation && onCard.colour == onGrey.colour)
+        // What the old fourfold bound made of it: the bean's light parts clipped white.
+        let fourfold = try describer.describe(Blob(image: pinto.multiplyingChannels(by: [4, 4, 4, 1]), bounds: bounds, tableBrightness: 200))
+        let twofold = try describer.distance(from: onCard, to: onPaper), four = try describer.distance(from: fourfold, to: onPaper)
+        #expect(twofold < four, "twofold \(twofold), fourfold \(four)")
+    }
+
     @Test("each keypoint's nearest Hamming distance is the fewest differing bits to any of the reference's, counted bit by bit")
     func nearestHamming() throws {
         // Known pairs first: equal descriptors 0 apart; one all zeros and one all ones 256 apart; one bit flipped, 1.

@@ -12,7 +12,9 @@ internal import OpenCVBridge
 /// with an EXIF orientation) under a ceiling light, or hold them under a webcam. These scenes are
 /// that: objects in contact (their outlines meeting or lying a little over each other), some cut by
 /// the frame's edge, soft contact shadows under overhead light, the view tilted up to 15°, the
-/// corners darker (vignetting), the white balance a few hundred kelvin off, JPEG.
+/// corners darker (vignetting), the white balance a few hundred kelvin off, JPEG; and what real
+/// photos of tables show besides (``TableLook``): dark card under a lamp, paper exposed darker than
+/// white, the camera farther away, coins shining.
 extension BlobScenes {
     /// How a scene's objects lie on the table.
     package enum Arrangement: String, Sendable, CaseIterable, Codable {
@@ -57,7 +59,11 @@ extension BlobScenes {
             break
         }
         let span = max(layout.span(), 1)
-        let fill = Double.random(in: 0.35...0.8, using: &random)
+        // What real tables add (dark card, exposure, distance, glints), from a generator of its own so
+        // that every other choice stays what it was (seeded as `random` is, for the same reason).
+        var lookRandom = SeededGenerator(seed: (arrangement == .ring ? 0x7AB_1E5 : 0x7AB_1E6) &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
+        let look = TableLook(random: &lookRandom)
+        let fill = Double.random(in: 0.35...0.8, using: &random) * look.fillFactor
         let pixelsPerMillimetre = fill * shortSide / span
         // One scene in four is framed carelessly: the arrangement's middle lies near an edge, and
         // some objects are cut by it.
@@ -85,8 +91,8 @@ extension BlobScenes {
         // A sheet of paper or a table, lit from above: each object's shadow lies under it, soft, and
         // where objects meet their shadows add up (the dark seam a camera sees between touching beans).
         let tables: [[UInt8]] = [[238, 240, 242], [232, 236, 240], [226, 226, 222], [214, 204, 188], [205, 220, 214]]
-        var canvas = try Image(width: width, height: height, format: .bgr8,
-                               filledWith: tables[index % 2 == 0 ? Int.random(in: 0..<2, using: &random) : Int.random(in: 0..<tables.count, using: &random)])
+        let paper = tables[index % 2 == 0 ? Int.random(in: 0..<2, using: &random) : Int.random(in: 0..<tables.count, using: &random)]
+        var canvas = try Image(width: width, height: height, format: .bgr8, filledWith: look.table(paper: paper))
         let shadowDirection = Double.random(in: 0..<(2 * .pi), using: &random)
         let shadows = placements.map { _ in (sigma: Double.random(in: 0.04...0.07, using: &random), strength: Double.random(in: 0.35...0.55, using: &random)) }
 
@@ -106,11 +112,14 @@ extension BlobScenes {
             try lay(object, at: placement, on: &canvas, shadowX: cos(shadowDirection) * 0.02 * size, shadowY: sin(shadowDirection) * 0.02 * size,
                     shadowSigma: shadows[index].sigma * size, shadowStrength: shadows[index].strength)
         }
+        let coinOutlines = placements.indices.filter { laid[$0] && !objects[placements[$0].object].isBean }
+            .map { index in objects[placements[index].object].outline.map(placements[index].map) }
+        canvas = try TableLook.glinting(canvas, coins: coinOutlines, random: &lookRandom)
         canvas = try canvas.warped(byHomography: homography)
-        let falloff = Double.random(in: 0...0.2, using: &random), vignetting = Double.random(in: 0.1...0.35, using: &random)
+        let falloff = Double.random(in: 0...0.2, using: &random), vignetting = look.vignetting(Double.random(in: 0.1...0.35, using: &random))
         let lightAngle = Double.random(in: 0..<(2 * .pi), using: &random)
         let kelvin = (Bool.random(using: &random) ? 1.0 : -1.0) * Double.random(in: 200...600, using: &random)
-        try canvas.multiplyByLight(falloff: falloff, towards: lightAngle, vignetting: vignetting, kelvinOff: kelvin)
+        try canvas.multiplyByLight(falloff: falloff, towards: lightAngle, vignetting: vignetting, kelvinOff: kelvin, exposure: look.darkCard ? 1 : look.exposure)
         try canvas.addNoise(sigma: Double.random(in: 1.5...3, using: &random), seed: random.next())
         let quality = Int.random(in: 80...92, using: &random)
         let orientation = webcam ? 1 : [1, 3, 6, 6, 8][Int.random(in: 0..<5, using: &random)]
@@ -136,6 +145,7 @@ extension BlobScenes {
         var conditions = ["\(arrangement.rawValue) of \(blobs.count)", webcam ? "webcam \(width)×\(height)" : "tablet \(width)×\(height) EXIF \(orientation)",
                           "tilt \(Int(tilt.rounded()))°", "vignetting \(SweepFinish.format((vignetting * 100).rounded() / 100))",
                           "white balance \(kelvin > 0 ? "+" : "")\(Int(kelvin)) K", "jpeg \(quality)"]
+        conditions += look.conditions
         if cutObjects > 0 { conditions.append("\(cutObjects) cut by the edge") }
         let name = String(format: "%@-%03d-%dx%d", arrangement.rawValue, index, width, height)
         return Scene(name: name, image: image, blobs: blobs, contact: 1, conditions: conditions.joined(separator: ", "), file: file)
@@ -436,8 +446,9 @@ extension Image {
     /// Light as a camera records it, multiplied in place: brighter towards `angle` by `falloff`
     /// across the frame, darker towards the corners by `vignetting` (1 − v r², r = 1 at a corner),
     /// and the white balance `kelvinOff` from the light's (positive: the picture bluer, as under a
-    /// warmer light than the camera assumed), about 1 % of red and blue per 100 K.
-    mutating func multiplyByLight(falloff: Double, towards angle: Double, vignetting: Double, kelvinOff: Double) throws(OcularError) {
+    /// warmer light than the camera assumed), about 1 % of red and blue per 100 K; all of it times
+    /// `exposure`.
+    mutating func multiplyByLight(falloff: Double, towards angle: Double, vignetting: Double, kelvinOff: Double, exposure: Double = 1) throws(OcularError) {
         let columns = 33, rows = 33
         var gains = [Float](repeating: 1, count: columns * rows)
         let ux = cos(angle), uy = sin(angle)
@@ -445,7 +456,7 @@ extension Image {
             for column in 0..<columns {
                 let x = 2 * Double(column) / Double(columns - 1) - 1, y = 2 * Double(row) / Double(rows - 1) - 1
                 let along = (x * ux + y * uy) / 2
-                gains[row * columns + column] = Float((1 + falloff * along) * (1 - vignetting * (x * x + y * y) / 2))
+                gains[row * columns + column] = Float(exposure * (1 + falloff * along) * (1 - vignetting * (x * x + y * y) / 2))
             }
         }
         let factors = Image.whiteBalanceFactors(kelvinOff: kelvinOff)

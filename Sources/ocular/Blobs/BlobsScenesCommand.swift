@@ -15,7 +15,9 @@ struct BlobsScenesCommand: ParsableCommand {
             1280×960 in turn; written as scene-NNN-WxH.png. Rings (a coin with objects around it, each touching it and \
             the next) and heaps (most objects touching two or more): photographed as a tablet does (2–5 megapixels, \
             a JPEG with its EXIF orientation, tilted up to 15°, vignetting, the white balance off) or, one in four, \
-            as a webcam's 1280×720 frame; written as ring-NNN-WxH.jpg. Also writes scenes.json (labels and boxes), \
+            as a webcam's 1280×720 frame, as real tables look: one in three on dark card under a lamp, the rest on \
+            paper exposed 0.72–1, one in three from farther, coins shining on their lit side; written as \
+            ring-NNN-WxH.jpg. Also writes scenes.json (labels and boxes), \
             which `ocular blobs evaluate --labelled` reads.
             """)
 
