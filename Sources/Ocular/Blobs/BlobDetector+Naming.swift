@@ -21,7 +21,9 @@ extension BlobDetector {
     /// rim outside its circle. Two beans end to end or side by side make a worse ellipse than either.
     /// A part much shorter than its label at the photo's scale (``Separation/rejoinShort``) is
     /// doubtful too, and may also join a neighbour with which it comes nearer the label's length.
-    /// A blob at the frame's edge longer than the longest label (``Separation/edgeLongest``) is left out.
+    /// Blobs along the frame's edge that are no ellipses and together run longer than the longest
+    /// label (``Separation/edgeLongest``) are left out, and so is such a blob filling a corner of the
+    /// frame (``Separation/edgeCornerEllipse``): the table's end or its shade.
     /// The textbook's detection, and a classifier without a threshold, leave the blobs as they are.
     /// - Parameters:
     ///   - blobs: The blobs this detector found in `image`, classified.
@@ -70,7 +72,8 @@ extension BlobDetector {
         }
         // A blob at the edge that is an ellipse is an object, whole or cut by it, not a piece of a strip.
         return Self.withoutEdgeStrips(blobs.compactMap { $0 }, in: image, by: classifier, longest: separation.edgeLongest, reach: reach,
-                                      piece: { $0.ellipseAgreement < separation.edgeEllipse })
+                                      piece: { $0.ellipseAgreement < separation.edgeEllipse },
+                                      corner: { $0.ellipseAgreement < separation.edgeCornerEllipse })
             .sorted(by: Blob.biggestFirst)
     }
 
@@ -79,14 +82,19 @@ extension BlobDetector {
     /// still ellipses, side by side in a ring, are no pieces and stay). An object the edge cuts is
     /// never longer than the whole. The longest label's length at the photo's scale is known from any
     /// blob named with its photo (``BlobClassification/lengthRatio``); without it, nothing is left out.
+    /// A blob touching two edges at a corner that is `corner` (far from an ellipse) goes whatever its length.
     static func withoutEdgeStrips(_ blobs: [Blob], in image: Image, by classifier: BlobClassifier, longest: Double, reach: Int,
-                                  piece: (Blob) -> Bool) -> [Blob] {
+                                  piece: (Blob) -> Bool, corner: (Blob) -> Bool) -> [Blob] {
         guard let longestPixels = blobs.lazy.compactMap({ blob -> Double? in
             guard let ratio = blob.classification.flatMap(classifier.lengthAgainstLongest), ratio > 0,
                   let form = BlobDescriber.form(of: blob) else { return nil }
             return form.length / ratio
         }).first else { return blobs }
-        var strip = Set<Int>()
+        var strip = Set(blobs.indices.filter { index in
+            let box = blobs[index].bounds
+            let horizontal = box.x <= 0 || box.x + box.width >= image.width, vertical = box.y <= 0 || box.y + box.height >= image.height
+            return horizontal && vertical && corner(blobs[index])
+        })
         // Each edge's pieces as spans along it; spans that meet make one run.
         let edges: [(touches: (PixelRectangle) -> Bool, span: (PixelRectangle) -> (Int, Int))] = [
             ({ $0.y <= 0 }, { ($0.x, $0.x + $0.width) }), ({ $0.y + $0.height >= image.height }, { ($0.x, $0.x + $0.width) }),

@@ -330,6 +330,12 @@ public final class BlobDetector: Sendable {
         /// pieces named white beans at distances 0.17–0.22 (the bean photos tuned on: 71 % precise when
         /// only doubtful pieces made a run, 90 % with any).
         public var edgeEllipse = 0.85
+        /// … and a blob filling a corner of the frame (touching two edges) that is an ellipse less well
+        /// than this is the table's shade there, however short: a lamp's vignette is darkest in the
+        /// corners, where the dark card's went below ``darkerOnDarkTable`` in ragged patches (ellipse
+        /// 0.60–0.68, named beans at 0.35–0.48 on the shared coffee photos; a bean or coin the corner
+        /// cuts stays a convex piece of an ellipse, well above).
+        public var edgeCornerEllipse = 0.7
 
         /// The values chosen on the scene sweep.
         public init() {}
@@ -521,7 +527,7 @@ extension BlobDetector.Method {
              ("rejoinEllipseLoss", separation.rejoinEllipseLoss, 0...1),
              ("rejoinNamedEllipseLoss", separation.rejoinNamedEllipseLoss, 0...1), ("rejoinDoubt", separation.rejoinDoubt, 0...1),
              ("rejoinShort", separation.rejoinShort, 0...1), ("edgeLongest", separation.edgeLongest, 1...100),
-             ("edgeEllipse", separation.edgeEllipse, 0...1),
+             ("edgeEllipse", separation.edgeEllipse, 0...1), ("edgeCornerEllipse", separation.edgeCornerEllipse, 0...1),
              ("coinRoundness", separation.coinRoundness, 0...1), ("coinEdge", separation.coinEdge, 1...10_000),
              ("coinLargest", separation.coinLargest, 0.001...0.5),
              ("coinSmallest", separation.coinSmallest, 0.001...separation.coinLargest.clampedForRange),
