@@ -70,38 +70,45 @@ extension BlobDetector {
             blobs[best.index] = best.whole
             blobs[fragmentIndex] = nil
         }
-        // A blob at the edge that is an ellipse is an object, whole or cut by it, not a piece of a strip.
         return Self.withoutEdgeStrips(blobs.compactMap { $0 }, in: image, by: classifier, longest: separation.edgeLongest, reach: reach,
-                                      piece: { $0.ellipseAgreement < separation.edgeEllipse },
-                                      corner: { $0.ellipseAgreement < separation.edgeCornerEllipse })
+                                      pieceEllipse: separation.edgeEllipse, cornerEllipse: separation.edgeCornerEllipse)
             .sorted(by: Blob.biggestFirst)
     }
 
     /// The blobs without what runs along the frame's edge longer than any object: the table's end or
-    /// what lies beyond it, in one `piece` or several side by side (objects the edge cuts that are
-    /// still ellipses, side by side in a ring, are no pieces and stay). An object the edge cuts is
-    /// never longer than the whole. The longest label's length at the photo's scale is known from any
-    /// blob named with its photo (``BlobClassification/lengthRatio``); without it, nothing is left out.
-    /// A blob touching two edges at a corner that is `corner` (far from an ellipse) goes whatever its length.
+    /// what lies beyond it, in one piece or several side by side, each an ellipse less well than
+    /// `pieceEllipse` (objects the edge cuts that are still ellipses, side by side in a ring, are no
+    /// pieces and stay). An object the edge cuts is never longer than the whole. The longest label's
+    /// length at the photo's scale is known from any blob named with its photo
+    /// (``BlobClassification/lengthRatio``); without it, no run is left out. A blob touching two edges
+    /// at a corner that is an ellipse less well than `cornerEllipse` goes whatever its length.
     static func withoutEdgeStrips(_ blobs: [Blob], in image: Image, by classifier: BlobClassifier, longest: Double, reach: Int,
-                                  piece: (Blob) -> Bool, corner: (Blob) -> Bool) -> [Blob] {
+                                  pieceEllipse: Double, cornerEllipse: Double) -> [Blob] {
+        // Only blobs at the edge are measured: the ellipse's fit reads every pixel of a blob.
+        var agreement: [Int: Double] = [:]
+        for (index, blob) in blobs.enumerated() {
+            let box = blob.bounds
+            if box.x <= 0 || box.y <= 0 || box.x + box.width >= image.width || box.y + box.height >= image.height {
+                agreement[index] = blob.ellipseAgreement
+            }
+        }
+        var strip = Set(blobs.indices.filter { index in
+            let box = blobs[index].bounds
+            let horizontal = box.x <= 0 || box.x + box.width >= image.width, vertical = box.y <= 0 || box.y + box.height >= image.height
+            return horizontal && vertical && agreement[index, default: 1] < cornerEllipse
+        })
         guard let longestPixels = blobs.lazy.compactMap({ blob -> Double? in
             guard let ratio = blob.classification.flatMap(classifier.lengthAgainstLongest), ratio > 0,
                   let form = BlobDescriber.form(of: blob) else { return nil }
             return form.length / ratio
-        }).first else { return blobs }
-        var strip = Set(blobs.indices.filter { index in
-            let box = blobs[index].bounds
-            let horizontal = box.x <= 0 || box.x + box.width >= image.width, vertical = box.y <= 0 || box.y + box.height >= image.height
-            return horizontal && vertical && corner(blobs[index])
-        })
+        }).first else { return blobs.indices.filter { !strip.contains($0) }.map { blobs[$0] } }
         // Each edge's pieces as spans along it; spans that meet make one run.
         let edges: [(touches: (PixelRectangle) -> Bool, span: (PixelRectangle) -> (Int, Int))] = [
             ({ $0.y <= 0 }, { ($0.x, $0.x + $0.width) }), ({ $0.y + $0.height >= image.height }, { ($0.x, $0.x + $0.width) }),
             ({ $0.x <= 0 }, { ($0.y, $0.y + $0.height) }), ({ $0.x + $0.width >= image.width }, { ($0.y, $0.y + $0.height) }),
         ]
         for edge in edges {
-            let along = blobs.indices.filter { edge.touches(blobs[$0].bounds) && piece(blobs[$0]) }
+            let along = blobs.indices.filter { edge.touches(blobs[$0].bounds) && agreement[$0, default: 1] < pieceEllipse }
                 .map { ($0, edge.span(blobs[$0].bounds)) }.sorted { $0.1.0 < $1.1.0 }
             var run: [Int] = [], start = 0, end = Int.min
             for (index, (from, to)) in along + [(-1, (Int.max, Int.max))] {
