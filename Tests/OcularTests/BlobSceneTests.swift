@@ -58,14 +58,19 @@ struct BlobSceneTests {
         }
     }
 
+    /// One of the tables' labelled photos counted by the default detector, named by the tables' list with its sizes.
+    static func counted(photo: String) throws -> BlobSceneEvaluation.SceneResult {
+        let list = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
+        let chosen = BlobSceneList(scenes: list.scenes.filter { $0.image.contains(photo) })
+        let classifier = try BlobClassifier.train(try TablePhotoEvaluation.sizedList(), profile: .standard).classifier
+        let evaluation = try chosen.evaluate(folder: TestData.path("tables/photos"), detector: try BlobDetector(), classifier: classifier)
+        return try #require(evaluation.scenes.first, "\(photo) is among the labelled photos")
+    }
+
     @Test("the dark card's shaded corners are no objects; a coin the frame's corner cuts is one")
     func cornersOfTheFrame() throws {
-        let list = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
-        let chosen = BlobSceneList(scenes: list.scenes.filter { $0.image.contains("beans_coffee_20231014_220617") })
-        let classifier = try BlobClassifier.train(try TablePhotoEvaluation.sizedList(), profile: .standard).classifier
         // Its card's top corners, ragged patches (ellipse 0.60 and 0.65) too short for a strip, were two beans.
-        let evaluation = try chosen.evaluate(folder: TestData.path("tables/photos"), detector: try BlobDetector(), classifier: classifier)
-        let scene = try #require(evaluation.scenes.first)
+        let scene = try Self.counted(photo: "beans_coffee_20231014_220617")
         #expect(scene.objects == 10 && scene.found == 10 && scene.matched == 10, "\(scene.found) found, \(scene.matched) matched of \(scene.objects)")
 
         // The demo's loonie (centre 170, 190) cut by the frame's top left corner: what shows, 86 × 85, is still a loonie.
@@ -79,14 +84,10 @@ struct BlobSceneTests {
 
     @Test("where the dark card ends at a bean photo's top edge there is no object: the photo is its six beans and its coin")
     func cardEndIsNoObject() throws {
-        let list = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
-        let chosen = BlobSceneList(scenes: list.scenes.filter { $0.image.contains("beans_white_20231014_215939") })
-        let classifier = try BlobClassifier.train(try TablePhotoEvaluation.sizedList(), profile: .standard).classifier
         // Before, strips and pieces of the card's end made 15 boxes of the photo's 7 objects. Its
         // fattest white bean, 21 mm against the list's 18, takes the złoty's name (23 mm) since real
         // sizes weigh more than the pictures' (``BlobClassifier/realSizeWeight``).
-        let evaluation = try chosen.evaluate(folder: TestData.path("tables/photos"), detector: try BlobDetector(), classifier: classifier)
-        let scene = try #require(evaluation.scenes.first)
+        let scene = try Self.counted(photo: "beans_white_20231014_215939")
         #expect(scene.objects == 7 && scene.found == 7 && scene.matched == 7 && scene.named >= 6,
                 "\(scene.found) found, \(scene.matched) matched, \(scene.named) named of \(scene.objects)")
     }

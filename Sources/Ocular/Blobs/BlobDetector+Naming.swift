@@ -86,38 +86,38 @@ extension BlobDetector {
                                   pieceEllipse: Double, cornerEllipse: Double) -> [Blob] {
         // Only blobs at the edge are measured: the ellipse's fit reads every pixel of a blob.
         var agreement: [Int: Double] = [:]
+        var strip = Set<Int>()
         for (index, blob) in blobs.enumerated() {
             let box = blob.bounds
-            if box.x <= 0 || box.y <= 0 || box.x + box.width >= image.width || box.y + box.height >= image.height {
-                agreement[index] = blob.ellipseAgreement
-            }
+            let leftOrRight = box.x <= 0 || box.x + box.width >= image.width, topOrBottom = box.y <= 0 || box.y + box.height >= image.height
+            guard leftOrRight || topOrBottom else { continue }
+            let ellipse = blob.ellipseAgreement
+            agreement[index] = ellipse
+            if leftOrRight && topOrBottom && ellipse < cornerEllipse { strip.insert(index) }
         }
-        var strip = Set(blobs.indices.filter { index in
-            let box = blobs[index].bounds
-            let horizontal = box.x <= 0 || box.x + box.width >= image.width, vertical = box.y <= 0 || box.y + box.height >= image.height
-            return horizontal && vertical && agreement[index, default: 1] < cornerEllipse
-        })
-        guard let longestPixels = blobs.lazy.compactMap({ blob -> Double? in
+        let longestPixels = blobs.lazy.compactMap { blob -> Double? in
             guard let ratio = blob.classification.flatMap(classifier.lengthAgainstLongest), ratio > 0,
                   let form = BlobDescriber.form(of: blob) else { return nil }
             return form.length / ratio
-        }).first else { return blobs.indices.filter { !strip.contains($0) }.map { blobs[$0] } }
-        // Each edge's pieces as spans along it; spans that meet make one run.
-        let edges: [(touches: (PixelRectangle) -> Bool, span: (PixelRectangle) -> (Int, Int))] = [
-            ({ $0.y <= 0 }, { ($0.x, $0.x + $0.width) }), ({ $0.y + $0.height >= image.height }, { ($0.x, $0.x + $0.width) }),
-            ({ $0.x <= 0 }, { ($0.y, $0.y + $0.height) }), ({ $0.x + $0.width >= image.width }, { ($0.y, $0.y + $0.height) }),
-        ]
-        for edge in edges {
-            let along = blobs.indices.filter { edge.touches(blobs[$0].bounds) && agreement[$0, default: 1] < pieceEllipse }
-                .map { ($0, edge.span(blobs[$0].bounds)) }.sorted { $0.1.0 < $1.1.0 }
-            var run: [Int] = [], start = 0, end = Int.min
-            for (index, (from, to)) in along + [(-1, (Int.max, Int.max))] {
-                if from > end + reach {
-                    if Double(end - start) > longest * longestPixels { strip.formUnion(run) }
-                    (run, start, end) = ([], from, to)
+        }.first
+        if let longestPixels {
+            // Each edge's pieces as spans along it; spans that meet make one run.
+            let edges: [(touches: (PixelRectangle) -> Bool, span: (PixelRectangle) -> (Int, Int))] = [
+                ({ $0.y <= 0 }, { ($0.x, $0.x + $0.width) }), ({ $0.y + $0.height >= image.height }, { ($0.x, $0.x + $0.width) }),
+                ({ $0.x <= 0 }, { ($0.y, $0.y + $0.height) }), ({ $0.x + $0.width >= image.width }, { ($0.y, $0.y + $0.height) }),
+            ]
+            for edge in edges {
+                let along = blobs.indices.filter { edge.touches(blobs[$0].bounds) && agreement[$0, default: 1] < pieceEllipse }
+                    .map { ($0, edge.span(blobs[$0].bounds)) }.sorted { $0.1.0 < $1.1.0 }
+                var run: [Int] = [], start = 0, end = Int.min
+                for (index, (from, to)) in along + [(-1, (Int.max, Int.max))] {
+                    if from > end + reach {
+                        if Double(end - start) > longest * longestPixels { strip.formUnion(run) }
+                        (run, start, end) = ([], from, to)
+                    }
+                    run.append(index)
+                    end = max(end, to)
                 }
-                run.append(index)
-                end = max(end, to)
             }
         }
         return blobs.indices.filter { !strip.contains($0) }.map { blobs[$0] }

@@ -119,7 +119,7 @@ extension BlobScenes {
         let falloff = Double.random(in: 0...0.2, using: &random), vignetting = look.vignetting(Double.random(in: 0.1...0.35, using: &random))
         let lightAngle = Double.random(in: 0..<(2 * .pi), using: &random)
         let kelvin = (Bool.random(using: &random) ? 1.0 : -1.0) * Double.random(in: 200...600, using: &random)
-        try canvas.multiplyByLight(falloff: falloff, towards: lightAngle, vignetting: vignetting, kelvinOff: kelvin, exposure: look.darkCard ? 1 : look.exposure)
+        try canvas.multiplyByLight(falloff: falloff, towards: lightAngle, vignetting: vignetting, kelvinOff: kelvin, exposure: look.exposure)
         try canvas.addNoise(sigma: Double.random(in: 1.5...3, using: &random), seed: random.next())
         let quality = Int.random(in: 80...92, using: &random)
         let orientation = webcam ? 1 : [1, 3, 6, 6, 8][Int.random(in: 0..<5, using: &random)]

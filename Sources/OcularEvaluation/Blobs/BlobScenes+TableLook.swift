@@ -14,7 +14,7 @@ struct TableLook {
     var darkCard: Bool
     /// The card's colour (blue, green, red) when it is one.
     var card: [UInt8]
-    /// The camera's exposure on paper: what 1.0 of the light comes out as.
+    /// The camera's exposure on paper (1 on card): what 1.0 of the light comes out as.
     var exposure: Double
     /// How dark the card's corners fall at least (1 − the fraction of the middle's light they keep).
     var cardVignetting: Double
@@ -45,8 +45,8 @@ struct TableLook {
     }
 
     /// Each coin's shine, as the real photos' coins show it (not a spot: a coin is a flat, embossed
-    /// disc): its face lighter towards the lamp, 10–60 % of the way to white at its lit edge, and a
-    /// bright arc along the lit quarter of its rim, 50–90 % of the way. `coins` are outlines on the
+    /// disc): its face lighter towards the lamp, 5–30 % of the way to white at its lit edge, and a
+    /// bright arc along the lit part of its outer tenth, 40–80 % of the way. `coins` are outlines on the
     /// canvas; what lies within each's inner radius shines.
     static func glinting(_ canvas: Image, coins: [[Point]], random: inout SeededGenerator) throws(OcularError) -> Image {
         guard !coins.isEmpty, canvas.format == .bgr8 else { return canvas }
