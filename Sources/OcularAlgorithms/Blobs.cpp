@@ -903,9 +903,10 @@ void dropFilled(cv::Mat &labels, const cv::Mat &marked, double share) {
 
 /// Joins each region of `labels` whose mean colour leans from the table's by less than `shadowLean`
 /// and whose mean brightness against the table's lies between `darkest` and `lightest` (a shadow: the
-/// table's colour, darkened) to the neighbour it shares the longest border with; a region with no
-/// neighbour stays.
-void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean, double shadowLean, double darkest, double lightest) {
+/// table's colour, darkened), unless it is an ellipse at least `shadowEllipse` well, to the neighbour
+/// it shares the longest border with; a region with no neighbour stays.
+void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean, double shadowLean, double darkest, double lightest,
+                 double shadowEllipse) {
     std::vector<double> bright, leaning;
     std::vector<int> area;
     for (int y = 0; y < labels.rows; ++y) {
@@ -930,9 +931,22 @@ void joinShadows(cv::Mat &labels, const cv::Mat &brightness, const cv::Mat &lean
         touching[pair] = length;
         touching[{pair.second, pair.first}] = length;
     }
+    // A region as dark and grey as a shadow that is nearly an ellipse is an object (a coffee bean on
+    // dark card): a shadow the seams part from its object is the crescent along its side.
+    std::vector<double> ellipses(area.size(), -1);
+    std::vector<cv::Rect> boxes;
     const auto shadow = [&](size_t label) {
         const double meanBrightness = bright[label] / area[label];
-        return leaning[label] / area[label] < shadowLean && meanBrightness >= darkest && meanBrightness <= lightest;
+        if (!(leaning[label] / area[label] < shadowLean && meanBrightness >= darkest && meanBrightness <= lightest)) return false;
+        if (ellipses[label] < 0) {
+            if (boxes.empty()) boxes = labelBoxes(labels);
+            // Its moment ellipse may reach past its rectangle (a crescent's does), so half as much again round it.
+            const cv::Rect &own = boxes[label];
+            const int reach = std::max(own.width, own.height) / 2;
+            const cv::Rect around = cv::Rect(own.x - reach, own.y - reach, own.width + 2 * reach, own.height + 2 * reach) & cv::Rect(0, 0, labels.cols, labels.rows);
+            ellipses[label] = ellipseScore(labels(around) == static_cast<int>(label));
+        }
+        return ellipses[label] < shadowEllipse;
     };
     std::vector<int> target(area.size(), 0);
     for (size_t label = 1; label < area.size(); ++label) {
@@ -1374,8 +1388,11 @@ OCVStatus ocular_blob_finder_separate(OcularBlobFinder *finder, const OCVImage *
             if (lightTable && settings->filledShare < 1) dropFilled(labels, marked(box), settings->filledShare);
             // A seam also runs between an object and its own deep shadow, which is no object: it goes
             // back to the object it lies against.
+            // A region lighter on average than the darkness that marks an object on this table is in the
+            // mask for its colour, so no shadow (coffee beans on dark card: 0.56–0.69 of the card).
             if (settings->shadowLean > 0)
-                joinShadows(labels, s.brightness(box), s.lean(box), settings->shadowLean, settings->shadowDarkest, settings->shadowLightest);
+                joinShadows(labels, s.brightness(box), s.lean(box), settings->shadowLean, settings->shadowDarkest,
+                            std::min(settings->shadowLightest, static_cast<double>(darker)), settings->shadowEllipse);
             if (!coins.empty()) giveCoinsTheirPixels(labels, s.objects(box), coins, box.tl(), *settings);
             labels.copyTo(s.labels(box));
         }

@@ -82,6 +82,16 @@ struct BlobSceneTests {
         #expect(corner.classification?.label == 2 && corner.bounds.width > 60 && corner.bounds.height > 60)
     }
 
+    @Test("coffee beans touching on dark card are each an object, not the shadow of the bean beside them")
+    func greyBeansAreNoShadows() throws {
+        // Its coffee beans are as dark and grey against the card as a shadow (0.57–0.60 bright, lean
+        // 0.26–0.30); two touching ones were joined to their neighbours as shadows, 5 boxes for 7 objects.
+        // But they are lighter than the darkness that marks an object on dark card (0.45), so in the mask
+        // for their colour, and ellipses (0.87–0.89), where a shadow parted from its object is a crescent.
+        let scene = try Self.counted(photo: "beans_coffee_20231014_220434")
+        #expect(scene.objects == 7 && scene.found == 7 && scene.matched == 7, "\(scene.found) found, \(scene.matched) matched of \(scene.objects)")
+    }
+
     @Test("where the dark card ends at a bean photo's top edge there is no object: the photo is its six beans and its coin")
     func cardEndIsNoObject() throws {
         // Before, strips and pieces of the card's end made 15 boxes of the photo's 7 objects. Its

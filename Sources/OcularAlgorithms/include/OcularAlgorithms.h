@@ -117,7 +117,8 @@ typedef struct OcularBlobSeparationSettings {
     double wholeEllipse;        ///< a region the distance map alone parts that is an ellipse this well (IoU) is never cut at seams; 1: always cut
     double shadowLean;          ///< a region leaning from the table's colour by less than this (mean) …
     double shadowDarkest;       ///< … and from this …
-    double shadowLightest;      ///< … to this bright against it is a shadow, joined to its longest-touching neighbour; lean 0: none
+    double shadowLightest;      ///< … to this bright against it is a shadow, joined to its longest-touching neighbour; lean 0: none …
+    double shadowEllipse;       ///< … unless it is an ellipse at least this well (IoU): then it is a grey object; above 1: none is
     double filledShare;         ///< a region more than this share of which was a filled hole is dropped (shade between objects); 1: none kept out
     double smallPart;           ///< a part under this many discs as wide as the smallest blob joins its best-ellipse neighbour
     double surfaceOutliers;     ///< a pixel stays in the table's surface fit while within this many median residuals of it
