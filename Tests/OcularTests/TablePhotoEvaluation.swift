@@ -56,16 +56,15 @@ struct TablePhotoEvaluation {
                          columns: ["photos", "table", "profile", "photos", "objects", "found", "precise", "named", "counted exactly"], rows: rows)
         try Self.madeBesideReal(results, profiles: profiles)
         // Floors a little under what this version measures held apart (coins 100 % found, 100 % precise,
-        // 95.8 % named, 3 of 4 photos counted exactly; beans 85.7 %, 93.8 %, 100 %, 3 of 4), so a change
-        // that loses ground fails. The bars (0.9 found and precise, 0.85 named, half the photos
-        // counted exactly) are met for the coins, and for the beans but found: touching coffee beans
-        // are still boxed two in one.
+        // 95.8 % named, 3 of 4 photos counted exactly; beans 97.1 %, 100 %, 100 %, 3 of 4), so a change
+        // that loses ground fails, and at least the bars a user was promised: 0.9 found and precise,
+        // 0.85 named, half the photos counted exactly.
         let coins = try #require(results["default coins held"]), beans = try #require(results["default beans held"])
         #expect(coins.recall >= 0.95 && coins.precision >= 0.95, "coins found \(coins.recall), precise \(coins.precision)")
         #expect(coins.labellingAccuracy >= 0.9, "coins named \(coins.labellingAccuracy)")
         #expect(coins.scenes.filter(\.exactTally).count >= 2, "coin photos counted exactly")
         #expect(beans.scenes.filter(\.exactTally).count >= 2, "bean photos counted exactly")
-        #expect(beans.recall >= 0.8 && beans.precision >= 0.9 && beans.labellingAccuracy >= 0.95,
+        #expect(beans.recall >= 0.94 && beans.precision >= 0.95 && beans.labellingAccuracy >= 0.95,
                 "beans found \(beans.recall), precise \(beans.precision), named \(beans.labellingAccuracy)")
         // Sizes given in the list name more coins than sizes from the training pictures (on all twelve
         // coin photos: four held apart are 24 coins, one coin a 4 % step).
