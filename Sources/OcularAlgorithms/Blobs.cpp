@@ -1387,9 +1387,9 @@ OCVStatus ocular_blob_finder_separate(OcularBlobFinder *finder, const OCVImage *
             // (on a light table only, as the holes' test above: on dark cloth a coin's relief is filled in).
             if (lightTable && settings->filledShare < 1) dropFilled(labels, marked(box), settings->filledShare);
             // A seam also runs between an object and its own deep shadow, which is no object: it goes
-            // back to the object it lies against.
-            // A region lighter on average than the darkness that marks an object on this table is in the
-            // mask for its colour, so no shadow (coffee beans on dark card: 0.56–0.69 of the card).
+            // back to the object it lies against. A shadow is in the mask for its darkness, so a region
+            // lighter on average than the darkness that marks an object on this table is none (coffee
+            // beans on dark card: 0.56–0.69 of the card).
             if (settings->shadowLean > 0)
                 joinShadows(labels, s.brightness(box), s.lean(box), settings->shadowLean, settings->shadowDarkest,
                             std::min(settings->shadowLightest, static_cast<double>(darker)), settings->shadowEllipse);
