@@ -58,10 +58,16 @@ let package = Package(
             pkgConfig: "opencv4",
             providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"]), .brew(["opencv"])]
         ),
+        // What every bridge below shares: the C types their functions take (status, error, the view of the
+        // caller's pixels, a rectangle) and, for their C++, the exception fence and matrix views (Bridging.hpp).
+        .target(
+            name: "OpenCVBridgeCore",
+            dependencies: ["COpenCV"]
+        ),
         // A plain C API over the OpenCV calls Ocular makes, whose every function catches C++ exceptions.
         .target(
             name: "OpenCVBridge",
-            dependencies: ["COpenCV"],
+            dependencies: ["OpenCVBridgeCore", "COpenCV"],
             // libjpeg-turbo, OpenCV's own JPEG library, for frames straight from and to BGR (JPEG.cpp).
             // On Linux, where Debian's OpenCV 4.6 needs it; elsewhere cv::imdecode decodes them all.
             // FFmpeg's libavformat (OpenCV's video library) puts those frames in Motion-JPEG AVI files
@@ -75,38 +81,38 @@ let package = Package(
         ),
         // Ocular's own algorithms in C++ over OpenCV (blending in one pass, the bean counter's detection and
         // separation), each taking a settings struct filled from its profile; the bridge stays a wrapper.
-        // They share the bridge's exception fencing and matrix views (its private Bridging.hpp).
+        // One file per algorithm: Blending/, and BeanCounter/ (each step of the separation, in the order
+        // BlobSeparation.cpp runs them, declared in Separation.hpp).
         .target(
             name: "OcularAlgorithms",
-            dependencies: ["OpenCVBridge", "COpenCV"],
-            cxxSettings: [.headerSearchPath("../OpenCVBridge")]
+            dependencies: ["OpenCVBridgeCore", "COpenCV"]
         ),
         // Cascade classifiers (objdetect): kept apart from the bridge every image operation goes through,
         // like the next three; --as-needed keeps a library only where some target's code calls it.
         .target(
             name: "OpenCVCascades",
-            dependencies: ["OpenCVBridge", "COpenCV"]
+            dependencies: ["OpenCVBridgeCore", "COpenCV"]
         ),
         // Deep networks (dnn): the face network, read from an ONNX file.
         .target(
             name: "OpenCVNetworks",
-            dependencies: ["OpenCVBridge", "COpenCV"]
+            dependencies: ["OpenCVBridgeCore", "COpenCV"]
         ),
         // Blob description for classification: ORB and brute-force matching (features2d).
         .target(
             name: "OpenCVFeatures",
-            dependencies: ["OpenCVBridge", "COpenCV"]
+            dependencies: ["OpenCVBridgeCore", "COpenCV"]
         ),
         // Optical flow for following faces between a stream's searches (video).
         .target(
             name: "OpenCVMotion",
-            dependencies: ["OpenCVBridge", "COpenCV"]
+            dependencies: ["OpenCVBridgeCore", "COpenCV"]
         ),
         // The OpenCV tutorial's samples (edges, corners, contours, cartoon, keypoints, TV denoising, the
         // pencil drawing): denoise_TVL1 is photo's, the keypoint detectors features2d's.
         .target(
             name: "OpenCVSamples",
-            dependencies: ["OpenCVBridge", "COpenCV"]
+            dependencies: ["OpenCVBridgeCore", "COpenCV"]
         ),
         // zlib's CRC-32, the gallery's checksum of every saved file (zlib comes with OpenCV's PNG codec).
         .systemLibrary(

@@ -14,8 +14,8 @@ CXX=${CXX:-clang++}
 
 echo "== Building the decode fuzzer"
 "$CXX" -std=c++17 -g -O1 -fuse-ld=lld -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I Sources/OpenCVBridge/include -I Sources/OpenCVBridge -I Tests/OpenCVReference/include -I /usr/include/opencv4 \
-  Fuzz/DecodeFuzzer.cpp Sources/OpenCVBridge/ImageCodecs.cpp Sources/OpenCVBridge/JPEGDecoding.cpp Tests/OpenCVReference/OpenCVReference.cpp \
+  -I Sources/OpenCVBridgeCore/include -I Sources/OpenCVBridge/include -I Sources/OpenCVBridge -I Tests/OpenCVReference/include -I /usr/include/opencv4 \
+  Fuzz/DecodeFuzzer.cpp Sources/OpenCVBridgeCore/Fencing.cpp Sources/OpenCVBridge/ImageCodecs.cpp Sources/OpenCVBridge/JPEG.cpp Tests/OpenCVReference/OpenCVReference.cpp \
   -lopencv_core -lopencv_imgproc -lopencv_imgcodecs -ljpeg -o "$out/decode-fuzzer"
 
 # Seeds: small crops of every shared image in every format this OpenCV writes, once per read mode

@@ -1,5 +1,5 @@
 // Image decoding and encoding (imgcodecs).
-#include "Bridging.hpp"
+#include "Codecs.hpp"
 
 #include <strings.h>
 

@@ -13,7 +13,7 @@
 // (jpeg_set_defaults, jpeg_set_quality). Everything else, and anything that goes wrong here, is left to
 // cv::imdecode and cv::imencode, so what is decoded and encoded stays OpenCV's, byte for byte
 // (DecodeFuzzTests, ImageFileTests and `make fuzz` compare the two).
-#include "Bridging.hpp"
+#include "Codecs.hpp"
 
 #include <csetjmp>
 #include <cstdio>

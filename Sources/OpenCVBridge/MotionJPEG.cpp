@@ -7,7 +7,7 @@
 // whose decoding and processing ran on another thread idle two thirds of the time.
 // Where libavformat or libjpeg-turbo's BGR input is missing (Package.swift links them on Linux),
 // ocv_video_writer_open keeps cv::VideoWriter.
-#include "Bridging.hpp"
+#include "Codecs.hpp"
 
 #if defined(__linux__) && __has_include(<libavformat/avformat.h>)
 #define OCULAR_MOTION_JPEG 1

@@ -1,5 +1,5 @@
 // Video files (videoio): probing properties, reading the first frame, and writing frames.
-#include "Bridging.hpp"
+#include "Codecs.hpp"
 
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>

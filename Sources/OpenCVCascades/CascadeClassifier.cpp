@@ -1,7 +1,7 @@
 #include "OpenCVCascades.h"
 
 // The exception fence and matrix views are OpenCVBridge's (header-only, not part of its C module).
-#include "../OpenCVBridge/Bridging.hpp"
+#include "Bridging.hpp"
 
 #include <opencv2/objdetect.hpp>
 

@@ -1,7 +1,7 @@
 #include "OpenCVSamples.h"
 
 // The exception fence and matrix views are OpenCVBridge's (header-only, not part of its C module).
-#include "../OpenCVBridge/Bridging.hpp"
+#include "Bridging.hpp"
 
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgproc.hpp>

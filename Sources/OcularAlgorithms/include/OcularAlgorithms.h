@@ -4,7 +4,7 @@
 // from the capability's profile. Every function catches C++ exceptions, as the bridge's do.
 #pragma once
 
-#include "OpenCVBridge.h"
+#include <OpenCVBridgeCore.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 // dnn, calib3d, features2d and protobuf: every other process starts without them.
 #pragma once
 
-#include <OpenCVBridge.h>
+#include <OpenCVBridgeCore.h>
 
 #ifdef __cplusplus
 extern "C" {

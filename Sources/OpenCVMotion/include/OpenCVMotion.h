@@ -4,7 +4,7 @@
 // A target of its own so that only code that follows motion links libopencv_video.
 #pragma once
 
-#include <OpenCVBridge.h>
+#include <OpenCVBridgeCore.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
 // A target of its own so that only code that runs a network links libopencv_dnn's readers.
 #pragma once
 
-#include <OpenCVBridge.h>
+#include <OpenCVBridgeCore.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@
 // detectors' libopencv_features2d for their sake.
 #pragma once
 
-#include <OpenCVBridge.h>
+#include <OpenCVBridgeCore.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,12 +1,11 @@
-// Internal helpers shared by the bridge's translation units: exception fencing and matrix views.
+// For the C++ of every bridge over OpenCV: the exception fence every C function runs its body in, and
+// matrix views of the caller's pixels. Not imported by Swift (see module.modulemap).
 #pragma once
 
-#include "OpenCVBridge.h"
+#include "OpenCVBridgeCore.h"
 
 #include <opencv2/core.hpp>
 
-#include <cstdarg>
-#include <cstdio>
 #include <exception>
 #include <new>
 #include <string>
@@ -17,33 +16,12 @@
 
 namespace ocular_bridge {
 
-inline void setMessage(OCVError *error, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
-inline void setMessage(OCVError *error, const char *format, ...) {
-    va_list arguments;
-    va_start(arguments, format);
-    std::vsnprintf(error->message, sizeof error->message, format, arguments);
-    va_end(arguments);
-}
+/// Writes a printf-style message into `error`, cut to its size.
+void setMessage(OCVError *error, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /// OpenCV's assertion texts span lines ("> Invalid number of channels...\n>     'scn' is 1"): one line reads
 /// better in an error message. (The failing function is named by the Swift side, which knows the operation.)
-inline std::string oneLine(const std::string &text) {
-    std::string line;
-    bool pendingSpace = false;
-    for (size_t index = 0; index < text.size(); ++index) {
-        const char character = text[index];
-        const bool isQuoteMarker = character == '>' && (index == 0 || text[index - 1] == '\n');
-        if (character == '\n' || character == ' ' || character == '\t' || isQuoteMarker) {
-            pendingSpace = !line.empty();
-            continue;
-        }
-        if (pendingSpace) line += ' ';
-        pendingSpace = false;
-        line += character;
-    }
-    return line;
-}
+std::string oneLine(const std::string &text);
 
 /// Runs `body`, turning every C++ exception into a status and message: nothing may unwind into Swift.
 template <class Body>
@@ -86,26 +64,4 @@ inline OCVImage view(const cv::Mat &matrix) {
                     static_cast<OCVMatType>(matrix.type())};
 }
 
-/// libjpeg-turbo compressing 8-bit BGR itself, with the settings cv::imencode gives it for a quality
-/// alone: the same bytes, without OpenCV 4.6's swap of every row to RGB first (JPEG.cpp). False for
-/// any other image or any failure; `encoded` is then to be ignored.
-bool encodeJPEGFromBGR(const OCVImage &image, int quality, std::vector<uint8_t> &encoded);
-
-/// A Motion-JPEG AVI being written (MotionJPEG.cpp): frames compressed by encodeJPEGFromBGR, put in
-/// the container by libavformat.
-struct MotionJPEGFile;
-/// Creates the file. Null where this build has no libavformat or libjpeg-turbo's BGR input (`failure`
-/// empty: cv::VideoWriter is the way), or when the file cannot be made (`failure` says why).
-MotionJPEGFile *openMotionJPEG(const char *path, double framesPerSecond, int width, int height, int quality,
-                               std::string &failure);
-/// Compresses and appends one 8-bit BGR frame of the file's size; false with `failure` otherwise.
-bool writeMotionJPEG(MotionJPEGFile &file, const OCVImage &frame, std::string &failure);
-/// Writes the index and closes the file, then frees `file`; false when the file could not be finished.
-bool finishMotionJPEG(MotionJPEGFile *file);
-
 }  // namespace ocular_bridge
-
-/// The opaque types of the C header.
-struct OCVMatrix {
-    cv::Mat matrix;
-};
