@@ -13,7 +13,10 @@
 // Classify names exactly the blob that was boxed.
 
 import { createBooth } from "./booth.js";
-import { elements as liveElements, live, liveStats, liveTools, send, setIfChanged, showNotice, startLive } from "./live.js";
+import { send } from "./connection.js";
+import { startLive } from "./live.js";
+import { live, liveStats, liveTools } from "./stream.js";
+import { elements as liveElements, setIfChanged, showNotice } from "./view.js";
 
 const STATUS_POLL_MS = 300;
 

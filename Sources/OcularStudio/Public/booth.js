@@ -8,9 +8,11 @@
 // (review, review-image, review-title, review-meta, review-status, review-discard, review-save,
 // review-share: the same ids on every page), where it is discarded or saved ("saveMerge", "saveBlob").
 
+import { send } from "./connection.js";
 import { shareItem, showSaveOutcome } from "./share.js";
-import { live, send, setBusy, showNotice } from "./live.js";
 import { playSound } from "./sounds.js";
+import { live } from "./stream.js";
+import { setBusy, showNotice } from "./view.js";
 
 const ANSWER_TIMEOUT_MS = 15000;  // a request with no answer by then is reported as failed
 

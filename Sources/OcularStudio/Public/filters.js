@@ -3,10 +3,12 @@
 // set its values, move it up or down, or take it out. Before/after as on Samples (splitview.js); Save
 // keeps the processed frame (booth.js). The server fuses consecutive colour filters into one pass.
 
-import { elements as liveElements, liveStats, liveTools, startLive } from "./live.js";
-import { addStage, adoptRecipe, buildStageControls, listsEveryStage, onPanelChange, renderStages, sendSettings, state, titleOf } from "./stages.js";
 import { createBooth } from "./booth.js";
+import { startLive } from "./live.js";
 import { createSplitView } from "./splitview.js";
+import { addStage, adoptRecipe, buildStageControls, listsEveryStage, onPanelChange, renderStages, sendSettings, state, titleOf } from "./stages.js";
+import { liveStats, liveTools } from "./stream.js";
+import { elements as liveElements } from "./view.js";
 
 const FIRST_CHAIN = ["sepiaTone"];  // what a first visit shows: something happens at once
 

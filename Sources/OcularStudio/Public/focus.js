@@ -3,7 +3,9 @@
 // of interest (null off the picture), which goes to the camera as the W3C Image Capture
 // pointsOfInterest constraint where the camera takes it, and is marked on the preview either way.
 
-import { elements as liveElements, live, send, showNotice } from "./live.js";
+import { send } from "./connection.js";
+import { live } from "./stream.js";
+import { elements as liveElements, showNotice } from "./view.js";
 
 const elements = {
   ...liveElements,

@@ -2,11 +2,14 @@
 // from the server's declarations, the findings of any detection stage (findings.js), tap to focus
 // (focus.js), the toolbar's colour or gray and blend, and saving the processed frame (booth.js).
 
-import { elements as liveElements, live, liveStats, liveTools, startLive } from "./live.js";
-import { adoptRecipe, buildStageControls, onPanelChange, parameterControl, renderStages, sendSettings, state, uploadImage } from "./stages.js";
+import { createBooth } from "./booth.js";
+import { uploadImage } from "./controls.js";
 import { drawFindings, findings, hideFindings, showFindings } from "./findings.js";
 import { enableTapToFocus, focus, focusAt } from "./focus.js";
-import { createBooth } from "./booth.js";
+import { startLive } from "./live.js";
+import { adoptRecipe, buildStageControls, onPanelChange, parameterControl, renderStages, sendSettings, state } from "./stages.js";
+import { live, liveStats, liveTools } from "./stream.js";
+import { elements as liveElements } from "./view.js";
 import { enableZoom, showZoom, sourceChanged, zoom } from "./zoom.js";
 
 const elements = {

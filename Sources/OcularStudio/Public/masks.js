@@ -13,8 +13,11 @@
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
 import { createBooth } from "./booth.js";
+import { send } from "./connection.js";
 import { sendTap } from "./focus.js";
-import { elements as liveElements, live, liveStats, liveTools, send, showNotice, startLive } from "./live.js";
+import { startLive } from "./live.js";
+import { live, liveStats, liveTools } from "./stream.js";
+import { elements as liveElements, showNotice } from "./view.js";
 
 const elements = {
   ...liveElements,

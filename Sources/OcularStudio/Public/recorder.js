@@ -8,10 +8,10 @@
 // (POST api/gallery/clips, the body the clip itself, streamed by the browser, with a progress bar);
 // a failed upload keeps the clip on the page until Retry succeeds or the page is left.
 
-// live.js imports this module too: its bindings are used only inside functions, once both have run.
-import { live, showNotice } from "./live.js";
 import { pageName } from "./shell.js";
 import { playSound } from "./sounds.js";
+import { live } from "./stream.js";
+import { showNotice } from "./view.js";
 
 // What MediaRecorder is asked for, best first: WebM where the browser writes it (Chromium, Firefox),
 // else MP4 (Safari).

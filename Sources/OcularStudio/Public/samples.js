@@ -2,10 +2,12 @@
 // at a time or chained, on the camera or a still, with a before/after view (splitview.js). Save keeps
 // the processed frame (booth.js), as on Light Work.
 
-import { elements as liveElements, liveStats, liveTools, startLive } from "./live.js";
-import { adoptRecipe, buildStageControls, listsEveryStage, renderStages, sendSettings, state, titleOf } from "./stages.js";
 import { createBooth } from "./booth.js";
+import { startLive } from "./live.js";
 import { createSplitView } from "./splitview.js";
+import { adoptRecipe, buildStageControls, listsEveryStage, renderStages, sendSettings, state, titleOf } from "./stages.js";
+import { liveStats, liveTools } from "./stream.js";
+import { elements as liveElements } from "./view.js";
 
 const SAMPLE = "sample";
 const FIRST_SAMPLE = "edges";  // what a first visit shows: something happens at once

@@ -1,7 +1,7 @@
 // What the live view measures of the frames it shows: how many, how many a second, and how long from
 // the camera (or still) to the screen; shown in the toolbar (#fps, #latency) four times a second.
 
-import { elements } from "./live.js";
+import { elements } from "./view.js";
 
 const figures = {
   framesReceived: 0,

@@ -4,8 +4,8 @@
 // keeps detail an enlarged frame loses, see `ocular zoom prove`); the rest is the server's zoom stage,
 // digital. Without a camera zoom, or when the camera refuses, all of it is digital: nothing fails.
 
-import { live } from "./live.js";
 import { renderStages, sendSettings, state } from "./stages.js";
+import { live } from "./stream.js";
 
 const elements = {
   slider: document.getElementById("zoom-level"),
