@@ -39,7 +39,7 @@ BASELINE = REPOSITORY / "Benchmarks" / "baseline.json"
 
 # The least relative change each kind of figure is allowed, so that less is never called a regression:
 # about the 90th percentile of how far each kind's figures lay apart in two full runs of the same bench
-# on this machine (2 cores, 2026-11-29; Benchmarks.md, "Regressions are loud"). A figure's own two runs
+# on this machine (2 cores, 2026-11-29; Benchmarks/README.md, "Regressions are loud"). A figure's own two runs
 # set its noise where they lay further apart.
 NOISE_FLOORS = {
     # Swift and C++ in one process, alternating rounds: 67 figures, median 1.3 % apart, 90th percentile

@@ -8,9 +8,9 @@ struct DocumentationCatalogTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
     static let catalog = repository.appendingPathComponent("Sources/Ocular/Ocular.docc")
     static let articles = ["Ocular", "GettingStarted", "ImagesAndPixelFormats", "StagesAndRecipes", "Faces", "BeanCounter",
-                           "VideoSourcesAndSinks", "TheGallery", "Errors", "StageReference", "FacesMeasured", "BeanCounterMeasured",
+                           "VideoSourcesAndSinks", "TheGallery", "Errors", "StageReference", "FaceDetection", "BeanCounterDetection",
                            "Samples", "Filters", "ZoomAndSharpness", "GalleryAndRecording", "OcularStudio", "UsingOcularInYourPackage",
-                           "BuildingAndTesting", "DamagedInput", "Benchmarks", "SourceLayout"]
+                           "BuildingAndTesting", "DamagedInput", "Performance", "SourceLayout"]
     static let readme = repository.appendingPathComponent("README.md")
 
     /// The ```swift blocks of a Markdown text, each as its lines.

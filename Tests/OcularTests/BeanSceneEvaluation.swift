@@ -9,7 +9,7 @@ import Testing
 /// Scattered scenes: Ocular's constants were chosen on scenes 0–47 and 96–191; 48–95 and 200–295
 /// were never looked at while choosing. Rings and heaps (photographs: 2–5 megapixels with EXIF, or
 /// a webcam's 720p): chosen on 0–47, held apart 48–95. `make eval` scores every set and prints the
-/// BeanCounterMeasured article's table; a sample run scores the 48 scattered scenes of 48–95 with the default profile,
+/// Benchmarks/BeanCounterMeasured.md's table; a sample run scores the 48 scattered scenes of 48–95 with the default profile,
 /// against the same bars (a sample of them left too few scenes for the exact-tally bar: its figure,
 /// 81 %, sits near the bar's 80 %), and a sample of the held-apart rings and heaps.
 @Suite("Bean counter scene evaluation")
@@ -18,7 +18,7 @@ struct BeanSceneEvaluation {
         var arrangement = BlobScenes.Arrangement.scattered
         var scenes: Range<Int>
         var heldApart: Bool
-        /// The profiles scored: the textbook's only where the BeanCounterMeasured article compares it.
+        /// The profiles scored: the textbook's only where Benchmarks/BeanCounterMeasured.md compares it.
         var profiles: [String]
         /// Held to the bars: the set the suite has asserted them on since they were set.
         var heldToBars = false

@@ -286,7 +286,7 @@ struct BlobTests {
 
     static let trainingList = TestData.path("beancounter/labels.json")
 
-    /// The default profile names all seven; the textbook's mistakes one (which: the BeanCounterMeasured article says).
+    /// The default profile names all seven; the textbook's mistakes one (which: Benchmarks/BeanCounterMeasured.md says).
     @Test("each profile names the demo scene's objects", arguments: [(BlobProfile.standard, 7), (BlobProfile.textbook, 6)])
     func classifyScene(profile: BlobProfile, expected: Int) throws {
         let list = try TrainingList(contentsOfFile: Self.trainingList)

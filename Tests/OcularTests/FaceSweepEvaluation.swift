@@ -5,7 +5,7 @@ import Testing
 @testable import OcularEvaluation
 
 /// The face detector on the robustness sweep (``FaceSweep``): every frame under `make eval`, which
-/// prints the FacesMeasured article's per-axis table; a sample of them in a sample run, against the same thresholds.
+/// prints Benchmarks/FacesMeasured.md's per-axis table; a sample of them in a sample run, against the same thresholds.
 @Suite("Face sweep evaluation")
 struct FaceSweepEvaluation {
     /// Every `sampleStride`-th frame of the sweep's 261 single-face frames (and of its 48 group scenes) in a sample run.
@@ -68,7 +68,7 @@ struct FaceSweepEvaluation {
         evaluation.groups["none"]?.values.reduce(0) { $0 + $1.found } ?? 0
     }
 
-    /// Per axis: recall / precision of each profile, the FacesMeasured article's table.
+    /// Per axis: recall / precision of each profile, Benchmarks/FacesMeasured.md's table.
     static func printTable(all: FaceEvaluation, inRange: FaceEvaluation, book: FaceEvaluation, bookInRange: FaceEvaluation, largeCats: FaceEvaluation,
                            bookLargeCats: FaceEvaluation) {
         func cell(_ tally: FaceEvaluation.Tally) -> String { "\(Evaluation.figure(tally.recall)) / \(Evaluation.figure(tally.precision))" }

@@ -64,7 +64,7 @@ struct FaceDetectionTests {
         let face = try #require(faces.first)
         #expect(face.species == .human)
         // The label is the cascade's tight box (2.1 eye distances): YuNet's square, fitted over sources that
-        // draw faces tighter and looser (the FacesMeasured article), meets it at 0.72.
+        // draw faces tighter and looser (Benchmarks/FacesMeasured.md), meets it at 0.72.
         #expect(face.bounds.intersectionOverUnion(try label(Self.astronaut)) >= ([.standard, .yunet].contains(profile) ? 0.7 : 0.8), "\(face.bounds)")
         let width = Double(face.bounds.width), height = Double(face.bounds.height)
         // The cascades find eye boxes; the network gives eye centres (it has no boxes).

@@ -9,7 +9,7 @@ import Testing
 /// named by a classifier trained on single objects cut from other photos of the same tables. Four
 /// coin photos and four bean photos were held apart while the naming's weights were chosen; the rest
 /// were looked at. `make eval` scores them all (22 photos, about 20 seconds) and prints
-/// the BeanCounterMeasured article's table; then made scenes of the same objects that lay other
+/// Benchmarks/BeanCounterMeasured.md's table; then made scenes of the same objects that lay other
 /// pictures than were trained on, to say how well made scenes predict real ones.
 @Suite("Bean counter on real table photos")
 struct TablePhotoEvaluation {

@@ -266,7 +266,7 @@ public final class BlobDescriber: Sendable {
     /// named); between two photos of one coin they are noise. Chosen on the shared tables' real photos
     /// kept for tuning, made scenes that lay other pictures of the same objects than were trained on,
     /// and the book's made scenes: named 57 → 88 % of the real objects found and 73 % on the other
-    /// pictures' scenes, 98–100 % kept on the book's (the BeanCounterMeasured article has the figures).
+    /// pictures' scenes, 98–100 % kept on the book's (Benchmarks/BeanCounterMeasured.md has the figures).
     static let colourWeight = 0.6, textureWeight = 0.2
     /// How much a factor of e between a blob's elongation and a reference's adds to their distance
     /// (a coin is 1, a bean about 0.6: 0.13): a white bean and a silver coin of its colour on dark card

@@ -38,7 +38,7 @@ public final class BlobDetector: Sendable {
         public init() {}
     }
 
-    /// The separating detection's constants, chosen on `BlobScenes` (the BeanCounterMeasured article has the sweep).
+    /// The separating detection's constants, chosen on `BlobScenes` (Benchmarks/BeanCounterMeasured.md has the sweep).
     public struct Separation: Sendable, Hashable {
         /// The frame is shrunk until its short side is at most this many pixels.
         public var workingShortSide = 480

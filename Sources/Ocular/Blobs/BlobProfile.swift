@@ -14,7 +14,7 @@
 ///   apart the two outlines' elongations are (|log| of their ratio), when both are known, and among a
 ///   photo's objects their sizes help pick (``BlobClassifier/classifications(of:)``). Measured on 140
 ///   crops (each training object rotated, scaled 0.25–0.7, relit ±15 % on new backgrounds): 100 %
-///   against the textbook's 96.4 %; the BeanCounterMeasured article has the held-apart figures.
+///   against the textbook's 96.4 %; Benchmarks/BeanCounterMeasured.md has the held-apart figures.
 public struct BlobProfile: Sendable, Hashable, CustomStringConvertible {
     /// How a blob's parts are weighed into one distance.
     public enum Distance: String, Sendable, Hashable, Codable {

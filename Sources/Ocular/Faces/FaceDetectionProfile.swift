@@ -1,6 +1,6 @@
 /// Every number face detection uses, in one place. ``textbook`` is the book's pipeline exactly; ``standard`` is
 /// Ocular's default, which differs only where it was measured better on both recall/precision and
-/// speed (see the FacesMeasured article and `make bench`).
+/// speed (see Benchmarks/FacesMeasured.md and `make bench`).
 public struct FaceDetectionProfile: Sendable, Hashable {
     /// The profile's name as the CLI and the `faces` stage spell it.
     public var name: String
@@ -409,7 +409,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
     /// Ocular's default: ``cascades`` with people's faces found by YuNet over the whole frame
     /// (``FaceNetworkModel/yuNet``), its unsure faces checked by CenterFace (``FaceNetworkModel/centerFace``)
     /// around each (``NetworkCheck``). Chosen on the group scenes of the sweep (figures in the
-    /// FacesMeasured article): it finds faces from 24 pixels at 720p, turned heads and tilts without
+    /// Benchmarks/FacesMeasured.md): it finds faces from 24 pixels at 720p, turned heads and tilts without
     /// extra searches, and gives eyes, nose and mouth for every face, at YuNet's speed with
     /// CenterFace's precision. Cats stay the cascades'. Without YuNet's file it is ``centerFace``;
     /// without CenterFace's, ``yuNet``; without either, ``cascades``.
@@ -466,7 +466,7 @@ public struct FaceDetectionProfile: Sendable, Hashable {
 
     /// Ocular's cascades, chosen on the robustness sweep: the default before the face network, and
     /// what the default falls back to without the network's file (`FaceSweep`; figures in the
-    /// FacesMeasured article). Against the textbook: the detection copy is 320 pixels on its short side
+    /// Benchmarks/FacesMeasured.md). Against the textbook: the detection copy is 320 pixels on its short side
     /// whatever the frame (faces down to 0.08 of it keep 25 pixels); no equalisation (the cascades
     /// normalise each window, and equalising a frame that is mostly wall wrecks a small face); human
     /// faces in scale steps of 1.1, also searched turned by ±15° and inside a grey margin a tenth of
