@@ -223,11 +223,26 @@ let package = Package(
         // Hand-crafted hostile inputs shared by the test targets.
         .target(
             name: "OcularTestSupport",
+            dependencies: ["Ocular", "OcularEvaluation"],
             path: "Tests/OcularTestSupport"
         ),
+        // A test target per library target. OcularTests uses OcularEvaluation's scenes and sweeps as
+        // pictures with exact labels; the evaluations themselves, which score whole sweeps, are make eval's.
         .testTarget(
             name: "OcularTests",
-            dependencies: ["Ocular", "OcularEvaluation", "OcularGallery", "OpenCVBridge", "OpenCVReference", "OcularTestSupport"],
+            dependencies: ["Ocular", "OcularEvaluation", "OpenCVBridge", "OpenCVReference", "OcularTestSupport"],
+            linkerSettings: linksOnlyWhatItCalls
+        ),
+        .testTarget(
+            name: "OcularGalleryTests",
+            dependencies: ["Ocular", "OcularGallery", "OcularTestSupport"],
+            linkerSettings: linksOnlyWhatItCalls
+        ),
+        // The sweeps and evaluations behind the measured figures (Benchmarks/): make eval runs them whole,
+        // and make test leaves them to it.
+        .testTarget(
+            name: "OcularEvaluationTests",
+            dependencies: ["Ocular", "OcularEvaluation", "OcularTestSupport"],
             linkerSettings: linksOnlyWhatItCalls
         ),
         // The documentation's examples, compiled and run; and a check that every article's code is among them.

@@ -8,8 +8,9 @@
 #   for seconds at a time, while the studio's in-process tests need a thread within the WebSocket ping's
 #   30 s to answer it. In one process a queue of CPU-bound tests held both threads for minutes and a studio
 #   test failed with "I/O on closed channel". So the studio's tests (OcularStudioTests) have a process of
-#   their own, where they run one at a time (studio(), below), so none waits on another's CPU. The sweeps, the fuzz tests and
-#   the kill loop (EVALUATIONS) are make eval's: they were 44 % of the library's test time (269 of 611 s one
+#   their own, where they run one at a time (studio(), below), so none waits on another's CPU. The sweeps (the
+#   OcularEvaluationTests target), the fuzz tests and the kill loop (EVALUATIONS) are make eval's, in a process
+#   of their own too: they were 44 % of the library's test time (269 of 611 s one
 #   at a time), and CI runs them whole right after make test.
 # eval: OCULAR_EVAL=1, every case of the evaluations (suites named …Evaluation), of the fuzz tests and of the
 #   kill loop, with their tables printed: the figures the articles quote.
@@ -20,9 +21,10 @@ swift=${SWIFT:-swift}
 logs=.build/test-logs
 mkdir -p "$logs"
 
-# The suites make eval runs and make test does not (their type names; the studio's own fuzz tests, in-process
-# and quick, stay in make test's studio process).
-EVALUATIONS='Evaluation/|FuzzTests/|GalleryKillTests/'
+# The suites make eval runs and make test does not: the OcularEvaluationTests target, and by their type names the
+# fuzz tests, the kill loop and the filters' fusion evaluation (the studio's own fuzz tests, in-process and quick,
+# stay in make test's studio process).
+EVALUATIONS='OcularEvaluationTests|Evaluation/|FuzzTests/|GalleryKillTests/'
 
 run() {  # run LOG ARGUMENTS...: swift test, its output shown and kept
   local log=$1

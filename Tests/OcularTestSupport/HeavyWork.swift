@@ -1,21 +1,13 @@
 import Foundation
 
-/// CPU-heavy test work (sweeps over hundreds of pictures) on threads of its own.
+/// Test work that mostly waits on child processes (the CLI, a studio, FFmpeg) with blocking calls, on
+/// threads of its own.
 ///
 /// Swift Testing starts every test at once on Swift concurrency's cooperative threads, as many as
-/// there are cores (two here). A sweep that held one of them for minutes starved the studio's
-/// WebSocket tests: their automatic pings went unanswered, the connection was closed, and a test
-/// failed with "I/O on closed channel" (seen once in three runs of `make test`). On threads of their
-/// own the sweeps share the cores with the rest by the kernel's scheduling instead.
+/// there are cores (two here). A kill loop waiting on its saver for half a minute held one of them and
+/// starved the in-process WebSocket tests' pings. (The sweeps, which did the same with CPU, now run in
+/// make eval's process alone, on the cooperative threads.)
 public enum HeavyWork {
-    /// Runs `work` on the heavy-work threads. It stays the same task, so its task locals (the
-    /// current test, which `#expect` reports to) go with it.
-    public static func run<T>(isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(executor, isolation: isolation, operation: work)
-    }
-
-    static let executor = ThreadsExecutor(threads: 2)
-
     /// Runs `work` that mostly waits (on child processes: the CLI, a studio, FFmpeg) on threads of
     /// its own, so that its blocking calls never hold a cooperative thread the studio's in-process
     /// tests need: a kill loop waiting on its saver for half a minute starved their WebSockets too.

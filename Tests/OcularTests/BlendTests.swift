@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 /// Expected values are the formulas of the textbook's Light Work and W3C Compositing Level 1 worked by hand on colours
 /// scaled to 0…1, times 255, rounded to the nearest level (no exact halves occur: 255 is odd); average

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 /// The bean counter's stored model and training lists against damage and excess. Before: a model
 /// with a flipped byte inside a number loaded as good (wrong distances, no retraining), and a list

@@ -62,7 +62,7 @@ struct BlobSceneTests {
     static func counted(photo: String) throws -> BlobSceneEvaluation.SceneResult {
         let list = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
         let chosen = BlobSceneList(scenes: list.scenes.filter { $0.image.contains(photo) })
-        let classifier = try BlobClassifier.train(try TablePhotoEvaluation.sizedList(), profile: .standard).classifier
+        let classifier = try BlobClassifier.train(try TablePhotos.sizedList(), profile: .standard).classifier
         let evaluation = try chosen.evaluate(folder: TestData.path("tables/photos"), detector: try BlobDetector(), classifier: classifier)
         return try #require(evaluation.scenes.first, "\(photo) is among the labelled photos")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 @Suite("Bean counter: every object named, the tally and the money")
 struct BlobTallyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 @Suite("Frame sources")
 struct CaptureTests {

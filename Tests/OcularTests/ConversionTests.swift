@@ -1,3 +1,4 @@
+import OcularTestSupport
 import Testing
 @testable import Ocular
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 @testable import OcularEvaluation
+import OcularTestSupport
 
 @Suite("Face merging")
 struct FaceMergeTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 @testable import OcularEvaluation
+import OcularTestSupport
 
 /// Labelled boxes of ../shared/data: faces/faces.json and video/astronaut_pan.json.
 enum FaceLabels {

@@ -117,7 +117,7 @@ struct FilterFusionTests {
 struct FilterFusionEvaluation {
     @Test("random chains of colour filters equal one by one within a level, on a gradient and on shared pictures")
     func randomChains() async throws {
-        try await HeavyWork.run {
+        do {
             var random = SeededGenerator(seed: 36)
             let gradient = try FilterFusionTests.gradient(blueStep: 51)
             let pictures = try [Image(contentsOfFile: TestData.path("images/coffee.png")), Image(contentsOfFile: TestData.path("images/rocket.jpg")).shrunk(toFit: 640)]

@@ -2,6 +2,7 @@ import Foundation
 import OpenCVReference
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 @Suite("Reading and writing image files")
 struct ImageFileTests {

@@ -2,6 +2,7 @@ import Foundation
 import OpenCVReference
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 /// The OpenCV tutorial's samples, each against known values.
 @Suite("samples")

@@ -1,4 +1,5 @@
 import Foundation
+import OcularTestSupport
 import Testing
 @testable import Ocular
 

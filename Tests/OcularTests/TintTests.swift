@@ -1,5 +1,6 @@
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 @Suite("Gray-world white balance and tint")
 struct TintTests {

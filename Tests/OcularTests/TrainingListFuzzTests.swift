@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 @testable import OcularEvaluation
+import OcularTestSupport
 
 /// Damaged training lists (JSON and property list) and damaged stored models: each either reads as
 /// something valid (every label inside the list, every descriptor the profile's size) or is refused

@@ -2,6 +2,7 @@ import Foundation
 import OpenCVBridge
 import Testing
 @testable import Ocular
+import OcularTestSupport
 
 @Suite("White balance keeps the brightness")
 struct WhiteBalanceTests {

@@ -45,9 +45,9 @@ struct BeanSceneEvaluation {
     /// scenes are bounded so that a change shows. The other sets are reported.
     @Test("the default profile finds, names and counts the objects of held-apart table scenes 48–95; the textbook's does not", arguments: sets)
     func scenes(_ set: SceneSet) async throws {
-        try await HeavyWork.run {
+        do {
             // The shared list with the lengths the shipped list gives its objects, as the studio names them.
-            var list = try TrainingList(contentsOfFile: BlobSceneTests.trainingList)
+            var list = try TrainingList(contentsOfFile: TestData.path("beancounter/labels.json"))
             list.millimetres = try TrainingList(contentsOfFile: TestData.shippedTrainingList).millimetres
             let maker = try BlobScenes(list: list, count: set.scenes.upperBound)
             var drawn: [BlobScenes.Scene] = []

@@ -50,7 +50,7 @@ struct CatPhotoEvaluation {
 
     @Test("real cat photos, tuned and held apart, the default beside plain OpenCV's cat cascade: at least the figures measured when the split was made; no face on the real tables' coins and beans")
     func realCats() async throws {
-        try await HeavyWork.run {
+        do {
             let list = try Self.photos()
             let finders: [(name: String, finder: any FaceFinding)] = [("default", try FaceDetector()),
                                                                        ("plain OpenCV's cat cascade", try OpenCVFaceBaseline(species: .cat))]

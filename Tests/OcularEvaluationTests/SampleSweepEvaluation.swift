@@ -195,7 +195,7 @@ struct SampleSweepEvaluation {
 
     @Test("tracking: a photograph moved (up to 6 px), turned (up to 1.5°), re-lit, noisy, compressed and blurred is followed within 1 px a frame")
     func trackingSweep() throws {
-        let photo = try Image(contentsOfFile: SampleTests.picture).converted(to: .gray8)
+        let photo = try Image(contentsOfFile: TestData.path("images/coffee.png")).converted(to: .gray8)
         var generator = SeededGenerator(seed: 77)
         var errors: [Double] = [], followed: [Int] = []
         for run in 0..<Evaluation.rounds(full: 6, sample: 2) {

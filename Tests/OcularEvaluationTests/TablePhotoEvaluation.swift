@@ -13,23 +13,10 @@ import Testing
 /// pictures than were trained on, to say how well made scenes predict real ones.
 @Suite("Bean counter on real table photos")
 struct TablePhotoEvaluation {
-    static let heldApart = ["coins_cad_016", "coins_cad_025", "coins_cad_043", "coins_cad_045",
-                            "beans_coffee_20231014_220553", "beans_coffee_20231014_220617",
-                            "beans_white_20231014_220012", "beans_white_20231014_220019"]
-
-    /// The tables' training list with its objects' real lengths, as a user would give them: the
-    /// coins' diameters from their mints; the beans' median lengths against the złoty (23 mm) in the
-    /// bean photos kept for tuning (white 17.7 mm of 17, coffee 10.7 mm of 20).
-    static func sizedList() throws -> TrainingList {
-        var list = try TrainingList(contentsOfFile: TestData.path("tables/train/labels.json"))
-        list.millimetres = [2: 21.2, 3: 18.03, 4: 23.88, 5: 26.5, 6: 28, 9: 18, 10: 11, 11: 23]
-        return list
-    }
-
     @Test("found, precise, named and counted on real photos, held apart beside tuned, coins and beans; the textbook's as the baseline")
     func realTables() throws {
         let photos = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
-        let list = try Self.sizedList()
+        let list = try TablePhotos.sizedList()
         var unsized = list
         unsized.millimetres = [:]
         var results: [String: BlobSceneEvaluation] = [:]
@@ -41,7 +28,7 @@ struct TablePhotoEvaluation {
             for held in [false, true] {
                 for kind in ["coins", "beans"] {
                     let chosen = BlobSceneList(scenes: photos.scenes.filter { scene in
-                        scene.image.contains(kind + "_") && Self.heldApart.contains { scene.image.contains($0) } == held
+                        scene.image.contains(kind + "_") && TablePhotos.heldApart.contains { scene.image.contains($0) } == held
                     })
                     let score = try chosen.evaluate(folder: TestData.path("tables/photos"), detector: detector, classifier: classifier)
                     #expect(score.problems.isEmpty)
@@ -100,7 +87,7 @@ struct TablePhotoEvaluation {
     @Test("how many training pictures a class needs, measured on the real photos")
     func picturesPerClass() throws {
         let photos = try BlobSceneList(contentsOfFile: TestData.path("tables/photos/ground_truth.json"))
-        let list = try Self.sizedList()
+        let list = try TablePhotos.sizedList()
         let turns = Self.picturesInTurn(of: list)
         let detector = try BlobDetector()
         var rows: [[String]] = [], named: [Int: Double] = [:]

@@ -15,14 +15,14 @@ struct FaceMotionEvaluation {
     /// (the default since issue 95): 676 and 12 every 10th frame; 658 and 26 every frame.
     @Test("faces in motion (panning, coming nearer, going away, shaking, leaving the frame; four faces, plain and busy backgrounds): followed by optical flow with a check every tenth frame (the network's, the default profile), found in at least 97 % of the frames, with no more than 3 % false boxes, and no worse than with a check every frame")
     func motionSweep() async throws {
-        try await HeavyWork.run {
+        do {
             let sweep = try SweepSources.sweep.get()
-            let all = FaceMotionTests.clips.indices.flatMap { clip in sweep.humans.indices.map { (clip: clip, source: $0) } }
+            let all = MotionClips.all.indices.flatMap { clip in sweep.humans.indices.map { (clip: clip, source: $0) } }
             let pairs = Evaluation.cases(all, sampleEvery: 3)
-            let flow = try FaceMotionTests.score(.standard, sweep: sweep, pairs: pairs)
+            let flow = try MotionClips.score(.standard, sweep: sweep, pairs: pairs)
             var cascadeOnly = FaceDetectionProfile.standard
             cascadeOnly.tracking?.flow = nil
-            let cascade = try FaceMotionTests.score(cascadeOnly, sweep: sweep, pairs: pairs)
+            let cascade = try MotionClips.score(cascadeOnly, sweep: sweep, pairs: pairs)
             func recall(_ score: (hits: Int, misses: Int, wrong: Int, notes: [String])) -> Double { Double(score.hits) / Double(max(1, score.hits + score.misses)) }
             func precision(_ score: (hits: Int, misses: Int, wrong: Int, notes: [String])) -> Double { Double(score.hits) / Double(max(1, score.hits + score.wrong)) }
             Evaluation.table("Faces in motion (\(pairs.count) clips of 30 frames)", columns: ["follower", "faces found", "missed", "false boxes", "recall", "precision"],

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Ocular
 @testable import OcularGallery
+import OcularTestSupport
 
 @Suite("Gallery: saving, adding, reading, deleting, reconciling")
 struct GalleryTests {

@@ -21,7 +21,7 @@ struct FaceSweepEvaluation {
 
     @Test("the default profile on the sweep: humans 0.1–0.8 of the frame tilted up to ±20° found at recall and precision ≥ 0.95; cats from 0.3 of the frame, cut off by an edge or not, at recall ≥ 0.75 and precision ≥ 0.9, boxes on the face (IoU ≥ 0.3; smaller cats reported); the textbook profile finds under half")
     func defaultProfileOnTheSweep() async throws {
-        try await HeavyWork.run {
+        do {
             let sweep = try SweepSources.sweep.get()
             let detector = try FaceDetector()
             #expect(detector.usesNetwork, "the default profile needs the face network: run scripts/fetch-face-model.sh")
@@ -38,11 +38,11 @@ struct FaceSweepEvaluation {
                 all.score(picture: frame.name, group: frame.axis, labels: frame.faces, found: found)
                 let textbookFound = try textbook.faces(in: frame.image).map { LabelledFace(species: $0.species, bounds: $0.bounds) }
                 book.score(picture: frame.name, group: frame.axis, labels: frame.faces, found: textbookFound)
-                if FaceSweepTests.inIssueRange(frame.name) {
+                if SweepSources.inIssueRange(frame.name) {
                     inRange.score(picture: frame.name, labels: frame.faces, found: found)
                     bookInRange.score(picture: frame.name, labels: frame.faces, found: textbookFound)
                 }
-                if frame.faces.contains(where: { $0.species == .cat }), !FaceSweepTests.isSmallCat(frame.name) {
+                if frame.faces.contains(where: { $0.species == .cat }), !SweepSources.isSmallCat(frame.name) {
                     largeCats.score(picture: frame.name, labels: frame.faces, found: found)
                     bookLargeCats.score(picture: frame.name, labels: frame.faces, found: textbookFound)
                 }
@@ -92,7 +92,7 @@ struct FaceSweepEvaluation {
     /// 1.4 times the cost.
     @Test("a stream's whole searches that skip small faces (three in four) search a small copy — the cascades 240 pixels at three turns, the network its stream side: on the sweep's frames whose human faces are all 0.12–0.8 of the frame, each finds at least 0.95 of the faces at precision ≥ 0.97")
     func streamSearchesOnTheSweep() async throws {
-        try await HeavyWork.run {
+        do {
             let sweep = try SweepSources.sweep.get()
             // The cascades search a 240-pixel copy at each turn; the network, which finds turned faces at
             // once, searches one copy whose long side is its streamLongestSide.
@@ -106,7 +106,7 @@ struct FaceSweepEvaluation {
                 let turns = detector.usesNetwork ? [0.0] : detector.profile.turns
                 var labels = 0, found = 0, boxes = 0, hits = 0
                 // Every other frame: its figure sits near its bar (201 of 210), and a quarter's 52 faces leave too few.
-                for index in Evaluation.cases(Self.singleFaceFrames(sweep), sampleEvery: 2) where FaceSweepTests.inIssueRange(sweep.names[index].name) {
+                for index in Evaluation.cases(Self.singleFaceFrames(sweep), sampleEvery: 2) where SweepSources.inIssueRange(sweep.names[index].name) {
                     let frame = try sweep.frame(index)
                     let shortSide = Double(min(frame.image.width, frame.image.height))
                     let humans = frame.faces.filter { $0.species == .human }.map(\.bounds)
@@ -134,7 +134,7 @@ struct FaceSweepEvaluation {
 
     @Test("the eye line follows a turned head: on the sweep's heads tilted ±5…25° (each tilt known exactly), the default's eye line is within 2.5° of the tilt on average, about half of YuNet's own error; each profile's printed")
     func eyeLineOnTilts() async throws {
-        try await HeavyWork.run {
+        do {
             let sweep = try SweepSources.sweep.get()
             let frames = Evaluation.cases((0..<sweep.count).filter { sweep.names[$0].axis == "tilt" }, sampleEvery: 2)
             var rows: [[String]] = []
@@ -210,7 +210,7 @@ struct FaceSweepEvaluation {
 
     @Test("group scenes of 2–20 people at 720p and 1080p, faces from 24 px: the default profile finds ≥ 0.95 of the faces at precision ≥ 0.95 on the tuned scenes and, boxes on the face (IoU ≥ 0.3), on the held-apart ones too, at least 10 points of recall above plain OpenCV's cascade on the same scenes")
     func groupScenes() async throws {
-        try await HeavyWork.run {
+        do {
             let sweep = try SweepSources.sweep.get()
             let detector = try FaceDetector()
             #expect(detector.usesNetwork, "the default profile needs the face network: run scripts/fetch-face-model.sh")
