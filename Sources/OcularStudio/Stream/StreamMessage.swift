@@ -14,6 +14,10 @@ import Ocular
 /// acknowledgements. Every other type belongs to a page action (``PageAction``: save, tap, capture,
 /// merge, classify, …); the hello lists them all, each with its JSON Schema.
 enum StreamMessage {
+    /// What an error is `about` when the text was no message the studio takes (too long, no JSON object,
+    /// no `type`, a type it does not know): it cannot be about a type.
+    static let unreadable = "message"
+
     /// An example of a message, for errors about messages that are none.
     static let example = #"send messages like {"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#
 
@@ -222,8 +226,8 @@ enum StreamMessage {
         case hello(Hello)
         /// After every accepted settings message: the recipe with every value spelled out.
         case settings(recipe: Recipe, quality: Int)
-        /// What went wrong with a text message: `about` names its type ("settings" for a text that is
-        /// no message).
+        /// What went wrong with a text message: `about` names its type (``StreamMessage/unreadable``,
+        /// "message", for a text that is no message the studio takes).
         case error(about: String, message: String)
         /// Frame `frame` was refused (its answer): `about` is "frame".
         case frameRefused(frame: Int, message: String)

@@ -125,26 +125,27 @@ final class StreamSession: Sendable {
     /// Applies a text message: the session's own (the settings, all or nothing; the link's
     /// acknowledgements) or an action's, decoded once.
     /// - Returns: The reply: the new settings, an action's answer, or an error about the message's
-    ///   type naming what is wrong (about "settings" for a message that is none); nil when the answer
+    ///   type naming what is wrong (about "message" for a text that is no message the studio takes:
+    ///   too long, no JSON object, no type, a type it does not know); nil when the answer
     ///   comes after the next frame (a save).
     func receive(_ text: String) -> StreamMessage.Outbound? {
         // Refused by its size before a byte is parsed: a JSON decoder's time grows with what it reads.
         let bytes = text.utf8.count
         guard bytes <= configuration.maxTextMessageBytes else {
-            return .error(about: "settings", message: "a text message of \(bytes) bytes refused: the limit is \(configuration.maxTextMessageBytes) bytes")
+            return .error(about: StreamMessage.unreadable, message: "a text message of \(bytes) bytes refused: the limit is \(configuration.maxTextMessageBytes) bytes")
         }
         let data = Data(text.utf8)
         let envelope: StreamMessage.Envelope
         do throws(StreamMessageError) {
             envelope = try StreamMessage.Envelope.read(data)
         } catch {
-            return .error(about: "settings", message: error.reason)
+            return .error(about: StreamMessage.unreadable, message: error.reason)
         }
         let action = routes[envelope.type]
         let own = StreamMessage.Own.declaration(of: envelope.type)
         guard own != nil || action != nil else {
             let reason = "unknown message type \(StageError.quoted(envelope.type)); the types are \(messageTypes.joined(separator: ", "))"
-            return .error(about: "settings", message: reason)
+            return .error(about: StreamMessage.unreadable, message: reason)
         }
         do throws(StreamMessageError) {
             if let own { return try receive(own.message(in: envelope, data: data)) }
