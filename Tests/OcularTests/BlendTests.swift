@@ -28,9 +28,9 @@ struct BlendTests {
         (.darken, [[60, 100, 30], [20, 10, 127]]),
         (.lighten, [[200, 180, 240], [250, 220, 128]]),
         // 200 / (1 − 60/255) = 261.5 → 255 (capped); 220 / (1 − 10/255) = 228.98 → 229
-        (.colorDodge, [[255, 255, 255], [255, 229, 255]]),
+        (.colourDodge, [[255, 255, 255], [255, 229, 255]]),
         // 255 · (1 − (55/255) / (60/255)) = 21.25 → 21; (1 − 20/255) / (250/255) = 0.94 → 15.3 → 15
-        (.colorBurn, [[21, 35, 16], [15, 0, 0]]),
+        (.colourBurn, [[21, 35, 16], [15, 0, 0]]),
         // source 60 ≤ 127.5: 200 · 120 / 255 = 94.12 → 94; source 127 ≤ 127.5: 128 · 254 / 255 = 127.498 → 127
         (.hardLight, [[94, 164, 229], [246, 17, 127]]),
         // source 60 ≤ ½: 200 − (1 − 120/255) · 200 · 55 / 255 = 177.16 → 177; source 180 > ½, backdrop 100/255 > ¼:
@@ -44,7 +44,7 @@ struct BlendTests {
         (.hue, [[37, 150, 207], [255, 92, 172]]),
         (.saturation, [[205, 99, 25], [0, 231, 125]]),
         // Lum(Cs) = 0.3 · 60 + 0.59 · 180 + 0.11 · 240 = 150.6; Cs + (122.3 − 150.6) = (31.7, 151.7, 211.7)
-        (.color, [[32, 152, 212], [255, 92, 172]]),
+        (.colour, [[32, 152, 212], [255, 92, 172]]),
         // Cb + (150.6 − 122.3) = (228.3, 128.3, 58.3)
         (.luminosity, [[228, 128, 58], [0, 146, 79]]),
     ]
@@ -79,8 +79,8 @@ struct BlendTests {
         case .lighten: return max(cb, cs)
         case .difference: return abs(cb - cs)
         case .exclusion: return cb + cs - 2 * cb * cs
-        case .colorDodge: return a == 0 ? 0 : b == 255 ? 1 : min(255, Double(255 * a) / Double(255 - b)) / 255
-        case .colorBurn: return a == 255 ? 1 : b == 0 ? 0 : (255 - min(255, Double(255 * (255 - a)) / Double(b))) / 255
+        case .colourDodge: return a == 0 ? 0 : b == 255 ? 1 : min(255, Double(255 * a) / Double(255 - b)) / 255
+        case .colourBurn: return a == 255 ? 1 : b == 0 ? 0 : (255 - min(255, Double(255 * (255 - a)) / Double(b))) / 255
         case .softLight:
             if cs <= 0.5 { return cb - (1 - 2 * cs) * cb * (1 - cb) }
             let d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : cb.squareRoot()
@@ -90,7 +90,7 @@ struct BlendTests {
     }
 
     @Test("every separable mode equals W3C's formula, rounded, for all 65,536 pairs of bytes, also mixed by an opacity",
-          arguments: [BlendMode.normal, .multiply, .screen, .overlay, .darken, .lighten, .colorDodge, .colorBurn, .hardLight, .softLight, .difference, .exclusion])
+          arguments: [BlendMode.normal, .multiply, .screen, .overlay, .darken, .lighten, .colourDodge, .colourBurn, .hardLight, .softLight, .difference, .exclusion])
     func exhaustive(mode: BlendMode) throws {
         // A 256 × 256 gray frame whose row is the backdrop byte, against a source whose column is the source byte.
         let frame = try Image(width: 256, height: 256, format: .gray8, bytes: (0..<65536).map { UInt8($0 >> 8) })
@@ -144,7 +144,7 @@ struct BlendTests {
         switch mode {
         case .hue: return setLum(setSat(source, sat(backdrop)), lum(backdrop))
         case .saturation: return setLum(setSat(backdrop, sat(source)), lum(backdrop))
-        case .color: return setLum(source, lum(backdrop))
+        case .colour: return setLum(source, lum(backdrop))
         default: return setLum(backdrop, lum(source))
         }
     }
@@ -152,7 +152,7 @@ struct BlendTests {
     /// Non-separable modes run in float: a result within 10⁻⁴ of a rounding boundary may round the other
     /// way than in Double (about one byte in 500 on photographs), never further.
     @Test("hue, saturation, color and luminosity stay within one level of W3C's formulas, in every pixel layout",
-          arguments: [BlendMode.hue, .saturation, .color, .luminosity])
+          arguments: [BlendMode.hue, .saturation, .colour, .luminosity])
     func nonSeparableAgainstDouble(mode: BlendMode) throws {
         // 4,096 random pairs, then gray, black, white and fully saturated colours against each other.
         var generator = SeededGenerator(seed: 13)
@@ -221,7 +221,7 @@ struct BlendTests {
         #expect(try blended(.screen) == [213, 250])      // 20 + 250 − 19.6 = 250.4 → 250
         #expect(try blended(.hue) == [200, 20])
         #expect(try blended(.saturation) == [200, 20])
-        #expect(try blended(.color) == [200, 20])
+        #expect(try blended(.colour) == [200, 20])
         #expect(try blended(.luminosity) == [60, 250])
         // A colour source is converted to the frame's gray first (BT.601: 0.299 R + 0.587 G + 0.114 B).
         let colourSource = try Image(width: 2, height: 1, format: .rgb8, bytes: [255, 0, 0, 0, 0, 255])

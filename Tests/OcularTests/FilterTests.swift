@@ -63,20 +63,20 @@ struct FilterTests {
     @Test("colour controls at the ends of their ranges")
     func colourControls() throws {
         // Saturation 0: every colour its Rec. 709 luma: red 0.2126·255 = 54.2, green 182.4, blue 18.4.
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self, #""saturation":0"#), to: [(255, 0, 0), (0, 255, 0), (0, 0, 255)])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self, #""saturation":0"#), to: [(255, 0, 0), (0, 255, 0), (0, 0, 255)])
                 == [[54, 54, 54], [182, 182, 182], [18, 18, 18]])
         // Saturation 2: red twice as far from its luma: 2·255 − 54.2 clips, 0 − 54.2 clips.
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self, #""saturation":2"#), to: [(255, 0, 0), (100, 100, 100)])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self, #""saturation":2"#), to: [(255, 0, 0), (100, 100, 100)])
                 == [[255, 0, 0], [100, 100, 100]])
         // Contrast 0.25: (in − 0.5)·0.25 + 0.5 → 0 becomes 95.6, 255 becomes 159.4.
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self, #""contrast":0.25"#), to: [(0, 255, 128)]) == [[96, 159, 128]])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self, #""contrast":0.25"#), to: [(0, 255, 128)]) == [[96, 159, 128]])
         // Contrast 4 pushes everything but mid-gray to the ends.
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self, #""contrast":4"#), to: [(0, 255, 60)]) == [[0, 255, 0]])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self, #""contrast":4"#), to: [(0, 255, 60)]) == [[0, 255, 0]])
         // Brightness: −1 black, +1 white, 0.2 adds 51.
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self, #""brightness":-1"#), to: [(255, 200, 10)]) == [[0, 0, 0]])
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self, #""brightness":1"#), to: [(0, 200, 10)]) == [[255, 255, 255]])
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self, #""brightness":0.2"#), to: [(100, 0, 250)]) == [[151, 51, 255]])
-        #expect(try Self.apply(Self.filter(ColorControlsFilter.self), to: [(12, 200, 99)]) == [[12, 200, 99]])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self, #""brightness":-1"#), to: [(255, 200, 10)]) == [[0, 0, 0]])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self, #""brightness":1"#), to: [(0, 200, 10)]) == [[255, 255, 255]])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self, #""brightness":0.2"#), to: [(100, 0, 250)]) == [[151, 51, 255]])
+        #expect(try Self.apply(Self.filter(ColourControlsFilter.self), to: [(12, 200, 99)]) == [[12, 200, 99]])
     }
 
     @Test("hue by 120° turns each primary into the next, and grays stay")
@@ -117,7 +117,7 @@ struct FilterTests {
     @Test("colour matrix: channels swapped and biased")
     func colourMatrix() throws {
         let swap = #""rVectorR":0,"rVectorB":1,"bVectorR":1,"bVectorB":0,"biasVectorG":0.2"#
-        #expect(try Self.apply(Self.filter(ColorMatrixFilter.self, swap), to: [(10, 20, 30)]) == [[30, 71, 10]])
+        #expect(try Self.apply(Self.filter(ColourMatrixFilter.self, swap), to: [(10, 20, 30)]) == [[30, 71, 10]])
     }
 
     @Test("temperature and tint: the same light changes nothing; tungsten white becomes neutral")
@@ -244,7 +244,7 @@ struct FilterTests {
     @Test("constant colour fills the frame, keeping its size and format")
     func constantColour() throws {
         let frame = try Image(width: 6, height: 3, format: .rgba8, filledWith: [1, 2, 3, 4])
-        let out = try Self.filter(ConstantColorGeneratorFilter.self, ##""color":"#336699""##).process(Frame(image: frame)).image
+        let out = try Self.filter(ConstantColourGeneratorFilter.self, ##""color":"#336699""##).process(Frame(image: frame)).image
         #expect(out.format == .rgba8 && out.width == 6 && out.height == 3)
         #expect(Set((0..<6).map { out.pixel(x: $0, y: 2) }) == [[0x33, 0x66, 0x99, 255]])
     }

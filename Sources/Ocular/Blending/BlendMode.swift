@@ -28,9 +28,9 @@ public enum BlendMode: String, Sendable, CaseIterable, Codable {
     /// The lighter of the two: B(cb, cs) = max(cb, cs).
     case lighten
     /// Brightens the frame to reflect the picture: B = min(1, cb / (1 − cs)).
-    case colorDodge = "color-dodge"
+    case colourDodge = "color-dodge"
     /// Darkens the frame to reflect the picture: B = 1 − min(1, (1 − cb) / cs).
-    case colorBurn = "color-burn"
+    case colourBurn = "color-burn"
     /// Multiply where the picture is dark, screen where it is light.
     case hardLight = "hard-light"
     /// A gentler hard light, as a diffused spotlight (the W3C formula).
@@ -44,7 +44,7 @@ public enum BlendMode: String, Sendable, CaseIterable, Codable {
     /// The picture's saturation with the frame's hue and luminosity.
     case saturation
     /// The picture's hue and saturation with the frame's luminosity.
-    case color
+    case colour = "color"
     /// The picture's luminosity with the frame's hue and saturation.
     case luminosity
 
@@ -54,8 +54,8 @@ public enum BlendMode: String, Sendable, CaseIterable, Codable {
         case .none: "None"
         case .average: "Average"
         case .hud: "HUD (edges)"
-        case .colorDodge: "Color dodge"
-        case .colorBurn: "Color burn"
+        case .colourDodge: "Color dodge"
+        case .colourBurn: "Color burn"
         case .hardLight: "Hard light"
         case .softLight: "Soft light"
         default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
@@ -73,15 +73,15 @@ public enum BlendMode: String, Sendable, CaseIterable, Codable {
         case .overlay: OCULAR_BLEND_OVERLAY
         case .darken: OCULAR_BLEND_DARKEN
         case .lighten: OCULAR_BLEND_LIGHTEN
-        case .colorDodge: OCULAR_BLEND_COLOR_DODGE
-        case .colorBurn: OCULAR_BLEND_COLOR_BURN
+        case .colourDodge: OCULAR_BLEND_COLOR_DODGE
+        case .colourBurn: OCULAR_BLEND_COLOR_BURN
         case .hardLight: OCULAR_BLEND_HARD_LIGHT
         case .softLight: OCULAR_BLEND_SOFT_LIGHT
         case .difference: OCULAR_BLEND_DIFFERENCE
         case .exclusion: OCULAR_BLEND_EXCLUSION
         case .hue: OCULAR_BLEND_HUE
         case .saturation: OCULAR_BLEND_SATURATION
-        case .color: OCULAR_BLEND_COLOR
+        case .colour: OCULAR_BLEND_COLOR
         case .luminosity: OCULAR_BLEND_LUMINOSITY
         }
     }

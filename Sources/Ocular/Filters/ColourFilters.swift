@@ -37,7 +37,7 @@ public struct SepiaToneFilter: ColourOperationStage, FilterStage {
 
 /// Saturation, brightness and contrast: saturation mixes each colour with its luma, then
 /// out = (in − 0.5)·contrast + 0.5 + brightness.
-public struct ColorControlsFilter: ColourOperationStage, FilterStage {
+public struct ColourControlsFilter: ColourOperationStage, FilterStage {
     public static let name = "colorControls"
     public static let title = "Colour controls"
     public static let category = StageCategory.colourAdjustment
@@ -74,7 +74,7 @@ public struct ColorControlsFilter: ColourOperationStage, FilterStage {
 }
 
 /// Any linear mix of the channels plus a bias: out.r = rVector · (r, g, b) + bias.r, and so on.
-public struct ColorMatrixFilter: ColourOperationStage, FilterStage {
+public struct ColourMatrixFilter: ColourOperationStage, FilterStage {
     public static let name = "colorMatrix"
     public static let title = "Colour matrix"
     public static let category = StageCategory.colourAdjustment
@@ -388,19 +388,19 @@ public struct WhitePointAdjustFilter: ColourOperationStage, FilterStage {
     public static let category = StageCategory.colourAdjustment
     public static let summary = "Moves white to a colour, scaling everything with it (a warm white warms the whole picture)."
     /// The “White becomes” parameter: The colour white turns into; each channel is scaled by it.
-    public static let color = Key<Colour>.colour("color", title: "White becomes", default: .white,
+    public static let colour = Key<Colour>.colour("color", title: "White becomes", default: .white,
                                                  help: "The colour white turns into; each channel is scaled by it.")
-    public static let parameters = declared(color)
+    public static let parameters = declared(colour)
 
     /// The value of the `color` parameter this stage was built with.
-    public let color: Colour
+    public let colour: Colour
 
     public init(_ values: StageValues) {
-        color = values[Self.color]
+        colour = values[Self.colour]
     }
 
     public var operation: ColourOperation {
-        .matrix(.scaling(SIMD3(Double(color.red), Double(color.green), Double(color.blue)) / 255))
+        .matrix(.scaling(SIMD3(Double(colour.red), Double(colour.green), Double(colour.blue)) / 255))
     }
 }
 

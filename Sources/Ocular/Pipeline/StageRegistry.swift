@@ -32,7 +32,7 @@ public struct StageRegistry: Sendable {
         TotalVariationStage.self,
         DrawingCanvasStage.self,
         // The Core Image–style filters, by category.
-        ColorControlsFilter.self,
+        ColourControlsFilter.self,
         ExposureAdjustFilter.self,
         GammaAdjustFilter.self,
         HueAdjustFilter.self,
@@ -41,14 +41,14 @@ public struct StageRegistry: Sendable {
         TemperatureAndTintFilter.self,
         WhitePointAdjustFilter.self,
         ToneCurveFilter.self,
-        ColorMatrixFilter.self,
+        ColourMatrixFilter.self,
         SepiaToneFilter.self,
         GaussianBlurFilter.self,
         StraightenFilter.self,
         AffineTransformFilter.self,
         CropFilter.self,
         SourceOverCompositingFilter.self,
-        ConstantColorGeneratorFilter.self,
+        ConstantColourGeneratorFilter.self,
     ])
 
     /// The stage of that name.
