@@ -293,7 +293,7 @@ def test_record_lands_in_the_gallery_or_the_page_says_why_not(studio, engine_pag
     assert types, f"{engine} records in some type"
     page.click("#record")
     wait_until(page, "window.ocularRecorder.phase === 'recording'", timeout=10000)
-    page.wait_for_timeout(2000)
+    wait_until(page, "window.ocularRecorder.chunks >= 2", timeout=10000)  # two seconds, as the recorder counts them
     page.click("#record")
     wait_until(page, "window.ocularRecorder.uploads.length === 1", timeout=30000)
     upload = page.evaluate("window.ocularRecorder.uploads[0]")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import TONE_HERTZ, Studio, browser_page, screenshot
-from test_studio import open_studio, stats
+from test_studio import open_studio, stats, wait_for_frames
 
 
 def gallery_items(studio):
@@ -54,10 +54,15 @@ def newest_with_mp4(studio, page, seconds=30):
 
 
 def record(page, seconds):
+    """Records `seconds` whole seconds, as the recorder counts them (a chunk a second), then stops."""
     page.click("#record")
     page.wait_for_function("window.ocularRecorder.phase === 'recording'", timeout=10000)
-    page.wait_for_timeout(int(seconds * 1000))
+    wait_for_chunks(page, seconds)
     page.click("#record")
+
+
+def wait_for_chunks(page, count):
+    page.wait_for_function(f"window.ocularRecorder.chunks >= {count}", timeout=count * 1000 + 10000)
 
 
 @pytest.fixture
@@ -75,13 +80,13 @@ def test_a_recording_of_light_work_in_gray_lands_in_the_gallery_with_its_sound(s
     page.wait_for_function("window.ocularStudio.stats().recipe.stages.some((step) => step.stage === 'gray')", timeout=5000)
     page.click("#record")
     page.wait_for_function("window.ocularRecorder.phase === 'recording'", timeout=10000)
-    page.wait_for_timeout(2000)
+    wait_for_chunks(page, 2)
     # While recording: the red mark with the time on the view, the size in the toolbar, Stop.
     assert page.is_visible("#recording-mark")
     assert page.inner_text("#record") == "■ Stop"
     assert "Recording 0:0" in page.inner_text("#record-status") and "kB" in page.inner_text("#record-status")
     screenshot(page, "recording-light-work.png")
-    page.wait_for_timeout(1000)
+    wait_for_chunks(page, 3)
     page.click("#record")
     page.wait_for_function("window.ocularRecorder.uploads.length === 1", timeout=20000)
     upload = page.evaluate("window.ocularRecorder.uploads[0]")
@@ -263,7 +268,7 @@ def test_without_a_microphone_a_stopped_at_the_limit_clip_records_silently_and_a
 def test_sounds_play_on_save_and_record_only_after_a_click_and_stay_off_once_turned_off(studio, recording_page):
     page = recording_page
     open_studio(page, studio)
-    page.wait_for_timeout(500)
+    wait_for_frames(page, stats(page)["framesReceived"] + 2)  # answers keep coming; none made a sound
     assert page.evaluate("window.ocularSounds.log") == []
     assert page.get_attribute("#sounds", "aria-pressed") == "true"
     page.click("#save")

@@ -105,7 +105,9 @@ def test_tint_animates_every_two_seconds(studio, cameraless_page):
     open_studio(page, studio)
     switch_on(page, "tint")
     first = page.evaluate(CANVAS_STATS)["mean"]
-    page.wait_for_timeout(2500)
+    # Waits for the tint to change (every two seconds), not for a time.
+    page.wait_for_function(f"(first) => ({CANVAS_STATS})().mean.some((value, channel) => Math.abs(value - first[channel]) > 3)",
+                           arg=first, timeout=10000)
     second = page.evaluate(CANVAS_STATS)["mean"]
     assert max(abs(a - b) for a, b in zip(first, second)) > 3, f"the tint should change: {first} → {second}"
     screenshot(page, "studio-tint.png")
@@ -138,7 +140,7 @@ def test_controls_are_built_from_the_registry(studio, cameraless_page):
     assert recipe_stages(page) == []
     page.click("li[data-stage=tint] .stage-head label")
     page.wait_for_function("window.ocularStudio.stats().recipe.stages.length === 1")
-    page.wait_for_timeout(300)
+    wait_for_frames(page, stats(page)["framesReceived"] + 1)  # a frame of the new recipe is shown
     screenshot(page, "studio-stages.png")
 
 

@@ -272,5 +272,7 @@ window.ocularRecorder = {
   get uploads() { return state.uploads; },
   get hasSound() { return state.hasSound; },
   get held() { return state.clip ? state.clip.blob.size : 0; },
+  /// The recording's chunks so far, one a second (CHUNK_MS): how long it has recorded, counted by the recorder.
+  get chunks() { return state.chunks.length; },
   stop: () => stop(),
 };
