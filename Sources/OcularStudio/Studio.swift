@@ -14,7 +14,7 @@ import OcularGallery
 /// back processed.
 ///
 /// Routes, one controller per resource: the single-page app's files at `/` (``FileMiddleware``),
-/// `GET /api/health` (``HealthController``), `GET /api/pages.js` (``PagesController``), `POST /api/sources` (``SourcesController``), `/api/gallery`
+/// `GET /api/health` (``HealthController``), `GET /api/pages.js` (``PagesController``), `GET /api/protocol.js` (``ProtocolController``), `POST /api/sources` (``SourcesController``), `/api/gallery`
 /// (``GalleryController``), `POST /api/gallery/clips` (``ClipsController``), `GET /api/beans` (``BeanCounterController``), and the WebSocket
 /// `/api/stream` (``StreamController``).
 /// Connections must send their request head in time and stay within the header size limit; idle
@@ -76,6 +76,7 @@ public enum Studio {
                                       beans: beans)
         HealthController(activity: stream.activity).addRoutes(to: router)
         PagesController().addRoutes(to: router)
+        ProtocolController(actions: actions).addRoutes(to: router)
         BeanCounterController(beans: beans).addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
         let converter = ClipConverter.make(configuration: configuration, logger: logger)

@@ -12,6 +12,7 @@
 // ("classify", "saveBlob") when there is nothing to classify or save. The blobs stay on the server, pixels included, so
 // Classify names exactly the blob that was boxed.
 
+import { requests } from "./api/protocol.js";
 import { createBooth } from "./booth.js";
 import { send } from "./connection.js";
 import { startLive } from "./live.js";
@@ -88,7 +89,7 @@ async function watchClassifier() {
 function sendRecipe() {
   const stage = { stage: "blobs", mask: state.mask };
   if (state.classifier === "ready") stage.training = "default";
-  send({ type: "settings", recipe: { stages: [stage] } });
+  send(requests.settings({ recipe: { stages: [stage] } }));
 }
 
 function setMask(mask) {
@@ -182,7 +183,7 @@ function handleMessage(message) {
   }
 }
 
-elements.classify.addEventListener("click", () => booth.request("classify", { type: "classify" }, "Classifying…"));
+elements.classify.addEventListener("click", () => booth.request("classify", requests.classify(), "Classifying…"));
 elements.imageMode.addEventListener("click", () => setMask(false));
 elements.maskMode.addEventListener("click", () => setMask(true));
 

@@ -8,6 +8,7 @@
 // (review, review-image, review-title, review-meta, review-status, review-discard, review-save,
 // review-share: the same ids on every page), where it is discarded or saved ("saveMerge", "saveBlob").
 
+import { requests } from "./api/protocol.js";
 import { send } from "./connection.js";
 import { shareItem, showSaveOutcome } from "./share.js";
 import { playSound } from "./sounds.js";
@@ -119,7 +120,7 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
     setSaving(true);
     setStatus("busy", "");
     playSound("shutter");
-    request("save", { type: saveType }, saving);
+    request("save", requests[saveType](), saving);
   }
 
   function saved(item) {

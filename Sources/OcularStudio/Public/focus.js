@@ -3,6 +3,7 @@
 // of interest (null off the picture), which goes to the camera as the W3C Image Capture
 // pointsOfInterest constraint where the camera takes it, and is marked on the preview either way.
 
+import { requests } from "./api/protocol.js";
 import { send } from "./connection.js";
 import { live } from "./stream.js";
 import { elements as liveElements, showNotice } from "./view.js";
@@ -21,13 +22,13 @@ export function sendTap(event) {
   const canvas = elements.output;
   const view = canvas.getBoundingClientRect();
   const tap = { x: event.clientX - view.left, y: event.clientY - view.top };
-  send({
-    type: "tap", x: tap.x, y: tap.y, viewWidth: view.width, viewHeight: view.height,
+  send(requests.tap({
+    x: tap.x, y: tap.y, viewWidth: view.width, viewHeight: view.height,
     frameWidth: canvas.width, frameHeight: canvas.height, layout: "letterbox",
     // The browser turns camera frames upright itself: they arrive as the sensor frame is shown.
     orientation: "landscape-right",
     position: live.cameraChoice === "front" ? "front" : "back",
-  });
+  }));
   return { ...tap, view };
 }
 

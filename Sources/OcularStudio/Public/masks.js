@@ -12,6 +12,7 @@
 // ("capture", "captureBiggest", "merge", "saveMerge") when there is nothing to capture, merge or save. The faces themselves stay on the
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
+import { requests } from "./api/protocol.js";
 import { createBooth } from "./booth.js";
 import { send } from "./connection.js";
 import { sendTap } from "./focus.js";
@@ -51,7 +52,7 @@ const speciesName = (species) => species[0].toUpperCase() + species.slice(1);
 
 /// The recipe of this page: the faces stage with everything drawn; cats as the checkbox says.
 function sendRecipe() {
-  send({ type: "settings", recipe: { stages: [{ stage: "faces", cats: elements.cats.checked }] } });
+  send(requests.settings({ recipe: { stages: [{ stage: "faces", cats: elements.cats.checked }] } }));
 }
 
 /// The capture buttons work while a face is in view, and nothing else waits.
@@ -149,10 +150,10 @@ function handleMessage(message) {
 
 elements.pickButtons.forEach((button, index) => button.addEventListener("click", () => {
   const slot = index + 1;
-  booth.request("capture", { type: "capture", slot }, `Picking face ${slot}…`);
+  booth.request("capture", requests.capture({ slot }), `Picking face ${slot}…`);
 }));
-elements.pickBiggest.addEventListener("click", () => booth.request("capture", { type: "captureBiggest" }, "Picking the two biggest faces…"));
-elements.merge.addEventListener("click", () => booth.request("merge", { type: "merge" }, "Merging…"));
+elements.pickBiggest.addEventListener("click", () => booth.request("capture", requests.captureBiggest(), "Picking the two biggest faces…"));
+elements.merge.addEventListener("click", () => booth.request("merge", requests.merge(), "Merging…"));
 
 // A tap on a face in the picture picks it: the server says where the tap lands in the frame ("tapped",
 // through its camera geometry: letterbox, the front camera's mirror), then keeps the face there.
@@ -172,7 +173,7 @@ function pickTapped(message) {
     return;
   }
   state.nextTapSlot = slot === 1 ? 2 : 1;
-  booth.request("capture", { type: "capture", slot, at: [point.x, point.y] }, `Picking face ${slot}…`);
+  booth.request("capture", requests.capture({ slot, at: [point.x, point.y] }), `Picking face ${slot}…`);
 }
 elements.cats.addEventListener("change", sendRecipe);
 

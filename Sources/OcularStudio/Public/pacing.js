@@ -28,6 +28,7 @@
 // a slow recipe's page encoded all 30 camera frames a second and sent five, 48 ms of Chromium's CPU a
 // frame shown against 13 for a recipe that keeps up.
 
+import { requests } from "./api/protocol.js";
 import { isConnected, send, sendFrame } from "./connection.js";
 import { encodeFrame, framesEncodedOffThread } from "./encoder.js";
 import { frameIntervalMs, hasHello, linkReport, processingSetsTheRate, recipeIsSlow, uploadSettings } from "./link.js";
@@ -100,7 +101,7 @@ export function answerArrived(number) {
   if (sent) state.roundTrip = roundTrip;
   // Acknowledged before the next frame goes, so the server can time both (a still is ready at once).
   const due = frameDueIn();
-  send({ type: "received", next: due === 0 || (due === null && !state.prepared && sources.kind !== "camera" && Boolean(state.stillBlob)) });
+  send(requests.received({ next: due === 0 || (due === null && !state.prepared && sources.kind !== "camera" && Boolean(state.stillBlob)) }));
   sendIfDue();
   return sent ? { ...sent, roundTrip } : null;
 }
@@ -225,7 +226,7 @@ export function sendIfDue() {
   state.sourceSwitched = false;
   // Sent ahead: the answer's acknowledgement does not precede it, so this says when its upload starts.
   if (state.inFlight.length > 0) {
-    send({ type: "upload" });
+    send(requests.upload());
     state.framesSentAhead += 1;
   }
   const sentAt = performance.now();

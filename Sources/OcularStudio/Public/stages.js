@@ -4,6 +4,7 @@
 // on, moving it, or changing a value sends {"type": "settings", "recipe": {"stages": [...]}}; the
 // server answers "settings" with the recipe spelled out, which the panel adopts.
 
+import { requests } from "./api/protocol.js";
 import { send } from "./connection.js";
 import { parameterControl as control } from "./controls.js";
 
@@ -50,7 +51,7 @@ export function currentRecipe() {
 export function sendSettings() {
   clearTimeout(state.settingsTimer);
   state.settingsTimer = 0;
-  send({ type: "settings", recipe: currentRecipe() });
+  send(requests.settings({ recipe: currentRecipe() }));
   summariseRecipe(currentRecipe());
 }
 
