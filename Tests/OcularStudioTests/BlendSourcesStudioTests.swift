@@ -5,6 +5,7 @@ import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
 import Ocular
+import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
@@ -12,8 +13,8 @@ import Testing
 struct BlendSourcesStudioTests {
     func rocketFile() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: dataRoot + "/images/rocket.jpg")) }
 
-    func object(_ buffer: ByteBuffer) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any])
+    func object(_ buffer: ByteBuffer) throws -> JSON {
+        try JSON(parsing: Data(buffer: buffer))
     }
 
     @Test("POST /api/sources answers 201 with an id; too large 413, not a picture or empty 400, each with the reason")
@@ -24,21 +25,21 @@ struct BlendSourcesStudioTests {
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
                 #expect(response.status == .created)
                 let body = try object(response.body)
-                #expect((body["id"] as? String)?.count == 32)
-                #expect(body["width"] as? Int == 640 && body["height"] as? Int == 427)
+                #expect(body["id"].text?.count == 32)
+                #expect(body["width"] == 640 && body["height"] == 427)
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(string: "these are not pixels")) { response in
                 #expect(response.status == .badRequest)
-                let reason = try object(response.body)["error"] as? String
+                let reason = try object(response.body)["error"].text
                 #expect(reason?.contains("not an image") == true, "\(reason ?? "")")
-                #expect(try object(response.body)["code"] as? String == "image.notAnImage")
+                #expect(try object(response.body)["code"] == "image.notAnImage")
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket.prefix(2000))) { response in
                 #expect(response.status == .badRequest, "a truncated JPEG")
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(repeating: 0, count: 200_001)) { response in
                 #expect(response.status == .contentTooLarge)
-                let reason = try object(response.body)["error"] as? String
+                let reason = try object(response.body)["error"].text
                 #expect(reason == "the picture is larger than the limit of 200000 bytes")
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"]) { response in
@@ -55,8 +56,8 @@ struct BlendSourcesStudioTests {
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
                 #expect(response.status == .contentTooLarge)
                 let body = try object(response.body)
-                #expect(body["code"] as? String == "image.tooManyPixels")
-                #expect((body["error"] as? String)?.contains("over the limit") == true, "\(body)")
+                #expect(body["code"] == "image.tooManyPixels")
+                #expect(body["error"].text?.contains("over the limit") == true, "\(body)")
             }
         }
     }
@@ -86,20 +87,20 @@ struct BlendSourcesStudioTests {
         let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0))
         _ = try await application.test(.live) { client in
             let id = try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
-                try #require(try object(response.body)["id"] as? String)
+                try #require(try object(response.body)["id"].text)
             }
             try await client.ws("/api/stream", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await messages.next()  // hello
-                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"blend","source":"unknown"}]}}"#))
-                guard case .text(let refused) = try await messages.next() else { Issue.record("no answer"); return }
-                #expect(refused.contains("stage 'blend', parameter 'source': no uploaded picture has the id 'unknown'"), "\(refused)")
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
+                try await stream.send(Recipe(stages: [.init("blend", ["source": "unknown"])]))
+                let refused = try await stream.message("error")
+                #expect(refused.message.contains("stage 'blend', parameter 'source': no uploaded picture has the id 'unknown'"), "\(refused)")
 
-                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"blend","source":"\#(id)","mode":"multiply"}]}}"#))
-                guard case .text(let settings) = try await messages.next() else { Issue.record("no answer"); return }
-                #expect(settings.contains(#""type":"settings""#) && settings.contains(id), "\(settings)")
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                let blended = try ReadFrameAnswer(try await messages.next()).image
+                try await stream.send(Recipe(stages: [.init("blend", ["source": .text(id), "mode": "multiply"])]))
+                let settings = try await stream.message("settings")
+                #expect(settings["recipe"]["stages"][0]["source"] == .text(id), "\(settings)")
+                try await stream.send(frame: jpeg)
+                let blended = try await stream.frame().image
                 let expected = try Blend(source: Image(contentsOfFile: dataRoot + "/images/rocket.jpg"), mode: .multiply).apply(to: sent)
                 // The server's JPEG (quality 80) of exactly this blend: channel means within a level.
                 let means = blended.channelMeans(), wanted = expected.channelMeans()
@@ -155,19 +156,19 @@ struct BlendSourceUploadFuzzTests {
         }
         var kept = 0, refused = 0
         for (bytes, answer) in zip(damaged, answers) {
-            let body = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+            let body = try JSON(parsing: answer.body)
             switch answer.status {
             case .created:
                 kept += 1
                 let decoded = try Image(decoding: bytes)
-                let id = try #require(body["id"] as? String)
-                #expect(body["width"] as? Int == decoded.width && body["height"] as? Int == decoded.height)
+                let id = try #require(body["id"].text)
+                #expect(body["width"].int == decoded.width && body["height"].int == decoded.height)
                 if let kept = try? sources.image(id: id) { #expect(kept == decoded) }  // the latest 4 are still there
             case .badRequest, .contentTooLarge:
                 refused += 1
                 // A forged size is 413 by its code's kind; any other damage 400.
-                #expect((answer.status == .contentTooLarge) == (body["code"] as? String == "image.tooManyPixels"), "\(body)")
-                let reason = body["error"] as? String ?? ""
+                #expect((answer.status == .contentTooLarge) == (body["code"] == "image.tooManyPixels"), "\(body)")
+                let reason = body["error"].text ?? ""
                 #expect(!reason.isEmpty && !reason.contains("\n"), "\(reason)")
                 #expect(throws: OcularError.self) { try Image(decoding: bytes) }
             default:

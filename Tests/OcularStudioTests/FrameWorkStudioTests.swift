@@ -6,6 +6,7 @@ import HummingbirdWSTesting
 import Logging
 import NIOCore
 import Ocular
+import OcularTestSupport
 import OcularGallery
 import StudioPlugins
 import Testing
@@ -29,7 +30,7 @@ struct FrameWorkStudioTests {
         let session = try StreamSession(configuration: configuration)
         let big = try Image(contentsOfFile: dataRoot + "/images/coffee.png").resized(width: 4000, height: 3000)
         let frame = ByteBuffer(bytes: try big.encoded(as: .jpeg(quality: 80)))
-        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"gaussianBlur","radius":100}]}}"#)
+        _ = try session.receive(Recipe(stages: [.init("gaussianBlur", ["radius": 100])]))
         let first = try Self.answerSize(session.process(frame))
         #expect(first.width * first.height <= 1920 * 1080 && first.width * first.height > 1900 * 1000, "\(first)")
         #expect(abs(Double(first.width) / Double(first.height) - 4.0 / 3.0) < 0.01, "the shape is kept: \(first)")
@@ -37,7 +38,7 @@ struct FrameWorkStudioTests {
         let second = try Self.answerSize(session.process(frame))
         #expect(second.width * second.height < first.width * first.height, "\(second) after \(first)")
         // A gray conversion is cheap: once measured, the whole frame fits.
-        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#)
+        _ = try session.receive(Recipe(stages: [.init("gray")]))
         let measuring = try Self.answerSize(session.process(frame))
         #expect(measuring.width * measuring.height <= 1920 * 1080)
         let whole = try Self.answerSize(session.process(frame))
@@ -63,10 +64,10 @@ struct FrameWorkStudioTests {
                 for _ in 0..<threads {
                     group.addTask {
                         _ = try await client.ws("/api/stream", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
-                            var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                            _ = try await messages.next()  // hello
-                            try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"gate"}]}}"#))
-                            _ = try await messages.next()  // settings
+                            var stream = StreamClient(inbound, outbound, maxSize: 1 << 24)
+                            _ = try await stream.message("hello")
+                            try await stream.send(Recipe(stages: [.init("gate")]))
+                            _ = try await stream.message("settings")
                             try await outbound.write(.binary(frame))
                             // Every first frame is at the gate before a second is sent: the second waits.
                             for _ in 0..<2000 where GateStage.arrived < threads { try await Task.sleep(for: .milliseconds(10)) }

@@ -7,6 +7,7 @@ import HummingbirdWSTesting
 import NIOCore
 import Ocular
 import OcularGallery
+import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
@@ -20,18 +21,8 @@ private final class TemporaryGallery: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 }
 
-private func object(_ buffer: ByteBuffer) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any])
-}
-
-private func text(_ message: WebSocketMessage?) throws -> [String: Any] {
-    guard case .text(let text) = message else { throw GalleryStudioTestError("expected a text message, got \(String(describing: message))") }
-    return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-}
-
-private struct GalleryStudioTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+private func object(_ buffer: ByteBuffer) throws -> JSON {
+    try JSON(parsing: Data(buffer: buffer))
 }
 
 @Suite("Ocular Studio's gallery: saving from the stream and /api/gallery", .timeLimit(.minutes(1)))
@@ -45,29 +36,27 @@ struct GalleryStudioTests {
         let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0), gallery: temporary.gallery)
         _ = try await application.test(.live) { client in
             try await client.ws("/api/stream", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await messages.next()  // hello
-                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#))
-                _ = try await messages.next()
-                try await outbound.write(.text(#"{"type":"save","caption":"gray cup"}"#))
-                try await outbound.write(.text(#"{"type":"save"}"#))
-                let refused = try text(try await messages.next())
-                #expect(refused["about"] as? String == "save" && (refused["message"] as? String)?.contains("already waiting") == true)
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
+                try await stream.send(grayRecipe)
+                _ = try await stream.message("settings")
+                try await stream.send("save", ["caption": "gray cup"])
+                try await stream.send("save")
+                let refused = try await stream.message("error")
+                #expect(refused["about"] == "save" && refused.message.contains("already waiting"))
+                try await stream.send(frame: jpeg)
                 // The save's answer travels with the frame it saved.
-                let answer = try ReadFrameAnswer(try await messages.next())
-                let saved = try #require(answer.messages.first)
-                #expect(answer.frame == 1 && answer.messages.count == 1)
-                #expect(saved["type"] as? String == "saved")
-                let item = try #require(saved["item"] as? [String: Any])
-                #expect(item["id"] as? Int == 1 && item["url"] as? String == "/api/gallery/1")
-                #expect(item["thumbnailURL"] as? String == "/api/gallery/1/thumbnail" && item["caption"] as? String == "gray cup")
+                let answer = try await stream.frame()
+                #expect(answer.frame == 1 && answer.messages.map(\.type) == ["saved"])
+                let item = try #require(answer.message("saved"))["item"]
+                #expect(item["id"] == 1 && item["url"] == "/api/gallery/1")
+                #expect(item["thumbnailURL"] == "/api/gallery/1/thumbnail" && item["caption"] == "gray cup")
                 // The next frame is not saved again.
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                #expect(try ReadFrameAnswer(try await messages.next()).messages.isEmpty)
-                try await outbound.write(.text(#"{"type":"save","caption":5}"#))
-                let badCaption = try text(try await messages.next())
-                #expect(badCaption["type"] as? String == "error" && (badCaption["message"] as? String)?.contains("caption must be text") == true)
+                try await stream.send(frame: jpeg)
+                #expect(try await stream.frame().messages.isEmpty)
+                try await stream.send("save", ["caption": 5])
+                let badCaption = try await stream.message("error")
+                #expect(badCaption.message.contains("caption must be text"))
             }
             try await client.execute(uri: "/api/gallery/1", method: .get) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "image/png")
@@ -92,19 +81,19 @@ struct GalleryStudioTests {
                 #expect(response.status == .ok)
                 #expect(!String(buffer: response.body).contains(temporary.folder), "a server path reached the client")
                 let page = try object(response.body)
-                let items = try #require(page["items"] as? [[String: Any]])
-                #expect(page["total"] as? Int == 2 && items.map { $0["id"] as? Int } == [2, 1])
-                #expect(items[0]["kind"] as? String == "video" && items[1]["caption"] as? String == "rocket")
-                #expect(items[1]["url"] as? String == "/api/gallery/1" && (items[1]["createdAt"] as? String)?.hasSuffix("Z") == true)
+                let items = page["items"].list
+                #expect(page["total"] == 2 && items.map(\.["id"]) == [2, 1])
+                #expect(items[0]["kind"] == "video" && items[1]["caption"] == "rocket")
+                #expect(items[1]["url"] == "/api/gallery/1" && items[1]["createdAt"].text?.hasSuffix("Z") == true)
             }
             try await client.execute(uri: "/api/gallery?limit=1&offset=1", method: .get) { response in
                 let page = try object(response.body)
-                #expect((page["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [1])
+                #expect(page["items"].list.map(\.["id"]) == [1])
             }
             for query in ["limit=0", "limit=201", "limit=x", "offset=-1"] {
                 try await client.execute(uri: "/api/gallery?\(query)", method: .get) { response in
                     let body = try object(response.body)
-                    #expect(response.status == .badRequest && body["error"] is String, "\(query)")
+                    #expect(response.status == .badRequest && body["error"].text != nil, "\(query)")
                 }
             }
             try await client.execute(uri: "/api/gallery/1", method: .get) { response in
@@ -129,19 +118,19 @@ struct GalleryStudioTests {
             for uri in ["/api/gallery/99", "/api/gallery/abc", "/api/gallery/99/thumbnail", "/api/gallery/-1"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     let body = try object(response.body)
-                    #expect(response.status == .notFound && body["error"] is String, "\(uri)")
+                    #expect(response.status == .notFound && body["error"].text != nil, "\(uri)")
                 }
             }
             try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
                 let body = try object(response.body)
-                #expect(response.status == .ok && body["deleted"] as? Int == 1)
+                #expect(response.status == .ok && body["deleted"] == 1)
             }
             try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
                 #expect(response.status == .notFound)
             }
             try await client.execute(uri: "/api/gallery", method: .get) { response in
                 let body = try object(response.body)
-                #expect(body["total"] as? Int == 1)
+                #expect(body["total"] == 1)
             }
         }
         #expect(!FileManager.default.fileExists(atPath: temporary.folder + "/photos/rocket.jpg"))

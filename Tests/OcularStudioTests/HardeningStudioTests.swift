@@ -27,13 +27,13 @@ struct HardeningStudioTests {
         let jpeg = try Image(width: 64, height: 48, format: .bgr8, filledWith: [0, 128, 255]).encoded(as: .jpeg(quality: 90))
         _ = try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
             try await client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await messages.next()  // hello
-                try await outbound.write(.binary(ByteBuffer(bytes: forgedHugePNG())))
-                guard case .text(let reply) = try await messages.next() else { Issue.record("a frame came back"); return }
-                #expect(reply.contains(#""about":"frame""#) && reply.contains("4294967295×4294967295"), "\(reply)")
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                let answer = try ReadFrameAnswer(try await messages.next())
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
+                try await stream.send(frame: forgedHugePNG())
+                let reply = try await stream.message("error")
+                #expect(reply["about"] == "frame" && reply.message.contains("4294967295×4294967295"), "\(reply)")
+                try await stream.send(frame: jpeg)
+                let answer = try await stream.frame()
                 #expect(try answer.image.width == 64)
                 #expect(answer.frame == 2, "the refused frame counts as the first")
             }
@@ -45,20 +45,18 @@ struct HardeningStudioTests {
     func hugeTextMessage() async throws {
         // 2 MB: the refusal is by size at any size over the limit (the WebSocket's own, 32 MiB, closes the
         // connection instead), and a debug build's WebSocket masks 32 MB for seconds.
-        let capture = #"{"type":"capture","slot":1,"at":["# + String(repeating: "0.5,", count: 500_000) + #"0.5]}"#
+        let capture = try StreamProtocol().request("capture", ["slot": 1, "at": .list(Array(repeating: 0.5, count: 500_001))])
         let limit = StudioConfiguration(port: 0).maxTextMessageBytes
         _ = try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
             try await client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                guard case .text(let hello) = try await messages.next() else { Issue.record("no hello"); return }
-                #expect(hello.contains(#""maxTextMessageBytes":\#(limit)"#))
-                try await outbound.write(.text(capture))
-                guard case .text(let reply) = try await messages.next() else { Issue.record("no answer to the message"); return }
-                #expect(reply.utf8.count < 200, "\(reply.prefix(200))…: \(reply.utf8.count) bytes")
-                #expect(reply.contains("a text message of \(capture.utf8.count) bytes refused: the limit is \(limit) bytes"), "\(reply.prefix(200))")
-                try await outbound.write(.text(#"{"type":"settings","quality":70}"#))
-                guard case .text(let settings) = try await messages.next() else { Issue.record("no answer to the settings"); return }
-                #expect(settings.contains(#""type":"settings""#) && settings.contains(#""quality":70"#), "\(settings)")
+                var stream = StreamClient(inbound, outbound)
+                #expect(try await stream.message("hello")["maxTextMessageBytes"].int == limit)
+                try await stream.send(text: capture)
+                let reply = try await stream.message("error")
+                #expect(reply.description.utf8.count < 200, "\(reply.description.prefix(200))…: \(reply.description.utf8.count) bytes")
+                #expect(reply.message == "a text message of \(capture.utf8.count) bytes refused: the limit is \(limit) bytes", "\(reply.message.prefix(200))")
+                try await stream.send("settings", ["quality": 70])
+                #expect(try await stream.message("settings")["quality"] == 70)
             }
             try await client.execute(uri: "/api/health", method: .get) { response in #expect(response.status == .ok) }
         }
@@ -76,11 +74,11 @@ struct HardeningStudioTests {
                 }
             }
             try await client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await messages.next()  // hello
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
                 for png in [rgba, grayAlpha] {
-                    try await outbound.write(.binary(ByteBuffer(bytes: png)))
-                    let image = try ReadFrameAnswer(try await messages.next()).image
+                    try await stream.send(frame: png)
+                    let image = try await stream.frame().image
                     #expect(image.width == 7 && image.height == 5)
                 }
             }
@@ -104,26 +102,24 @@ struct HardeningStudioTests {
 
         _ = try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
             async let streamA: Void = client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await messages.next()
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
                 for _ in 0..<6 {
-                    try await outbound.write(.binary(ByteBuffer(bytes: brightJPEG)))
-                    _ = try await messages.next()
+                    try await stream.send(frame: brightJPEG)
+                    _ = try await stream.answer()
                 }
             }.map { _ in () } ?? ()
             try await client.ws("/api/stream", configuration: .init(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await messages.next()
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
                 for round in 0..<6 {
-                    try await outbound.write(.binary(ByteBuffer(bytes: damaged[round % 2])))
-                    switch try await messages.next() {
-                    case .text(let reply):
-                        #expect(reply.contains(#""type":"error""#) && reply.contains(#""about":"frame""#), "\(reply)")
-                    case .binary(let leaked):
-                        let image = try ReadFrameAnswer(.binary(leaked)).image
+                    try await stream.send(frame: damaged[round % 2])
+                    switch try await stream.answer() {
+                    case .message(let reply):
+                        #expect(reply.type == "error" && reply["about"] == "frame", "\(reply)")
+                    case .frame(let leaked):
+                        let image = try leaked.image
                         Issue.record("a refused frame came back as \(image), channel means \(image.channelMeans())")
-                    case nil:
-                        Issue.record("the stream ended")
                     }
                 }
             }

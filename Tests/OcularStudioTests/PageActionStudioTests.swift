@@ -6,6 +6,7 @@ import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
 import Ocular
+import OcularTestSupport
 import StudioPlugins
 import Synchronization
 import Testing
@@ -46,7 +47,13 @@ private final class PingAction: PageAction {
         }
     }
 
-    private struct Pong: Encodable { let word: String, frames: Int, quadrant: String? }
+    static let answers: [AnswerDeclaration] = [.init("pong", Pong.self)]
+
+    struct Pong: AnswerBody {
+        let word: String, frames: Int, quadrant: String?
+        enum CodingKeys: String, CodingKey, CaseIterable { case word, frames, quadrant }
+        static func describe(_ field: CodingKeys) -> MessageField { MessageField(.text, "anything") }
+    }
 }
 
 /// An action that claims the session's own message.
@@ -59,13 +66,6 @@ private final class SettingsThief: PageAction {
     init(context: PageActionContext) {}
     func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? { nil }
 }
-
-private func text(_ message: WebSocketMessage?) throws -> [String: Any] {
-    guard case .text(let text) = message else { throw Unexpected(description: "expected text, got \(String(describing: message))") }
-    return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-}
-
-private struct Unexpected: Error, CustomStringConvertible { let description: String }
 
 /// A 64 × 48 frame, dark but for its bottom-right quarter.
 private func bottomRightBright() throws -> [UInt8] {
@@ -85,39 +85,36 @@ struct PageActionStudioTests {
         let frame = try bottomRightBright()
         _ = try await application.test(.live) { client in
             try await client.ws("/api/stream?page=samples", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 24)) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                let hello = try text(try await messages.next())
-                let stages = try #require(hello["stages"] as? [[String: Any]]).compactMap { $0["name"] as? String }
-                #expect(stages.contains("brightestQuadrant"))
-                let actions = try #require(hello["actions"] as? [[String: Any]])
+                var stream = StreamClient(inbound, outbound, maxSize: 1 << 24, actions: PageActionRegistry.standard.adding([PingAction.self]))
+                let hello = try await stream.message("hello")
+                #expect(hello["stages"].list.compactMap { $0["name"].text }.contains("brightestQuadrant"))
+                let actions = hello["actions"].list
                 // The page's own action, and every page's; not Many Masks' or Bean Counter's.
-                #expect(actions.compactMap { $0["name"] as? String } == ["saveFrame", "focusTap", "ping"])
-                let ping = try #require(actions.last?["messages"] as? [[String: Any]])
-                #expect(ping.first?["type"] as? String == "ping" && ping.first?["fields"] as? [String] == ["word"])
+                #expect(actions.compactMap { $0["name"].text } == ["saveFrame", "focusTap", "ping"])
+                let ping = actions.last?["messages"][0]
+                #expect(ping?["type"] == "ping" && ping?["fields"] == ["word"])
+                #expect(actions.last?["answers"][0]["type"] == "pong")
 
-                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"brightestQuadrant"}]}}"#))
-                #expect(try text(try await messages.next())["type"] as? String == "settings")
-                try await outbound.write(.binary(ByteBuffer(bytes: frame)))
+                try await stream.send(Recipe(stages: [.init("brightestQuadrant")]))
+                _ = try await stream.message("settings")
+                try await stream.send(frame: frame)
                 // The unknown kind goes out under its declared group, as the stage made it, with its frame.
-                let answer = try ReadFrameAnswer(try await messages.next())
-                #expect(answer.frame == 1 && answer.messages.count == 1)
-                let annotations = try #require(answer.messages.first)
-                #expect(annotations["type"] as? String == "annotations")
-                let quadrants = try #require(annotations["quadrants"] as? [[String: Any]])
-                #expect(quadrants.count == 1 && quadrants.first?["name"] as? String == "bottom right")
-                #expect(quadrants.first?["bounds"] as? [Int] == [32, 24, 32, 24])
-                #expect(quadrants.first?["mean"] as? Double == 230)
+                let answer = try await stream.frame()
+                #expect(answer.frame == 1 && answer.messages.map(\.type) == ["annotations"])
+                let quadrants = try #require(answer.message("annotations"))["quadrants"].list
+                #expect(quadrants.count == 1 && quadrants.first?["name"] == "bottom right")
+                #expect(quadrants.first?["bounds"] == [32, 24, 32, 24])
+                #expect(quadrants.first?["mean"] == 230)
 
-                try await outbound.write(.text(#"{"type":"ping","word":"hello"}"#))
-                let pong = try text(try await messages.next())
-                #expect(pong["type"] as? String == "pong" && pong["word"] as? String == "hello")
-                #expect(pong["frames"] as? Int == 1 && pong["quadrant"] as? String == "bottom right")
+                try await stream.send("ping", ["word": "hello"])
+                let pong = try await stream.message("pong")
+                #expect(pong["word"] == "hello" && pong["frames"] == 1 && pong["quadrant"] == "bottom right")
                 // Its declaration holds: a field it does not declare is refused by name.
-                try await outbound.write(.text(#"{"type":"ping","wrod":"x"}"#))
-                #expect(try text(try await messages.next())["message"] as? String == "a ping message has no 'wrod'; it has word")
+                try await stream.send(text: #"{"type":"ping","wrod":"x"}"#)
+                #expect(try await stream.message("error").message == "a ping message has no 'wrod'; it has word")
                 // Another page's action is not live here.
-                try await outbound.write(.text(#"{"type":"classify"}"#))
-                #expect(try text(try await messages.next())["message"] as? String
+                try await stream.send("classify")
+                #expect(try await stream.message("error").message
                         == "unknown message type 'classify'; the types are settings, received, upload, save, tap, ping")
             }
         }
@@ -125,28 +122,44 @@ struct PageActionStudioTests {
 
     @Test("the hello publishes each message's JSON Schema from its type: the session's own, and its page's actions'")
     func schemasInHello() throws {
-        let hello = try #require(try JSONSerialization.jsonObject(with: Data(try StreamSession(configuration: StudioConfiguration(port: 0), page: "manyMasks").hello.json.utf8)) as? [String: Any])
-        let own = try #require(hello["messages"] as? [[String: Any]])
-        #expect(own.compactMap { $0["type"] as? String } == ["settings", "received", "upload"])
-        let settings = try #require(own.first?["schema"] as? [String: Any])
-        #expect(settings["additionalProperties"] as? Bool == false && settings["required"] as? [String] == ["type"])
-        let quality = try #require((settings["properties"] as? [String: Any])?["quality"] as? [String: Any])
-        #expect(quality["type"] as? String == "integer")
+        let hello = try StreamProtocol().answer(try StreamSession(configuration: StudioConfiguration(port: 0), page: "manyMasks").hello)
+        let own = hello["messages"].list
+        #expect(own.compactMap { $0["type"].text } == ["settings", "received", "upload"])
+        let settings = own[0]["schema"]
+        #expect(settings["additionalProperties"] == false && settings["required"] == ["type"])
+        #expect(settings["properties"]["quality"]["type"] == "integer")
 
-        let actions = try #require(hello["actions"] as? [[String: Any]])
-        let faceMerge = try #require(actions.first { $0["name"] as? String == "faceMerge" }?["messages"] as? [[String: Any]])
-        #expect(faceMerge.compactMap { $0["type"] as? String } == ["capture", "captureBiggest", "merge", "saveMerge"])
-        let capture = try #require(faceMerge.first)
-        #expect(capture["fields"] as? [String] == ["slot", "at"])
-        let schema = try #require(capture["schema"] as? [String: Any])
-        #expect(schema["required"] as? [String] == ["type", "slot"])
-        let properties = try #require(schema["properties"] as? [String: [String: Any]])
-        #expect(properties["type"]?["const"] as? String == "capture")
-        #expect(properties["slot"]?["type"] as? String == "integer" && properties["at"]?["type"] as? String == "array")
+        let actions = hello["actions"].list
+        let faceMerge = try #require(actions.first { $0["name"] == "faceMerge" })
+        #expect(faceMerge["messages"].list.compactMap { $0["type"].text } == ["capture", "captureBiggest", "merge", "saveMerge"])
+        let capture = faceMerge["messages"][0]
+        #expect(capture["fields"] == ["slot", "at"])
+        #expect(capture["schema"]["required"] == ["type", "slot"])
+        let properties = capture["schema"]["properties"]
+        #expect(properties["type"]["const"] == "capture")
+        #expect(properties["slot"]["type"] == "integer" && properties["at"]["type"] == "array")
         // The tap's choices are the camera geometry's own.
-        let tap = try #require(actions.first { $0["name"] as? String == "focusTap" }?["messages"] as? [[String: Any]])
-        let layout = try #require(((tap.first?["schema"] as? [String: Any])?["properties"] as? [String: [String: Any]])?["layout"])
-        #expect(layout["enum"] as? [String] == PreviewLayout.allCases.map(\.rawValue))
+        let tap = try #require(actions.first { $0["name"] == "focusTap" })
+        #expect(tap["messages"][0]["schema"]["properties"]["layout"]["enum"] == .list(PreviewLayout.allCases.map { .text($0.rawValue) }))
+        #expect(tap["answers"][0]["type"] == "tapped" && tap["answers"][0]["fields"] == ["preview", "pointOfInterest"])
+    }
+
+    @Test("the hello publishes the schema of every message the server sends: the session's own, and its page's actions' answers")
+    func answerSchemasInHello() throws {
+        let hello = try StreamProtocol().answer(try StreamSession(configuration: StudioConfiguration(port: 0), page: "manyMasks").hello)
+        let answers = hello["answers"].list
+        #expect(answers.compactMap { $0["type"].text } == ["hello", "settings", "error", "dropped", "saved", "link", "annotations"])
+        let error = answers[2]
+        #expect(error["fields"] == ["about", "message", "frame"])
+        #expect(error["schema"]["required"] == ["type", "about", "message"] && error["schema"]["additionalProperties"] == false)
+        #expect(error["schema"]["properties"]["frame"]["type"] == "integer")
+        // The annotations' groups are the kinds found: any field, each a list.
+        #expect(answers[6]["schema"]["additionalProperties"]["type"] == "array")
+        let faceMerge = try #require(hello["actions"].list.first { $0["name"] == "faceMerge" })
+        #expect(faceMerge["answers"].list.compactMap { $0["type"].text } == ["captured", "capturedBiggest", "merged"])
+        #expect(faceMerge["answers"][0]["schema"]["required"] == ["type", "slot", "face", "thumbnail"])
+        // The hello reads by its own declaration: every field it has, it declares.
+        #expect(Set(StreamMessage.Hello.CodingKeys.allCases.map(\.stringValue)).isSuperset(of: hello.body.keys.subtracting(["type"])))
     }
 
     @Test("the hello publishes what the page would otherwise keep a copy of: categories, pages, the rate cap and link rungs, the camera order, the limits")
@@ -154,18 +167,17 @@ struct PageActionStudioTests {
         var configuration = StudioConfiguration(port: 0)
         configuration.framesPerSecond = 12
         configuration.maxRecordingSeconds = 42
-        let hello = try #require(try JSONSerialization.jsonObject(with: Data(try StreamSession(configuration: configuration).hello.json.utf8)) as? [String: Any])
-        let categories = try #require(hello["categories"] as? [[String: String]])
-        #expect(categories.map { $0["name"] } == StageCategory.allCases.map(\.rawValue))
+        let hello = try StreamProtocol().answer(try StreamSession(configuration: configuration).hello)
+        let categories = hello["categories"].list
+        #expect(categories.map { $0["name"].text } == StageCategory.allCases.map(\.rawValue))
         #expect(categories.first?["title"] == "Colour adjustment" && categories.last?["title"] == "Samples")
-        let link = try #require(hello["link"] as? [String: Any])
-        #expect(link["framesPerSecond"] as? Double == 12)
-        let levels = try #require(link["levels"] as? [[String: Any]])
-        #expect(levels.count == LinkLevel.ladder.count && levels.first?["uploadQuality"] as? Double == LinkLevel.ladder[0].uploadQuality)
-        #expect(hello["cameras"] as? [String] == ["static", "front", "back"])
-        let pages = try #require(hello["pages"] as? [[String: String]])
-        #expect(pages.map { $0["name"] } == StudioPage.allCases.map(\.rawValue) && pages[1] == ["name": "manyMasks", "title": "Many Masks", "href": "masks.html"])
-        #expect((hello["recording"] as? [String: Any])?["maxSeconds"] as? Double == 42)
+        #expect(hello["link"]["framesPerSecond"] == 12)
+        let levels = hello["link"]["levels"].list
+        #expect(levels.count == LinkLevel.ladder.count && levels.first?["uploadQuality"].double == LinkLevel.ladder[0].uploadQuality)
+        #expect(hello["cameras"] == ["static", "front", "back"])
+        let pages = hello["pages"].list
+        #expect(pages.map { $0["name"].text } == StudioPage.allCases.map(\.rawValue) && pages[1] == ["name": "manyMasks", "title": "Many Masks", "href": "masks.html"])
+        #expect(hello["recording"]["maxSeconds"] == 42)
         // The link meter measures against the same cap.
         #expect(abs(try StreamSession(configuration: configuration).linkMeter.frameIntervalMs - 1000.0 / 12) < 1e-9)
     }
@@ -173,10 +185,10 @@ struct PageActionStudioTests {
     @Test("an action's error names the message that caused it, whatever its cause")
     func errorsNameTheirMessage() throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0), page: "manyMasks")
-        for (text, about) in [(#"{"type":"captureBiggest"}"#, "captureBiggest"), (#"{"type":"saveMerge","caption":7}"#, "saveMerge"),
-                              (#"{"type":"tap","x":1}"#, "tap"), (#"{"type":"capture","slot":3}"#, "capture")] {
-            let reply = try #require(session.receive(text)).json
-            #expect(reply.contains(#""about":"\#(about)""#) && reply.contains(#""type":"error""#), "\(text) → \(reply)")
+        let declared = StreamProtocol()
+        for (type, fields) in [("captureBiggest", [:]), ("saveMerge", ["caption": 7]), ("tap", ["x": 1]), ("capture", ["slot": 3])] as [(String, [String: JSON])] {
+            let reply = try declared.answer(session.receive(try declared.request(type, fields)))
+            #expect(reply.type == "error" && reply["about"] == .text(type), "\(type) → \(reply)")
         }
     }
 

@@ -42,7 +42,7 @@ struct StreamMessageFuzzTests {
                     let before = session.currentSettings
                     switch session.receive(#"{"type":"received","next":\#(Bool.random(using: &generator))}"#) {
                     case nil: acknowledgements += 1
-                    case .answer(let answer) where answer.type == "link": acknowledgements += 1
+                    case .link: acknowledgements += 1
                     case let other: failures.append("an acknowledgement answered \(String(describing: other))")
                     }
                     if session.currentSettings.quality != before.quality { failures.append("an acknowledgement changed the settings") }
@@ -54,7 +54,7 @@ struct StreamMessageFuzzTests {
                     let stages = [#"{"stage":"gray"}"#, #"{"stage":"tint","seed":\#(seed)}"#, #"{"stage":"whiteBalance"}"#]
                         .filter { _ in Bool.random(using: &generator) }.joined(separator: ",")
                     let text = #"{"type":"settings","quality":\#(quality),"recipe":{"stages":[\#(stages)]}}"#
-                    guard case .settings(_, quality) = session.receive(text), session.currentSettings.quality == quality else {
+                    guard case .settings(let applied) = session.receive(text), applied.quality == quality, session.currentSettings.quality == quality else {
                         failures.append("\(text): a valid message was not applied")
                         continue
                     }
@@ -85,15 +85,15 @@ struct StreamMessageFuzzTests {
                     }
                 }
                 switch reply {
-                case .settings(let recipe, let quality):
+                case .settings(let applied):
                     accepted += 1
                     let now = session.currentSettings
-                    if now.pipeline.recipe != recipe || now.quality != quality { failures.append("\(text): reply differs from the session") }
-                case .answer(let answer) where answer.type == "link":
+                    if now.pipeline.recipe != applied.recipe || now.quality != applied.quality { failures.append("\(text): reply differs from the session") }
+                case .link(let link):
                     acknowledgements += 1
-                    guard let link = answer.body as? LinkReport, (0..<link.levels).contains(link.level), (1...100).contains(link.answerQuality),
+                    guard (0..<link.levels).contains(link.level), (1...100).contains(link.answerQuality),
                           [link.processingMs, link.answerRoundTripMs, link.uploadMs].allSatisfy({ $0.map { $0.isFinite && $0 >= 0 } ?? true }) else {
-                        failures.append("\(text.prefix(200)): a link report out of range: \(answer.body)")
+                        failures.append("\(text.prefix(200)): a link report out of range: \(link)")
                         continue
                     }
                     let now = session.currentSettings
@@ -124,10 +124,12 @@ struct StreamMessageFuzzTests {
                     if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
                         failures.append("\(text.prefix(200)): a save changed the settings")
                     }
-                case .error(let about, let message):
+                case .error(let refusal):
                     refused += 1
+                    let (about, message) = (refusal.about, refusal.message)
                     let now = session.currentSettings
-                    if !(StreamSession.ownTypes + ["save", "tap", "capture", "captureBiggest", "merge", "saveMerge", "classify", "saveBlob", StreamMessage.unreadable]).contains(about) || message.isEmpty || message.count > 500 || message.contains("\n") {
+                    let types = StreamSession.ownTypes + PageActionRegistry.standard.actions.flatMap { $0.messageTypes } + [StreamMessage.unreadable]
+                    if !types.contains(about) || message.isEmpty || message.count > 500 || message.contains("\n") {
                         failures.append("\(text.prefix(200)): error about \(about), \(message.count) characters: \(message.prefix(300))")
                     }
                     if now.pipeline.recipe != before.pipeline.recipe || now.quality != before.quality {
@@ -165,7 +167,7 @@ struct StreamMessageFuzzTests {
                 repeated += 1
                 let before = session.currentSettings
                 let reply = session.receive(text)
-                guard case .error(_, let message) = reply, message.count <= 500 else {
+                guard case .error(let refusal) = reply, case let message = refusal.message, message.count <= 500 else {
                     failures.append("\(text.prefix(200)): names '\(key)' twice, answered \(String(describing: reply).prefix(200))")
                     continue
                 }

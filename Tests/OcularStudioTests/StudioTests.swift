@@ -5,6 +5,7 @@ import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
 import Ocular
+import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
@@ -14,28 +15,6 @@ private func coffeeFrame() throws -> (jpeg: [UInt8], image: Image) {
     let jpeg = try image.encoded(as: .jpeg(quality: 90))
     return (jpeg, try Image(decoding: jpeg))
 }
-
-/// Reads the next message, failing the test when the stream ends.
-private func next(_ messages: inout WebSocketInboundMessageStream.AsyncIterator) async throws -> WebSocketMessage {
-    guard let message = try await messages.next() else { throw StreamEnded() }
-    return message
-}
-
-private struct StreamEnded: Error {}
-
-private func json(_ message: WebSocketMessage) throws -> [String: Any] {
-    guard case .text(let text) = message else { throw UnexpectedMessage(description: "expected text, got binary") }
-    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-        throw UnexpectedMessage(description: "not a JSON object: \(text)")
-    }
-    return object
-}
-
-private func frame(_ message: WebSocketMessage) throws -> Image {
-    try ReadFrameAnswer(message).image
-}
-
-private struct UnexpectedMessage: Error, CustomStringConvertible { let description: String }
 
 /// A seed whose first 30 tints (a minute of animation) all change red against blue by over 10 %.
 private let visibleTintSeed: UInt64 = (0..<10_000).first { seed in
@@ -58,11 +37,11 @@ struct StudioTests {
         try await makeApplication().test(.router) { client in
             try await client.execute(uri: "/api/health", method: .get) { response in
                 #expect(response.status == .ok)
-                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
-                #expect(body?["ocular"] as? String == OcularVersion.current)
-                #expect(body?["opencv"] as? String == OcularVersion.openCV)
-                #expect((body?["opencv"] as? String)?.hasPrefix("4.") == true)
-                #expect(body?["streams"] as? Int == 0)
+                let body = try JSON(parsing: Data(buffer: response.body))
+                #expect(body["ocular"] == .text(OcularVersion.current))
+                #expect(body["opencv"] == .text(OcularVersion.openCV))
+                #expect(body["opencv"].text?.hasPrefix("4.") == true)
+                #expect(body["streams"] == 0)
             }
         }
     }
@@ -122,29 +101,27 @@ struct StudioTests {
         _ = try await makeApplication().test(.live) { client in
             let connectStart = ContinuousClock.now
             try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                let hello = try json(try await next(&messages))
+                var stream = StreamClient(inbound, outbound)
+                let hello = try await stream.message("hello")
                 let helloAt = ContinuousClock.now
-                #expect(hello["type"] as? String == "hello")
-                let stages = try #require(hello["stages"] as? [[String: Any]])
-                #expect(stages.map { $0["name"] as? String } == StageRegistry.standard.names)
-                let seed = try #require((stages[2]["parameters"] as? [[String: Any]])?.first)
-                #expect(seed["name"] as? String == "seed" && seed["kind"] as? String == "number" && seed["maximum"] as? Int == 4294967295)
-                #expect(hello["recipe"] as? [String: [String]] == ["stages": []])
-                #expect(hello["quality"] as? Int == 80)
+                let stages = hello["stages"].list
+                #expect(stages.map { $0["name"].text } == StageRegistry.standard.names)
+                let seed = stages[2]["parameters"][0]
+                #expect(seed["name"] == "seed" && seed["kind"] == "number" && seed["maximum"] == 4294967295)
+                #expect(hello["recipe"] == ["stages": []])
+                #expect(hello["quality"] == 80)
 
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                let plain = try frame(try await next(&messages))
+                try await stream.send(frame: jpeg)
+                let plain = try await stream.frame().image
                 #expect(plain.width == 600 && plain.height == 400 && plain.format == .bgr8)
                 let plainMeans = plain.channelMeans()
                 #expect(plainMeans[2] > plainMeans[0] + 20, "colour kept: \(plainMeans)")
 
-                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#))
-                let settings = try json(try await next(&messages))
-                #expect(settings["type"] as? String == "settings")
-                #expect(((settings["recipe"] as? [String: Any])?["stages"] as? [[String: Any]])?.map { $0["stage"] as? String } == ["gray"])
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                let gray = try frame(try await next(&messages))
+                try await stream.send(Recipe(stages: [.init("gray")]))
+                let settings = try await stream.message("settings")
+                #expect(settings["recipe"]["stages"].list.map { $0["stage"].text } == ["gray"])
+                try await stream.send(frame: jpeg)
+                let gray = try await stream.frame().image
                 #expect(gray.width == 600 && gray.height == 400 && gray.format == .gray8)
                 // Within JPEG error of the original's luma.
                 let luma = try original.converted(to: .gray8).channelMeans()[0]
@@ -152,11 +129,11 @@ struct StudioTests {
 
                 // The tint shown depends on the time since the session started, which lies between
                 // these bounds; the seed is one whose early tints all move red against blue visibly.
-                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"tint","seed":\#(visibleTintSeed)}]}}"#))
-                _ = try await next(&messages)
+                try await stream.send(Recipe(stages: [.init("tint", ["seed": .number(Double(visibleTintSeed))])]))
+                _ = try await stream.message("settings")
                 let sentAt = ContinuousClock.now
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                let tinted = try frame(try await next(&messages))
+                try await stream.send(frame: jpeg)
+                let tinted = try await stream.frame().image
                 let repliedAt = ContinuousClock.now
                 let interval = Tint.defaultInterval
                 let earliest = Int((sentAt - helloAt) / interval), latest = Int((repliedAt - connectStart) / interval)
@@ -174,11 +151,12 @@ struct StudioTests {
         let (jpeg, _) = try coffeeFrame()
         _ = try await makeApplication().test(.live) { client in
             try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await next(&messages)  // hello
-                try await outbound.write(.text(#"{"type":"settings","recipe":{"stages":[{"stage":"gray"}]}}"#))
-                #expect(try json(try await next(&messages))["type"] as? String == "settings")
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
+                try await stream.send(Recipe(stages: [.init("gray")]))
+                _ = try await stream.message("settings")
                 // A text that is no message is answered as what it is; a settings message, as a settings.
+                // These are sent as text on purpose: none is a message the studio takes.
                 for (text, expected) in [
                     ("{not json", "not a JSON object"),
                     (#"{"effect":"gray"}"#, "a message needs a 'type'"),
@@ -193,15 +171,14 @@ struct StudioTests {
                     // All or nothing: the valid recipe is not applied either.
                     (#"{"type":"settings","recipe":{"stages":[]},"quality":0}"#, "quality must be a whole number from 1 to 100, got 0"),
                 ] {
-                    try await outbound.write(.text(text))
-                    let reply = try json(try await next(&messages))
-                    #expect(reply["type"] as? String == "error")
-                    #expect(reply["about"] as? String == (text.contains(#""type":"settings""#) ? "settings" : "message"), "\(text) → \(reply)")
-                    #expect((reply["message"] as? String)?.contains(expected) == true, "\(text) → \(reply)")
+                    try await stream.send(text: text)
+                    let reply = try await stream.message("error")
+                    #expect(reply["about"] == (text.contains(#""type":"settings""#) ? "settings" : .text(StreamMessage.unreadable)), "\(text) → \(reply)")
+                    #expect(reply.message.contains(expected), "\(text) → \(reply)")
                 }
                 // The connection works, with the settings before the bad messages.
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                let shown = try frame(try await next(&messages))
+                try await stream.send(frame: jpeg)
+                let shown = try await stream.frame().image
                 #expect(shown.width == 600 && shown.format == .gray8)
             }
         }
@@ -212,25 +189,24 @@ struct StudioTests {
         let (jpeg, _) = try coffeeFrame()
         _ = try await makeApplication().test(.live) { client in
             try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await next(&messages)  // hello
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
 
-                try await outbound.write(.binary(ByteBuffer(bytes: [0x00, 0x01, 0x02, 0x03, 0x04, 0x05])))
-                let garbage = try json(try await next(&messages))
-                #expect(garbage["type"] as? String == "error" && garbage["about"] as? String == "frame")
-                #expect((garbage["message"] as? String)?.contains("not an image") == true)
+                try await stream.send(frame: [0x00, 0x01, 0x02, 0x03, 0x04, 0x05])
+                let garbage = try await stream.message("error")
+                #expect(garbage["about"] == "frame" && garbage["frame"] == 1)
+                #expect(garbage.message.contains("not an image"))
 
-                try await outbound.write(.binary(ByteBuffer(bytes: Array(jpeg.prefix(jpeg.count / 2)))))
-                let truncated = try json(try await next(&messages))
-                #expect((truncated["message"] as? String)?.contains("truncated") == true)
+                try await stream.send(frame: Array(jpeg.prefix(jpeg.count / 2)))
+                #expect(try await stream.message("error").message.contains("truncated"))
 
-                try await outbound.write(.binary(ByteBuffer(repeating: 0xFF, count: 16 << 20)))
-                let huge = try json(try await next(&messages))
-                #expect(huge["about"] as? String == "frame")
-                #expect((huge["message"] as? String)?.contains("the limit is 8388608 bytes") == true)
+                try await stream.send(frame: [UInt8](repeating: 0xFF, count: 16 << 20))
+                let huge = try await stream.message("error")
+                #expect(huge["about"] == "frame")
+                #expect(huge.message.contains("the limit is 8388608 bytes"))
 
-                try await outbound.write(.binary(ByteBuffer(bytes: jpeg)))
-                #expect(try frame(try await next(&messages)).height == 400)
+                try await stream.send(frame: jpeg)
+                #expect(try await stream.frame().image.height == 400)
             }
         }
     }
@@ -243,22 +219,21 @@ struct StudioTests {
         let large = try Image(width: width, height: height, format: .bgr8, filledWith: [40, 120, 200]).encoded(as: .jpeg(quality: 90))
         _ = try await makeApplication().test(.live) { client in
             try await client.ws("/api/stream", configuration: clientConfiguration) { inbound, outbound, _ in
-                var messages = inbound.messages(maxSize: 1 << 26).makeAsyncIterator()
-                _ = try await next(&messages)  // hello
+                var stream = StreamClient(inbound, outbound)
+                _ = try await stream.message("hello")
                 let sent = 20
-                for _ in 0..<sent { try await outbound.write(.binary(ByteBuffer(bytes: large))) }
+                for _ in 0..<sent { try await stream.send(frame: large) }
                 var frames = 0, dropped = 0
                 var answered: [Int] = []
                 for _ in 0..<sent {
-                    switch try await next(&messages) {
-                    case .binary(let reply):
-                        let answer = try ReadFrameAnswer(.binary(reply))
+                    switch try await stream.answer() {
+                    case .frame(let answer):
                         #expect(try answer.image.width == width)
                         answered.append(answer.frame)
                         frames += 1
-                    case .text(let text):
-                        #expect(text.contains(#""type":"dropped""#), "\(text)")
-                        answered.append(try #require(try json(.text(text))["frame"] as? Int))
+                    case .message(let message):
+                        #expect(message.type == "dropped", "\(message)")
+                        answered.append(try #require(message["frame"].int))
                         dropped += 1
                     }
                 }

@@ -12,6 +12,7 @@ import Synchronization
 final class BlobReviewAction: PageAction {
     static let name = "blobReview"
     static let pages: [StudioPage] = [.beanCounter]
+    static let answers: [AnswerDeclaration] = [.init("classified", Classified.self)]
 
     enum Message: InboundMessages {
         case classify
@@ -52,14 +53,24 @@ final class BlobReviewAction: PageAction {
         case .saveBlob(let caption):
             guard let blob = classified else { throw StreamMessageError("nothing to save: classify a blob first") }
             try saves.takeOne()
-            return .saved(try saves.save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",
-                                         caption: caption.caption ?? blob.classification?.description ?? "unidentified"))
+            return try saves.save(blob.image, named: "blob", recipe: Recipe(), source: "bean counter",
+                                         caption: caption.caption ?? blob.classification?.description ?? "unidentified")
         }
     }
 
-    private struct Classified: Encodable {
+    /// `{"type":"classified","blob":{…},"image":"data:…"}`.
+    struct Classified: AnswerBody {
         let blob: Blob
         let image: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case blob, image }
+
+        static func describe(_ field: CodingKeys) -> MessageField {
+            switch field {
+            case .blob: MessageField(.object, required: true, "the blob: its box, outline, features and classification")
+            case .image: MessageField(.text, required: true, "a JPEG data: URL of it")
+            }
+        }
     }
 
     /// Classifies the biggest blob of the frame just processed, and keeps it for saving.

@@ -99,8 +99,8 @@ final class FaceMergeAction: PageAction {
             case .saveMerge(let caption):
                 guard let merged else { throw StreamMessageError("nothing to save: merge two faces first") }
                 try saves.takeOne()
-                return .saved(try saves.save(merged.image, named: "merge", recipe: Recipe(), source: "many masks",
-                                             caption: caption.caption ?? merged.species.rawValue))
+                return try saves.save(merged.image, named: "merge", recipe: Recipe(), source: "many masks",
+                                             caption: caption.caption ?? merged.species.rawValue)
             }
         } catch let error as StreamMessageError {
             throw error
@@ -109,10 +109,27 @@ final class FaceMergeAction: PageAction {
         }
     }
 
-    private struct Captured: Encodable {
+    static let answers: [AnswerDeclaration] = [
+        .init("captured", Captured.self),
+        .init("capturedBiggest", CapturedBoth.self),
+        .init("merged", Merged.self),
+    ]
+
+    /// `{"type":"captured","slot":1,"face":{…},"thumbnail":"data:…"}`.
+    struct Captured: AnswerBody {
         let slot: Int
         let face: Face
         let thumbnail: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case slot, face, thumbnail }
+
+        static func describe(_ field: CodingKeys) -> MessageField {
+            switch field {
+            case .slot: MessageField(.integer, required: true, "1 or 2")
+            case .face: MessageField(.object, required: true, "the face kept: its box, landmarks and species")
+            case .thumbnail: MessageField(.text, required: true, "a small JPEG data: URL of it")
+            }
+        }
 
         init(slot: Int, face: Face) throws(OcularError) {
             self.slot = slot
@@ -121,13 +138,30 @@ final class FaceMergeAction: PageAction {
         }
     }
 
-    private struct CapturedBoth: Encodable {
+    /// `{"type":"capturedBiggest","faces":[…]}`: face 1 and face 2, each as `captured` has it.
+    struct CapturedBoth: AnswerBody {
         let faces: [Captured]
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case faces }
+
+        static func describe(_ field: CodingKeys) -> MessageField {
+            MessageField(.list, required: true, "the two faces kept, each with its slot, face and thumbnail")
+        }
     }
 
-    private struct Merged: Encodable {
+    /// `{"type":"merged","face":{…},"image":"data:…"}`.
+    struct Merged: AnswerBody {
         let face: Face
         let image: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case face, image }
+
+        static func describe(_ field: CodingKeys) -> MessageField {
+            switch field {
+            case .face: MessageField(.object, required: true, "the merged face: face 2's box, landmarks and species")
+            case .image: MessageField(.text, required: true, "a JPEG data: URL of the merge")
+            }
+        }
     }
 
     /// Keeps a face of the frame just processed as face `slot`: the one under `point` (fractions of

@@ -74,6 +74,7 @@ struct TapRequest: MessageBody, Equatable {
 /// picture.
 final class FocusTapAction: PageAction {
     static let name = "focusTap"
+    static let answers: [AnswerDeclaration] = [.init("tapped", Tapped.self)]
 
     enum Message: InboundMessages {
         case tap(TapRequest)
@@ -91,11 +92,18 @@ final class FocusTapAction: PageAction {
     }
 
     /// The answer: the preview rectangle, and the point (null off the picture).
-    struct Tapped: Encodable, Sendable {
+    struct Tapped: AnswerBody {
         let preview: CGRect
         let pointOfInterest: CGPoint?
 
-        private enum CodingKeys: String, CodingKey { case preview, pointOfInterest }
+        enum CodingKeys: String, CodingKey, CaseIterable { case preview, pointOfInterest }
+
+        static func describe(_ field: CodingKeys) -> MessageField {
+            switch field {
+            case .preview: MessageField(.object, required: true, "x, y, width, height: the preview's rectangle")
+            case .pointOfInterest: MessageField(.object, required: true, "x, y: the point, fractions of the frame; null off the picture")
+            }
+        }
         private struct Point: Encodable { let x: Double, y: Double }
         private struct Rectangle: Encodable { let x: Double, y: Double, width: Double, height: Double }
 

@@ -38,7 +38,7 @@ final class SaveFrameAction: PageAction {
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? {
         guard let caption = pendingCaption.withLock({ pending in defer { pending = nil }; return pending }) else { return nil }
         do throws(StreamMessageError) {
-            return .saved(try saves.save(frame.image, named: "frame", recipe: recipe, source: "studio", caption: caption))
+            return try saves.save(frame.image, named: "frame", recipe: recipe, source: "studio", caption: caption)
         } catch {
             // Answered after the frame, for the message that asked for it.
             return .error(about: "save", message: error.reason)
@@ -78,15 +78,15 @@ final class GallerySaves: Sendable {
     }
 
     /// Saves a picture (what the person calls it: "frame", "merge") in the gallery.
-    /// - Returns: The item saved, for the `saved` answer.
+    /// - Returns: The `saved` answer, with the item saved.
     /// - Throws: Why it was not.
-    func save(_ picture: Image, named name: String, recipe: Recipe, source: String, caption: String) throws(StreamMessageError) -> GalleryItemResource {
+    func save(_ picture: Image, named name: String, recipe: Recipe, source: String, caption: String) throws(StreamMessageError) -> StreamMessage.Outbound {
         guard picture.width * picture.height <= configuration.maxFramePixels else {
             throw StreamMessageError("the \(name) is \(picture.width)×\(picture.height), more than the studio's limit of \(configuration.maxFramePixels) pixels")
         }
         do throws(GalleryError) {
             let item = try gallery.open().save(picture, recipe: recipe, source: source, caption: caption, withinBytes: configuration.galleryQuotaBytes)
-            return GalleryItemResource(item: item)
+            return .saved(StreamMessage.Saved(item: GalleryItemResource(item: item)))
         } catch {
             throw StreamMessageError("the \(name) could not be saved: \(gallery.clientMessage(for: error))")
         }

@@ -1,17 +1,19 @@
 import Foundation
 import Hummingbird
 
-/// `GET /api/protocol.js`: the messages a page may send on `/api/stream`, as a JavaScript module built
-/// from the declarations the session decodes them by (``StreamMessage/Own`` and every page action's),
-/// so that the page writes no message type or field of its own: `send(requests.capture({ slot: 1 }))`.
-/// A builder refuses a field the server does not declare, naming it, and a Swift test reads every call
-/// of the page's modules against the declarations: a field renamed on one side breaks a test, not a user.
+/// `GET /api/protocol.js`: the messages of `/api/stream` both ways, as a JavaScript module built from
+/// the declarations the session decodes and encodes them by (``StreamMessage/Own``,
+/// ``StreamMessage/Outbound/declarations`` and every page action's), so that the page writes no message
+/// type or field of its own: `send(requests.capture({ slot: 1 }))`, `case answers.captured:`.
+/// A builder refuses a field the server does not declare, `answers` a type it does not send, each
+/// naming it, and a Swift test reads every use in the page's modules against the declarations: a type
+/// or field renamed on one side breaks a test, not a user.
 struct ProtocolController {
     /// The module's text, the same for the server's life.
     let module: String
 
     init(actions: PageActionRegistry) {
-        module = Self.module(declaring: Self.requests(of: actions))
+        module = Self.module(declaring: Self.requests(of: actions), answers: Self.answers(of: actions))
     }
 
     /// Every message type a page may send, with its fields, in the hello's order: the session's own,
@@ -21,15 +23,23 @@ struct ProtocolController {
             + actions.actions.flatMap { $0.requestFields }
     }
 
-    static func module(declaring requests: [(type: String, fields: [String])]) -> String {
+    /// Every message type the server sends: the session's own, then each action's answers.
+    static func answers(of actions: PageActionRegistry) -> [String] {
+        StreamMessage.Outbound.ownTypes + actions.actions.flatMap { $0.answers.map(\.type) }
+    }
+
+    static func module(declaring requests: [(type: String, fields: [String])], answers: [String]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let declared = Dictionary(requests.map { ($0.type, $0.fields) }, uniquingKeysWith: { first, _ in first })
         // A dictionary of strings to lists of strings always encodes; an empty one declares nothing.
         let json = (try? encoder.encode(declared)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let answerTypes = (try? encoder.encode(answers)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         return """
-            // The messages a page may send on /api/stream, from the server's declarations (ProtocolController.swift).
+            // The messages of /api/stream, from the server's declarations (ProtocolController.swift): those a
+            // page may send, with their fields, and the types of those the server sends.
             const DECLARED = \(json);
+            const ANSWERS = \(answerTypes);
 
             /// A message of `type` with `fields`, each one the server declares for it.
             export function request(type, fields = {}) {
@@ -46,6 +56,15 @@ struct ProtocolController {
             /// One builder per message type: requests.settings({ recipe }), requests.merge().
             export const requests = Object.freeze(Object.fromEntries(
               Object.keys(DECLARED).map((type) => [type, (fields) => request(type, fields)])));
+
+            /// The types of the messages the server sends, each its own name: `case answers.captured:`.
+            /// A type it does not send throws, naming it, rather than matching nothing.
+            export const answers = new Proxy(Object.freeze(Object.fromEntries(ANSWERS.map((type) => [type, type]))), {
+              get(types, name) {
+                if (typeof name === "string" && !Object.hasOwn(types, name)) throw new Error(`the studio sends no '${name}' message`);
+                return types[name];
+              },
+            });
 
             """
     }

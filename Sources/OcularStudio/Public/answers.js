@@ -6,6 +6,7 @@
 import { adoptHello, adoptReport, linkFigures, linkReport } from "./link.js";
 import { frameShown } from "./stats.js";
 import { elements, setBusy, setIfChanged, setServerNotice, showNotice } from "./view.js";
+import { answers } from "./api/protocol.js";
 
 const shown = {
   answers: 0,      // frames answered
@@ -75,16 +76,16 @@ export async function showFrame(frameNumber, data) {
 
 /// Messages about frames are the live view's; the rest are the page's.
 export function handleMessage(message) {
-  if (message.type === "dropped") {
+  if (message.type === answers.dropped) {
     route.frameAnswered(message.frame);
     return;
   }
-  if (message.type === "link") {
+  if (message.type === answers.link) {
     adoptReport(message);
     return;
   }
-  if (message.type === "hello" || message.type === "settings") shown.recipe = message.recipe;
-  if (message.type === "hello") {
+  if (message.type === answers.hello || message.type === answers.settings) shown.recipe = message.recipe;
+  if (message.type === answers.hello) {
     adoptHello(message);
     shown.actions = (message.actions || []).map((action) => action.name);
     // A read-only gallery: saving is off (the Save buttons go), and the page says why.
@@ -92,11 +93,11 @@ export function handleMessage(message) {
     setServerNotice(message.notice);
     route.helloAdopted(message);
   }
-  if (message.type === "error" && message.about === "frame") {
+  if (message.type === answers.error && message.about === "frame") {
     showNotice(`Server: ${message.message}`, "error");
     route.frameAnswered(message.frame);
     return;
   }
   route.page.onMessage(message);
-  if (message.type === "hello") route.helloHandled();  // frames waited for it: the first goes now
+  if (message.type === answers.hello) route.helloHandled();  // frames waited for it: the first goes now
 }

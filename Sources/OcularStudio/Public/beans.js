@@ -12,7 +12,7 @@
 // ("classify", "saveBlob") when there is nothing to classify or save. The blobs stay on the server, pixels included, so
 // Classify names exactly the blob that was boxed.
 
-import { requests } from "./api/protocol.js";
+import { answers, requests } from "./api/protocol.js";
 import { createBooth } from "./booth.js";
 import { send } from "./connection.js";
 import { startLive } from "./live.js";
@@ -167,17 +167,17 @@ function classified(message) {
 function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
-    case "hello":
+    case answers.hello:
       sendRecipe();
       break;
-    case "settings":
+    case answers.settings:
       state.recipe = message.recipe;
       break;
-    case "annotations":
+    case answers.annotations:
       sawBlobs(message.blobs ?? []);
       showTally((message.counts ?? [])[0] ?? null);
       break;
-    case "classified":
+    case answers.classified:
       classified(message);
       break;
   }

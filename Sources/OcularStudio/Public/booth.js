@@ -8,7 +8,7 @@
 // (review, review-image, review-title, review-meta, review-status, review-discard, review-save,
 // review-share: the same ids on every page), where it is discarded or saved ("saveMerge", "saveBlob").
 
-import { requests } from "./api/protocol.js";
+import { answers, requests } from "./api/protocol.js";
 import { send } from "./connection.js";
 import { shareItem, showSaveOutcome } from "./share.js";
 import { playSound } from "./sounds.js";
@@ -144,11 +144,11 @@ export function createBooth({ saveType, saving, review = true, failures = {}, sh
   /// The booth's part of a page's messages: "saved", and errors (about what it waits for, else said in
   /// the notice). Returns whether it took the message.
   function handled(message) {
-    if (message.type === "saved") {
+    if (message.type === answers.saved) {
       saved(message.item);
       return true;
     }
-    if (message.type === "error") {
+    if (message.type === answers.error) {
       if (!failed(message)) showNotice(`Server: ${message.message}`, "error");
       return true;
     }

@@ -9,6 +9,7 @@ import { createSplitView } from "./splitview.js";
 import { addStage, adoptRecipe, buildStageControls, listsEveryStage, onPanelChange, renderStages, sendSettings, state, titleOf } from "./stages.js";
 import { liveStats, liveTools } from "./stream.js";
 import { elements as liveElements } from "./view.js";
+import { answers } from "./api/protocol.js";
 
 const FIRST_CHAIN = ["sepiaTone"];  // what a first visit shows: something happens at once
 
@@ -93,7 +94,7 @@ elements.clear.addEventListener("click", () => {
 function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
-    case "hello":
+    case answers.hello:
       buildStageControls(message.stages, (stage) => stage.filter);
       buildPalette(message.categories);
       if (state.recipe.stages.length || state.enabled.size) {
@@ -104,7 +105,7 @@ function handleMessage(message) {
         for (const name of FIRST_CHAIN) addStage(name);
       }
       break;
-    case "settings":
+    case answers.settings:
       adoptRecipe(message.recipe);
       break;
   }

@@ -11,6 +11,7 @@ import { adoptRecipe, buildStageControls, onPanelChange, parameterControl, rende
 import { live, liveStats, liveTools } from "./stream.js";
 import { elements as liveElements } from "./view.js";
 import { enableZoom, showZoom, sourceChanged, zoom } from "./zoom.js";
+import { answers } from "./api/protocol.js";
 
 const elements = {
   ...liveElements,
@@ -45,7 +46,7 @@ const booth = createBooth({
 function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
-    case "hello":
+    case answers.hello:
       // The tutorial's samples and the Core Image–style filters have pages of their own.
       buildStageControls(message.stages, (stage) => stage.category !== "sample" && !stage.filter);
       buildBlendTools();
@@ -53,14 +54,14 @@ function handleMessage(message) {
       if (state.recipe.stages.length) sendSettings();
       else adoptRecipe(message.recipe);
       break;
-    case "settings":
+    case answers.settings:
       adoptRecipe(message.recipe);
       hideFindingsUnlessFinding();
       break;
-    case "tapped":
+    case answers.tapped:
       focusAt(message);
       break;
-    case "annotations":
+    case answers.annotations:
       findings.received += 1;
       // A frame processed before the last detection stage was switched off may still be on its way.
       if (!findsThings()) break;

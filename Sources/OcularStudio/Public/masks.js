@@ -12,7 +12,7 @@
 // ("capture", "captureBiggest", "merge", "saveMerge") when there is nothing to capture, merge or save. The faces themselves stay on the
 // server, pixels and landmarks, so a capture is exactly the face that was listed.
 
-import { requests } from "./api/protocol.js";
+import { answers, requests } from "./api/protocol.js";
 import { createBooth } from "./booth.js";
 import { send } from "./connection.js";
 import { sendTap } from "./focus.js";
@@ -122,7 +122,7 @@ function merged(message) {
 function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
-    case "hello":
+    case answers.hello:
       // A new connection is a new session on the server: the faces picked before are gone there.
       if (state.picked[1] || state.picked[2]) {
         clearPicks();
@@ -130,19 +130,19 @@ function handleMessage(message) {
       }
       sendRecipe();
       break;
-    case "annotations":
+    case answers.annotations:
       sawFaces(message.faces ?? []);
       break;
-    case "captured":
+    case answers.captured:
       captured(message);
       break;
-    case "capturedBiggest":
+    case answers.capturedBiggest:
       for (const face of message.faces) captured(face);
       break;
-    case "tapped":
+    case answers.tapped:
       pickTapped(message);
       break;
-    case "merged":
+    case answers.merged:
       merged(message);
       break;
   }

@@ -8,6 +8,7 @@ import { createSplitView } from "./splitview.js";
 import { adoptRecipe, buildStageControls, listsEveryStage, renderStages, sendSettings, state, titleOf } from "./stages.js";
 import { liveStats, liveTools } from "./stream.js";
 import { elements as liveElements } from "./view.js";
+import { answers } from "./api/protocol.js";
 
 const SAMPLE = "sample";
 const FIRST_SAMPLE = "edges";  // what a first visit shows: something happens at once
@@ -84,7 +85,7 @@ function describeFound(groups) {
 function handleMessage(message) {
   if (booth.handled(message)) return;
   switch (message.type) {
-    case "hello":
+    case answers.hello:
       buildStageControls(message.stages, (stage) => stage.category === SAMPLE);
       if (state.recipe.stages.length || state.enabled.size) {
         sendSettings();  // a reconnect keeps what was chosen
@@ -97,13 +98,13 @@ function handleMessage(message) {
         sendSettings();
       }
       break;
-    case "settings":
+    case answers.settings:
       adoptRecipe(message.recipe);
       if (!state.recipe.stages.some((step) => (state.stages.find((stage) => stage.name === step.stage)?.annotations ?? []).length)) {
         describeFound({});
       }
       break;
-    case "annotations": {
+    case answers.annotations: {
       view.annotations += 1;
       const { type, ...groups } = message;
       view.found = groups;

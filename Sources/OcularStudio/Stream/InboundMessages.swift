@@ -27,6 +27,10 @@ struct MessageField: Sendable {
         case integer, number, boolean, text, object
         /// A list of numbers.
         case numbers
+        /// A list of objects.
+        case list
+        /// A list of words.
+        case texts
         /// One of these words.
         case choice([String])
     }
@@ -43,7 +47,7 @@ struct MessageField: Sendable {
     }
 
     /// The field's JSON Schema.
-    fileprivate var schema: [String: SchemaValue] {
+    var schema: [String: SchemaValue] {
         var schema: [String: SchemaValue] = ["description": .text(meaning)]
         switch kind {
         case .integer: schema["type"] = .text("integer")
@@ -54,6 +58,12 @@ struct MessageField: Sendable {
         case .numbers:
             schema["type"] = .text("array")
             schema["items"] = .object(["type": .text("number")])
+        case .list:
+            schema["type"] = .text("array")
+            schema["items"] = .object(["type": .text("object")])
+        case .texts:
+            schema["type"] = .text("array")
+            schema["items"] = .object(["type": .text("string")])
         case .choice(let words):
             schema["type"] = .text("string")
             schema["enum"] = .list(words.map(SchemaValue.text))
@@ -160,17 +170,7 @@ struct MessageDeclaration<Message>: Sendable {
     }
 
     /// What the hello publishes of it: its type, its fields' names, and its JSON Schema.
-    var description: MessageDescription {
-        var properties: [String: SchemaValue] = ["type": .object(["const": .text(type)])]
-        for (name, field) in fields { properties[name] = .object(field.schema) }
-        let required = ["type"] + fields.filter(\.field.required).map(\.name)
-        return MessageDescription(type: type, fields: fields.map(\.name), schema: [
-            "type": .text("object"),
-            "properties": .object(properties),
-            "required": .list(required.map(SchemaValue.text)),
-            "additionalProperties": .boolean(false),
-        ])
-    }
+    var description: MessageDescription { MessageDescription(type: type, fields: fields) }
 }
 
 /// The messages a receiver (a page action, the session) takes: usually an enum with a case per

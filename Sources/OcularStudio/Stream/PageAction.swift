@@ -15,6 +15,9 @@ protocol PageAction: AnyObject, Sendable {
 
     /// Names the action in the hello message: `faceMerge`.
     static var name: String { get }
+    /// The answers of its own it sends (`captured`, `merged`), beside the session's (``StreamMessage/Outbound/declarations``:
+    /// an error, a save's `saved`), each with its body's fields.
+    static var answers: [AnswerDeclaration] { get }
     /// The pages it serves (`[.manyMasks]`); empty for every page.
     static var pages: [StudioPage] { get }
 
@@ -32,13 +35,14 @@ protocol PageAction: AnyObject, Sendable {
 
 extension PageAction {
     static var pages: [StudioPage] { [] }
+    static var answers: [AnswerDeclaration] { [] }
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? { nil }
 
     /// What the hello says of it.
     static var description: PageActionRegistry.Description { PageActionRegistry.Description(of: Self.self) }
 
     /// The message types it takes.
-    static var messageTypes: [String] { Message.declarations.map(\.type) }
+    static var messageTypes: [String] { requestFields.map(\.type) }
 
     /// Whether the action serves a page; a stream that names no page gets every action.
     static func serves(page: String?) -> Bool {
@@ -67,13 +71,17 @@ struct PageActionContext: Sendable {
 struct PageActionRegistry: Sendable {
     let actions: [any PageAction.Type]
 
-    /// - Precondition: No two actions take the same message type, and none takes `settings` or
-    ///   `received` (the session's own): a clash is a programming error.
+    /// - Precondition: No two actions take the same message type or answer with the same type, and
+    ///   none takes or answers with one of the session's own (`settings`): a clash is a programming error.
     init(_ actions: [any PageAction.Type]) {
         var types = Set(StreamSession.ownTypes)
+        var answers = Set(StreamMessage.Outbound.ownTypes)
         for action in actions {
             for type in action.messageTypes {
                 precondition(types.insert(type).inserted, "the page action \(action.name) takes '\(type)', which another already takes")
+            }
+            for answer in action.answers {
+                precondition(answers.insert(answer.type).inserted, "the page action \(action.name) answers '\(answer.type)', which another already does")
             }
         }
         self.actions = actions
@@ -89,11 +97,13 @@ struct PageActionRegistry: Sendable {
     struct Description: Encodable, Sendable {
         let name: String
         let messages: [MessageDescription]
+        let answers: [MessageDescription]
         let pages: [String]
 
         init<Action: PageAction>(of action: Action.Type) {
             name = action.name
             messages = Action.Message.declarations.map(\.description)
+            answers = action.answers.map(\.description)
             pages = action.pages.map(\.rawValue)
         }
     }
@@ -107,14 +117,9 @@ struct MessageKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// A page action's answer of its own: `{"type": TYPE, …the body's fields}`.
-struct ActionAnswer: Encodable, Sendable {
+/// A page action's answer of its own: `{"type": TYPE, …the body's fields}`, a type it declares in
+/// ``PageAction/answers``.
+struct ActionAnswer: Sendable {
     let type: String
-    let body: any Encodable & Sendable
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: MessageKey.self)
-        try container.encode(type, forKey: MessageKey(stringValue: "type"))
-        try body.encode(to: encoder)
-    }
+    let body: any AnswerBody
 }

@@ -130,7 +130,7 @@ enum StreamMessage {
     }
 
     /// How long and how large a page's recording may be: its recorder stops at either.
-    struct RecordingLimits: Encodable, Equatable {
+    struct RecordingLimits: Encodable, Equatable, Sendable {
         var maxSeconds: Double
         var maxBytes: Int
     }
@@ -170,24 +170,27 @@ enum StreamMessage {
 
         /// Reads one back (tests, benchmarks, clients in Swift).
         /// - Throws: ``StreamMessageError`` when the bytes are no frame answer.
-        static func read(_ message: ByteBuffer) throws(StreamMessageError) -> (header: [String: Any], jpeg: [UInt8]) {
+        /// - Returns: The header's JSON, `{"frame":N,"messages":[…]}`, each message one the server
+        ///   declares, and the JPEG.
+        static func read(_ message: ByteBuffer) throws(StreamMessageError) -> (header: Data, jpeg: [UInt8]) {
             var buffer = message
-            guard let length = buffer.readInteger(endianness: .big, as: UInt32.self), let json = buffer.readBytes(length: Int(length)),
-                  let header = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] else {
+            guard let length = buffer.readInteger(endianness: .big, as: UInt32.self), let json = buffer.readBytes(length: Int(length)) else {
                 throw StreamMessageError("not a frame answer: \(message.readableBytes) bytes without a whole header")
             }
-            return (header, buffer.readBytes(length: buffer.readableBytes) ?? [])
+            return (Data(json), buffer.readBytes(length: buffer.readableBytes) ?? [])
         }
     }
 
     /// What opens every stream.
-    struct Hello: Encodable {
+    struct Hello: AnswerBody {
         var ocular = OcularVersion.current
         var opencv = OcularVersion.openCV
         let stages: [StageDescription]
         /// The session's own messages (settings, received, upload), each with its JSON Schema.
         let messages: [MessageDescription]
-        /// The page actions live on the stream's page, each with its messages' schemas.
+        /// The session's own answers (hello, settings, error, …), each with its JSON Schema.
+        var answers = Outbound.declarations.map(\.description)
+        /// The page actions live on the stream's page, each with its messages' and answers' schemas.
         let actions: [PageActionRegistry.Description]
         let recipe: Recipe
         let quality: Int
@@ -205,82 +208,106 @@ enum StreamMessage {
         var pages = StudioPage.allCases
         /// What Switch camera goes through, in order (``CameraSwitcher``).
         var cameras = CameraChoice.allCases.map(\.rawValue)
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case ocular, opencv, stages, messages, answers, actions, recipe, quality, maxFrameBytes, maxTextMessageBytes
+            case recording, link, notice, categories, pages, cameras
+        }
+
+        static func describe(_ field: CodingKeys) -> MessageField {
+            switch field {
+            case .ocular: MessageField(.text, required: true, "Ocular's version")
+            case .opencv: MessageField(.text, required: true, "OpenCV's version")
+            case .stages: MessageField(.list, required: true, "every stage: its name, title, category and parameters")
+            case .messages: MessageField(.list, required: true, "the messages the session takes: type, fields, JSON Schema")
+            case .answers: MessageField(.list, required: true, "the messages the session sends: type, fields, JSON Schema")
+            case .actions: MessageField(.list, required: true, "the page's actions: name, pages, messages and answers")
+            case .recipe: MessageField(.object, required: true, "the current recipe")
+            case .quality: MessageField(.integer, required: true, "the answers' JPEG quality, 1 to 100")
+            case .maxFrameBytes: MessageField(.integer, required: true, "the largest frame taken, in bytes")
+            case .maxTextMessageBytes: MessageField(.integer, required: true, "the longest text message read, in bytes")
+            case .recording: MessageField(.object, required: true, "maxSeconds and maxBytes of a recording")
+            case .link: MessageField(.object, required: true, "framesPerSecond, the rate cap, and the link's levels")
+            case .notice: MessageField(.text, "what the page says for the whole session")
+            case .categories: MessageField(.list, required: true, "stage categories in order: name and title")
+            case .pages: MessageField(.texts, required: true, "the studio's pages in the bar's order")
+            case .cameras: MessageField(.texts, required: true, "what Switch camera goes through, in order")
+            }
+        }
     }
 
-    struct CategoryTitle: Encodable {
+    struct CategoryTitle: Encodable, Sendable {
         let name: String
         let title: String
     }
 
     /// What the page's pacing follows: `framesPerSecond`, the most frames it sends a second; `levels`,
     /// the link's rungs, the first what frames go at until the link is measured.
-    struct LinkConstants: Encodable {
+    struct LinkConstants: Encodable, Sendable {
         let framesPerSecond: Double
         let levels: [LinkLevel]
     }
 
-    /// What the server sends.
+    /// What the server sends: a case per message type, each with the body its declaration names
+    /// (``declarations``), a page action's answers with theirs (``PageAction/answers``).
     enum Outbound: Encodable {
         /// Once on connection: the versions, every stage the server offers, the messages the page may
-        /// send (the session's own and its page actions'), the current settings and the limits.
+        /// send and those it may get, the current settings and the limits.
         case hello(Hello)
         /// After every accepted settings message: the recipe with every value spelled out.
-        case settings(recipe: Recipe, quality: Int)
-        /// What went wrong with a text message: `about` names its type (``StreamMessage/unreadable``,
-        /// "message", for a text that is no message the studio takes).
-        case error(about: String, message: String)
-        /// Frame `frame` was refused (its answer): `about` is "frame".
-        case frameRefused(frame: Int, message: String)
-        /// Frame `frame` arrived while another was processed, and a newer one superseded it (its answer).
-        case dropped(frame: Int)
+        case settings(AppliedSettings)
+        /// What went wrong with a text message or a frame (its answer).
+        case error(Refusal)
+        /// A frame arrived while another was processed, and a newer one superseded it (its answer).
+        case dropped(Dropped)
         /// The frame just answered is in the gallery.
-        case saved(GalleryItemResource)
-        /// A page action's answer of its own: `{"type": TYPE, …}` with the body's fields.
-        case answer(ActionAnswer)
+        case saved(Saved)
+        /// The link's level and figures: when the level changes, and once a second.
+        case link(LinkReport)
         /// With each frame while the recipe has a detection stage (in its ``FrameAnswer``): what it
         /// found, one list per kind under the kind's declared group (`"faces": [...]`); the recipe's
         /// kinds are always listed, an empty list when nothing was found, so a frame without any
         /// clears the page's list.
         case annotations(AnnotationGroups)
+        /// A page action's answer of its own: `{"type": TYPE, …}` with the body's fields.
+        case answer(ActionAnswer)
 
-        private enum CodingKeys: String, CodingKey {
-            case type, recipe, quality, about, message, item, frame
+        /// What went wrong with a text message: `about` names its type (``StreamMessage/unreadable``,
+        /// "message", for a text that is no message the studio takes).
+        static func error(about: String, message: String) -> Outbound { .error(Refusal(about: about, message: message, frame: nil)) }
+        /// Frame `frame` was refused: `about` is "frame".
+        static func frameRefused(frame: Int, message: String) -> Outbound { .error(Refusal(about: "frame", message: message, frame: frame)) }
+        /// Frame `frame` was superseded before it was processed.
+        static func dropped(frame: Int) -> Outbound { .dropped(Dropped(frame: frame)) }
+        /// A page action's answer: `.answer("captured", Captured(…))`, a type the action declares.
+        static func answer<Body: AnswerBody>(_ type: String, _ body: Body) -> Outbound { .answer(ActionAnswer(type: type, body: body)) }
+
+        /// The message's `type`.
+        var type: String {
+            switch self {
+            case .hello: "hello"
+            case .settings: "settings"
+            case .error: "error"
+            case .dropped: "dropped"
+            case .saved: "saved"
+            case .link: "link"
+            case .annotations: "annotations"
+            case .answer(let answer): answer.type
+            }
         }
 
-        /// A page action's answer: `.answer("captured", Captured(…))`.
-        static func answer(_ type: String, _ body: any Encodable & Sendable) -> Outbound { .answer(ActionAnswer(type: type, body: body)) }
-
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
+            var container = encoder.container(keyedBy: MessageKey.self)
+            try container.encode(type, forKey: MessageKey(stringValue: "type"))
             switch self {
-            case .hello(let hello):
-                try container.encode("hello", forKey: .type)
-                try hello.encode(to: encoder)
-            case .settings(let recipe, let quality):
-                try container.encode("settings", forKey: .type)
-                try container.encode(recipe, forKey: .recipe)
-                try container.encode(quality, forKey: .quality)
-            case .error(let about, let message):
-                try container.encode("error", forKey: .type)
-                try container.encode(about, forKey: .about)
-                try container.encode(message, forKey: .message)
-            case .frameRefused(let frame, let message):
-                try container.encode("error", forKey: .type)
-                try container.encode("frame", forKey: .about)
-                try container.encode(frame, forKey: .frame)
-                try container.encode(message, forKey: .message)
-            case .dropped(let frame):
-                try container.encode("dropped", forKey: .type)
-                try container.encode(frame, forKey: .frame)
-                try container.encode("a newer frame arrived before this one was processed", forKey: .message)
-            case .saved(let resource):
-                try container.encode("saved", forKey: .type)
-                try container.encode(resource, forKey: .item)
-            case .answer(let answer):
-                try answer.encode(to: encoder)
-            case .annotations(let groups):
-                try container.encode("annotations", forKey: .type)
-                try groups.encode(to: encoder)
+            case .hello(let body): try body.encode(to: encoder)
+            case .settings(let body): try body.encode(to: encoder)
+            case .error(let body): try body.encode(to: encoder)
+            case .dropped(let body): try body.encode(to: encoder)
+            case .saved(let body): try body.encode(to: encoder)
+            case .link(let body): try body.encode(to: encoder)
+            case .annotations(let groups): try groups.encode(to: encoder)
+            case .answer(let answer): try answer.body.encode(to: encoder)
             }
         }
 

@@ -104,7 +104,7 @@ final class StreamSession: Sendable {
             let changed = state.meter.answerReceived(at: time, sendingNext: sendingNext)
             guard changed || time - state.reportedAt >= Self.linkReportIntervalMs else { return nil }
             state.reportedAt = time
-            return .answer("link", LinkReport(state.meter, chosenQuality: chosenQuality))
+            return .link(LinkReport(state.meter, chosenQuality: chosenQuality))
         }
     }
 
@@ -185,7 +185,7 @@ final class StreamSession: Sendable {
             return current
         }
         if pipeline != nil { workRate.withLock { $0 = nil } }  // a new recipe's rate is measured anew
-        return .settings(recipe: updated.pipeline.recipe, quality: updated.quality)
+        return .settings(StreamMessage.AppliedSettings(recipe: updated.pipeline.recipe, quality: updated.quality))
     }
 
     /// Decodes a frame, runs the pipeline on it at the stream's time, encodes the result as a JPEG of
@@ -252,7 +252,7 @@ extension StreamSession {
 
 /// The link's level and figures, as the page gets them (`{"type":"link", …}`): what size and quality
 /// to send frames at, and what the server measured.
-struct LinkReport: Encodable, Sendable {
+struct LinkReport: AnswerBody {
     struct Upload: Encodable, Sendable {
         /// The longest side to send frames at; nil for the camera's own size.
         let longSide: Int?
@@ -270,6 +270,25 @@ struct LinkReport: Encodable, Sendable {
     /// Megabits per second down (answers) and up (frames), as the last frames crossed.
     let downloadMbps: Double?
     let uploadMbps: Double?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case level, levels, upload, answerQuality, processingMs, answerRoundTripMs, uploadMs, budgetMs, downloadMbps, uploadMbps
+    }
+
+    static func describe(_ field: CodingKeys) -> MessageField {
+        switch field {
+        case .level: MessageField(.integer, required: true, "the link's rung, 0 the best")
+        case .levels: MessageField(.integer, required: true, "how many rungs there are")
+        case .upload: MessageField(.object, required: true, "longSide (null for the camera's own) and quality to send frames at")
+        case .answerQuality: MessageField(.integer, required: true, "the JPEG quality answers come at")
+        case .processingMs: MessageField(.number, "milliseconds the last frames took to process")
+        case .answerRoundTripMs: MessageField(.number, "milliseconds from an answer sent to its receipt")
+        case .uploadMs: MessageField(.number, "milliseconds a frame took to arrive")
+        case .budgetMs: MessageField(.number, required: true, "milliseconds a frame may take at the rate cap")
+        case .downloadMbps: MessageField(.number, "megabits a second down, as answers crossed")
+        case .uploadMbps: MessageField(.number, "megabits a second up, as frames crossed")
+        }
+    }
 
     init(_ meter: LinkMeter, chosenQuality: Int) {
         let level = meter.current
