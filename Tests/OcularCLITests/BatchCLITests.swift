@@ -4,11 +4,9 @@ import OcularTestSupport
 import Testing
 
 /// A results file's lines, parsed.
-private func resultLines(_ path: String) throws -> [[String: Any]] {
+private func resultLines(_ path: String) throws -> [JSON] {
     let text = try String(contentsOfFile: path, encoding: .utf8)
-    return try text.split(separator: "\n").map { line in
-        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-    }
+    return try text.split(separator: "\n").map { try JSON(parsing: String($0)) }
 }
 
 /// Every regular, visible file under `folder`, relative to it.
@@ -65,18 +63,18 @@ struct BatchCLITests {
 
         let lines = try resultLines(output + "/results.jsonl")
         #expect(lines.count == 3)
-        let byPath = Dictionary(uniqueKeysWithValues: lines.map { ($0["path"] as? String ?? "", $0) })
+        let byPath = Dictionary(uniqueKeysWithValues: lines.map { ($0["path"].text ?? "", $0) })
         let face = try #require(byPath.first { $0.key.hasSuffix("nested/astronaut.png") }?.value)
-        #expect(face["status"] as? String == "done")
-        let expected = try #require(try JSONSerialization.jsonObject(with: Data(apply.output.utf8)) as? NSDictionary)
-        #expect(face["annotations"] as? NSDictionary == expected)
-        #expect(((expected["faces"] as? [Any])?.count ?? 0) == 1)
-        #expect((face["input"] as? String)?.count == 64 && face["milliseconds"] is Int)
+        #expect(face["status"] == "done")
+        let expected = try JSON(parsing: apply.output)
+        #expect(face["annotations"] == expected)
+        #expect(expected["faces"].list.count == 1)
+        #expect(face["input"].text?.count == 64 && face["milliseconds"].int != nil)
         let broken = try #require(byPath.first { $0.key.hasSuffix("broken.jpg") }?.value)
-        #expect(broken["status"] as? String == "failed")
-        #expect((broken["error"] as? [String: Any])?["code"] as? String == "image.notAnImage")
-        #expect(((broken["error"] as? [String: Any])?["message"] as? String)?.contains("broken.jpg") == true)
-        #expect(byPath[coffee]?["output"] as? String == output + "/named/cup.png")
+        #expect(broken["status"] == "failed")
+        #expect(broken["error"]["code"] == "image.notAnImage")
+        #expect(broken["error"]["message"].text?.contains("broken.jpg") == true)
+        #expect(byPath[coffee]?["output"] == .text(output + "/named/cup.png"))
     }
 
     @Test("a video goes through the recipe frame by frame, as ocular process runs it, and keeps its container")
@@ -87,8 +85,8 @@ struct BatchCLITests {
         let run = try ocular(["batch", clip, "--recipe", #"{"stages":[{"stage":"gray"}]}"#, "-o", output, "--format", "png"])
         #expect(run.status == 0, "\(run.errors)")
         let line = try #require(try resultLines(output + "/results.jsonl").first)
-        #expect(line["frames"] as? Int == 30 && line["status"] as? String == "done")
-        #expect(line["output"] as? String == output + "/astronaut_pan.avi")
+        #expect(line["frames"] == 30 && line["status"] == "done")
+        #expect(line["output"] == .text(output + "/astronaut_pan.avi"))
         let source = try VideoFileSource(path: output + "/astronaut_pan.avi")
         var frames = 0
         while let frame = try source.nextFrame() {
@@ -140,7 +138,7 @@ struct BatchCLITests {
             try (0..<count).map { index in
                 let run = try ocular(["batch", folder.file("pictures"), "--recipe", gray, "-o", output, "--shard", "\(index)/\(count)"])
                 #expect(run.status == 0, "\(run.errors)")
-                return try resultLines(output + "/results-\(index).jsonl").compactMap { $0["output"] as? String }
+                return try resultLines(output + "/results-\(index).jsonl").compactMap { $0["output"].text }
             }
         }
         let three = try shardOutputs(3, into: folder.file("three"))
@@ -175,7 +173,7 @@ struct BatchCLITests {
         }
         let count = try #require(Int(try field("completions")))
         #expect(Int(try field("parallelism")) == count)
-        let jobArguments = try #require(try JSONSerialization.jsonObject(with: Data(try field("args").utf8)) as? [String])
+        let jobArguments = try JSON(parsing: try field("args")).texts
         #expect(jobArguments.firstIndex(of: "--shard-count").map { jobArguments[$0 + 1] } == "\(count)")
 
         let folder = try Folder()
@@ -198,13 +196,13 @@ struct BatchCLITests {
         // Exactly one pod met the damaged file, and its status says so (the Job's podFailurePolicy reads it).
         #expect(pods.map(\.terminationStatus).sorted() == Array(repeating: 0, count: count - 1) + [1])
         let files = (0..<count).map { output + "/results-\($0).jsonl" }
-        let perShard = try files.map { try resultLines($0).compactMap { $0["path"] as? String } }
+        let perShard = try files.map { try resultLines($0).compactMap { $0["path"].text } }
         #expect(Set(perShard.flatMap { $0 }).count == 21 && perShard.flatMap { $0 }.count == 21)
 
         let merge = try ocular(["batch", "merge"] + files + ["-o", output + "/results.jsonl"])
         #expect(merge.status == 1, "\(merge.errors)")
         #expect(merge.output.contains("21 inputs from \(count) files, 20 done, 1 failed"), "\(merge.output)")
-        let merged = try resultLines(output + "/results.jsonl").compactMap { $0["path"] as? String }
+        let merged = try resultLines(output + "/results.jsonl").compactMap { $0["path"].text }
         #expect(merged == merged.sorted() && merged.count == 21)
         #expect(visibleFiles(under: output).filter { $0.hasSuffix(".png") }.count == 20)
     }
@@ -291,9 +289,9 @@ struct BatchCLITests {
         close(descriptor)
         let named = try ocular(["batch", "run", inputs, "-o", folder.file("out-odd"), "--recipe", gray])
         #expect(named.status == 1 && named.output.contains("4 inputs: 3 written, 0 already done, 1 failed"), "\(named.output) \(named.errors)")
-        let failed = try resultLines(folder.file("out-odd/results.jsonl")).filter { $0["status"] as? String == "failed" }
-        #expect(failed.count == 1 && failed.first?["path"] as? String == odd, "\(failed)")
-        #expect(((failed.first?["error"] as? [String: Any])?["code"] as? String) == "batch.unreadableName", "\(failed)")
+        let failed = try resultLines(folder.file("out-odd/results.jsonl")).filter { $0["status"] == "failed" }
+        #expect(failed.count == 1 && failed.first?["path"] == .text(odd), "\(failed)")
+        #expect(failed.first?["error"]["code"] == "batch.unreadableName", "\(failed)")
     }
 
     @Test("the results file: a line per output, a cut line ended before the next, one batch writing it at a time, a killed run's partial pictures swept; manifests with Windows line ends (each lost or redid lines, kept files, or read one line, before)")

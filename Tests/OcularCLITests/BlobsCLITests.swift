@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularTestSupport
 import Testing
 
 @Suite("ocular blobs")
@@ -15,8 +16,8 @@ struct BlobsCLITests {
         return folder.file("labels.json")
     }
 
-    static func object(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    static func object(_ text: String) throws -> JSON {
+        try JSON(parsing: text)
     }
 
     @Test("detect: seven blobs of the demo scene as JSON, drawn and masked")
@@ -24,12 +25,13 @@ struct BlobsCLITests {
         let folder = try Folder()
         let run = try ocular("blobs", "detect", Self.scene, "--json", "--draw", folder.file("drawn.png"), "--mask", folder.file("mask.png"))
         #expect(run.status == 0, "\(run.errors)")
-        let blobs = try #require(try Self.object(run.output)["blobs"] as? [[String: Any]])
+        let blobs = try Self.object(run.output)["blobs"].list
         #expect(blobs.count == 7)
-        #expect(blobs.allSatisfy { ($0["bounds"] as? [Int])?.count == 4 && $0["label"] as? Int == 0 })
+        #expect(blobs.allSatisfy { $0["bounds"].list.compactMap(\.int).count == 4 && $0["label"] == 0 })
         let drawn = try Image(contentsOfFile: folder.file("drawn.png")), mask = try Image(contentsOfFile: folder.file("mask.png"))
         #expect(drawn.width == 1280 && mask.width == 1280 && mask.height == 720)
-        let first = try #require(blobs.first?["bounds"] as? [Int])
+        let first = try #require(blobs.first)["bounds"].list.compactMap(\.int)
+        try #require(first.count == 4)
         #expect(drawn.pixel(x: first[0], y: first[1] + first[3] / 2) == [0, 255, 0])
         let plain = try ocular("blobs", "detect", Self.scene)
         #expect(plain.output.split(separator: "\n").filter { $0.hasPrefix("blob ") }.count == 7)
@@ -47,9 +49,8 @@ struct BlobsCLITests {
         #expect(lines.contains("  1 × toonie, Canadian two-dollar (label 6) at $2.00"))
         #expect(try Image(contentsOfFile: folder.file("named.png")).width == 1280)
         let json = try Self.object(try ocular("blobs", "count", Self.scene, "--training", list, "--json").output)
-        let tally = try #require(json["tally"] as? [String: Any])
-        #expect(tally["count"] as? Int == 7 && (tally["totals"] as? [String: Double]) == ["CAD": 3.4])
-        #expect((json["blobs"] as? [[String: Any]])?.count == 7)
+        #expect(json["tally"]["count"] == 7 && json["tally"]["totals"] == ["CAD": 3.4])
+        #expect(json["blobs"].list.count == 7)
         // A list without values counts without money.
         let shared = try ocular("blobs", "count", Self.scene, "--training", try Self.trainingSet(in: folder))
         #expect(shared.output.hasPrefix("1 Canadian nickel,") && !shared.output.contains("$"))
@@ -68,16 +69,16 @@ struct BlobsCLITests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("labels.default.blobmodel")), "the model is a cache, not kept beside the list")
         let all = try ocular("blobs", "classify", Self.scene, "--training", list, "--all", "--json")
         #expect(all.errors.isEmpty, "the stored model is loaded, not retrained: \(all.errors)")
-        let blobs = try #require(try Self.object(all.output)["blobs"] as? [[String: Any]])
+        let blobs = try Self.object(all.output)["blobs"].list
         #expect(blobs.count == 7)
-        #expect(Set(blobs.compactMap { $0["label"] as? Int }) == Set(2...8))
-        #expect(blobs.allSatisfy { Set($0.keys) == ["bounds", "label", "description", "distance"] })
-        #expect(blobs.allSatisfy { (($0["distance"] as? Double) ?? 1) < 0.33 })
+        #expect(Set(blobs.compactMap { $0["label"].int }) == Set(2...8))
+        #expect(blobs.allSatisfy { $0.keys == ["bounds", "label", "description", "distance"] })
+        #expect(blobs.allSatisfy { ($0["distance"].double ?? 1) < 0.33 })
         // The plist trains the same; the textbook profile has its own scale.
         let textbook = try ocular("blobs", "classify", Self.scene, "--training", folder.file("BlobClassifierTraining.plist"),
                                   "--profile", "textbook", "--json")
-        let answer = try #require((try Self.object(textbook.output)["blobs"] as? [[String: Any]])?.first)
-        #expect(answer["label"] as? Int == 6 && ((answer["distance"] as? Double) ?? 0) > 100)
+        let answer = try Self.object(textbook.output)["blobs"][0]
+        #expect(answer["label"] == 6 && (answer["distance"].double ?? 0) > 100)
         // Something else is unidentified, unless the threshold is lifted.
         let coffee = dataRoot + "/images/coffee.png"
         #expect(try ocular("blobs", "classify", coffee, "--training", list).output.hasPrefix("unidentified (label 0)"))
@@ -110,8 +111,8 @@ struct BlobsCLITests {
         #expect(evaluate.output.hasPrefix("accuracy (default profile): 7 of 7, 100 %"), "\(evaluate.output)")
         #expect(evaluate.output.contains("  7   0   0   0   0   0   0   0   1   0   pinto bean"), "\(evaluate.output)")
         let json = try Self.object(try ocular("blobs", "evaluate", "--training", list, "--labelled", labelled, "--json", "--profile", "textbook").output)
-        #expect(json["total"] as? Int == 7 && json["profile"] as? String == "textbook")
-        #expect((json["confusion"] as? [[Int]])?.count == 9)
+        #expect(json["total"] == 7 && json["profile"] == "textbook")
+        #expect(json["confusion"].list.count == 9)
     }
 
     @Test("bad training lists, profiles and folders fail cleanly, by name")
@@ -128,8 +129,7 @@ struct BlobsCLITests {
         try Image(width: 64, height: 48, format: .gray8, filledWith: [128]).write(toFile: blank)
         expectCleanFailure(try ocular("blobs", "classify", blank, "--training", list), mentioning: "no blob found in '\(blank)'")
         let noBlobs = try ocular("blobs", "classify", blank, "--training", list, "--all", "--json").output
-        let parsed = try JSONSerialization.jsonObject(with: Data(noBlobs.utf8)) as? [String: [Any]]
-        #expect(parsed?.keys.sorted() == ["blobs"] && parsed?["blobs"]?.isEmpty == true, "\(noBlobs)")
+        #expect(try JSON(parsing: noBlobs) == ["blobs": []], "\(noBlobs)")
         try FileManager.default.createDirectory(atPath: folder.file("sorted/nickels"), withIntermediateDirectories: true)
         expectCleanFailure(try ocular("blobs", "evaluate", "--training", list, "--labelled", folder.file("sorted/nickels")),
                            mentioning: "holds neither a labels.json nor subfolders of pictures named by label")

@@ -1,6 +1,7 @@
 import Foundation
 import Ocular
 import OcularStudio
+import OcularTestSupport
 import Testing
 
 @Suite("The ocular command line")
@@ -16,11 +17,11 @@ struct CLITests {
     func infoVideoJSON() throws {
         let run = try ocular("info", "--json", dataRoot + "/video/astronaut_pan.avi")
         #expect(run.status == 0)
-        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
-        #expect(object?["kind"] as? String == "video")
-        #expect(object?["codec"] as? String == "MJPG")
-        #expect(object?["width"] as? Int == 480 && object?["height"] as? Int == 360)
-        #expect(object?["frameCount"] as? Int == 30 && object?["framesPerSecond"] as? Double == 10 && object?["duration"] as? Double == 3)
+        let object = try JSON(parsing: run.output)
+        #expect(object["kind"] == "video")
+        #expect(object["codec"] == "MJPG")
+        #expect(object["width"] == 480 && object["height"] == 360)
+        #expect(object["frameCount"] == 30 && object["framesPerSecond"] == 10 && object["duration"] == 3)
     }
 
     @Test("info on a missing or non-media file fails cleanly")
@@ -188,7 +189,7 @@ struct LibraryMessagesCLITests {
         let quiet = try ocular("info", "--json", astronaut)
         #expect(quiet.status == 0)
         #expect(quiet.errors.isEmpty, "stderr: \(quiet.errors)")
-        #expect(try JSONSerialization.jsonObject(with: Data(quiet.output.utf8)) is [String: Any], "\(quiet.output)")
+        #expect(try !JSON(parsing: quiet.output).keys.isEmpty, "\(quiet.output)")
         let verbose = try ocular("info", "--json", "--verbose", astronaut)
         #expect(verbose.status == 0 && verbose.output == quiet.output)
         #expect(verbose.errors.contains("ocular: libpng warning: iCCP: known incorrect sRGB profile"), "stderr: \(verbose.errors)")

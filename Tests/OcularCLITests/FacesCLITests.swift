@@ -1,6 +1,7 @@
 import Foundation
 import Ocular
 import OcularEvaluation
+import OcularTestSupport
 import Testing
 
 @Suite("ocular faces")
@@ -13,21 +14,22 @@ struct FacesCLITests {
         let drawn = folder.file("drawn.png")
         let run = try ocular("faces", "detect", astronaut, "--json", "--draw", drawn)
         #expect(run.status == 0, "\(run.errors)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        let faces = try #require(object["faces"] as? [[String: Any]])
+        let faces = try JSON(parsing: run.output)["faces"].list
         #expect(faces.count == 1)
         let face = try #require(faces.first)
-        #expect(Set(face.keys) == ["species", "bounds", "confidence", "leftEye", "rightEye", "nose", "mouth", "smile", "angle"])
-        #expect(face["species"] as? String == "human")
-        let bounds = try #require(face["bounds"] as? [Int])
+        #expect(face.keys == ["species", "bounds", "confidence", "leftEye", "rightEye", "nose", "mouth", "smile", "angle"])
+        #expect(face["species"] == "human")
+        let bounds = face["bounds"].list.compactMap(\.int)
+        try #require(bounds.count == 4)
         let box = PixelRectangle(x: bounds[0], y: bounds[1], width: bounds[2], height: bounds[3])
         // faces.json's box, which the cascade drew tight (2.1 eye distances): the default's square, fitted over
         // sources that draw faces tighter and looser, is 0.72 of the way there.
         #expect(box.intersectionOverUnion(PixelRectangle(x: 177, y: 67, width: 95, height: 95)) >= 0.7)
-        let left = try #require(face["leftEye"] as? [Double]), right = try #require(face["rightEye"] as? [Double])
+        let left = face["leftEye"].numbers, right = face["rightEye"].numbers
+        try #require(left.count == 2 && right.count == 2)
         // Frame coordinates: inside the box, the viewer's left eye left of the right one.
         #expect(Double(box.x) < left[0] && left[0] < right[0] && right[0] < Double(box.x + box.width))
-        #expect(face["smile"] as? Bool == true)
+        #expect(face["smile"] == true)
         // The overlay: the box's top edge is yellow in the drawn picture.
         let picture = try Image(contentsOfFile: drawn)
         #expect(picture.pixel(x: box.x + box.width / 2, y: box.y) == [0, 255, 255])
@@ -40,8 +42,7 @@ struct FacesCLITests {
         let textbook = try ocular("faces", "detect", astronaut, "--profile", "textbook")
         #expect(textbook.status == 0 && textbook.output.contains("no face"), "\(textbook.output)")
         let noCats = try ocular("faces", "detect", dataRoot + "/faces/chelsea.png", "--no-cats", "--json")
-        let none = try JSONSerialization.jsonObject(with: Data(noCats.output.utf8)) as? [String: [Any]]
-        #expect(none?.keys.sorted() == ["faces"] && none?["faces"]?.isEmpty == true, "\(noCats.output)")
+        #expect(try JSON(parsing: noCats.output) == ["faces": []], "\(noCats.output)")
     }
 
     @Test("bad input: a missing picture, an unknown profile, a cascades folder without cascades — each a clear error and a non-zero exit")
@@ -131,23 +132,22 @@ struct FacesEvaluateCLITests {
         try Data(list.utf8).write(to: URL(fileURLWithPath: folder.file("faces.json")))
         let run = try ocular("faces", "evaluate", "--labelled", folder.path, "--json")
         #expect(run.status == 0, "\(run.errors)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        #expect(report["pictures"] as? Int == 4 && report["profile"] as? String == "default")
-        let species = try #require(report["species"] as? [String: [String: Any]])
-        #expect(species["human"]?["labelled"] as? Int == 3 && species["human"]?["matched"] as? Int == 2, "\(species)")
-        #expect(species["cat"]?["matched"] as? Int == 1, "\(species)")
-        #expect((species["human"]?["meanIoU"] as? Double ?? 0) >= 0.7)  // 0.72: see the test above
-        let misses = try #require(report["misses"] as? [[String: Any]])
-        #expect(misses.count == 1 && misses.first?["bounds"] as? [Int] == [10, 300, 80, 80], "\(misses)")
-        #expect((report["falseBoxes"] as? [Any])?.isEmpty == true, "\(report)")
+        let report = try JSON(parsing: run.output)
+        #expect(report["pictures"] == 4 && report["profile"] == "default")
+        let species = report["species"]
+        #expect(species["human"]["labelled"] == 3 && species["human"]["matched"] == 2, "\(species)")
+        #expect(species["cat"]["matched"] == 1, "\(species)")
+        #expect((species["human"]["meanIoU"].double ?? 0) >= 0.7)  // 0.72: see the test above
+        let misses = report["misses"].list
+        #expect(misses.count == 1 && misses.first?["bounds"] == [10, 300, 80, 80], "\(misses)")
+        #expect(report["falseBoxes"] == [], "\(report)")
 
         // Plain OpenCV beside it, on the same pictures: it finds astronaut's face twice, and no cat (it seeks none).
         let compared = try ocular("faces", "evaluate", "--labelled", folder.path, "--json", "--baseline", "opencv")
-        let withBaseline = try #require(try JSONSerialization.jsonObject(with: Data(compared.output.utf8)) as? [String: Any])
-        let baseline = try #require(withBaseline["baseline"] as? [String: Any], "\(compared.output) \(compared.errors)")
-        let baselineHumans = (baseline["species"] as? [String: [String: Any]])?["human"]
-        #expect(baseline["name"] as? String == "plain OpenCV" && baselineHumans?["matched"] as? Int == 2 && baselineHumans?["found"] as? Int == 2,
-                "\(baseline)")
+        let baseline = try JSON(parsing: compared.output)["baseline"]
+        let baselineHumans = baseline["species"]["human"]
+        #expect(baseline["name"] == "plain OpenCV" && baselineHumans["matched"] == 2 && baselineHumans["found"] == 2,
+                "\(compared.output) \(compared.errors)")
         let side = try ocular("faces", "evaluate", "--labelled", folder.path, "--baseline", "opencv")
         #expect(side.status == 0 && side.output.contains("people: default beside plain OpenCV"), "\(side.output)")
         let unknown = try ocular("faces", "evaluate", "--labelled", folder.path, "--baseline", "dlib")

@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularTestSupport
 import Testing
 
 @Suite("ocular apply and ocular stages")
@@ -22,17 +23,16 @@ struct StagesCLITests {
         let recipe = #"{"stages":[{"stage":"faces"},{"stage":"blobs"}]}"#
         let run = try ocular("apply", astronaut, "--recipe", recipe, "--json")
         #expect(run.status == 0, "\(run.errors)")
-        let found = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: [[String: Any]]], "\(run.output)")
-        #expect(Set(found.keys) == ["faces", "blobs"])
+        let found = try JSON(parsing: run.output)
+        #expect(found.keys == ["faces", "blobs"], "\(run.output)")
         // The same faces as the stage's tracker finds on a first frame, box for box.
         let faces = try FaceTracker(detector: FaceDetector(profile: .standard)).faces(in: Image(contentsOfFile: astronaut))
-        #expect(found["faces"]?.count == faces.count && !faces.isEmpty)
-        #expect(found["faces"]?.compactMap { $0["bounds"] as? [Int] } == faces.map { [$0.bounds.x, $0.bounds.y, $0.bounds.width, $0.bounds.height] })
+        #expect(found["faces"].list.count == faces.count && !faces.isEmpty)
+        #expect(found["faces"].list.map { $0["bounds"].list.compactMap(\.int) } == faces.map { [$0.bounds.x, $0.bounds.y, $0.bounds.width, $0.bounds.height] })
         #expect(folder.contents.isEmpty)
         // A recipe that detects nothing prints an empty object; with -o the picture is written and stdout stays JSON.
         let gray = try ocular("apply", astronaut, "--recipe", #"{"stages":[{"stage":"gray"}]}"#, "--json", "-o", folder.file("g.png"))
-        let nothing = try JSONSerialization.jsonObject(with: Data(gray.output.utf8)) as? [String: Any]
-        #expect(gray.status == 0 && nothing?.isEmpty == true, "\(gray.output) \(gray.errors)")
+        #expect(gray.status == 0 && (try? JSON(parsing: gray.output)) == [:], "\(gray.output) \(gray.errors)")
         #expect(folder.contents == ["g.png"])
     }
 
@@ -73,13 +73,12 @@ struct StagesCLITests {
 
         let json = try ocular("stages", "--json")
         #expect(json.status == 0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
-        let stages = try #require(object["stages"] as? [[String: Any]])
-        #expect(stages.map { $0["name"] as? String } == StageRegistry.standard.names)
-        let tint = try #require(stages.first { $0["name"] as? String == "tint" })
-        let interval = try #require((tint["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == "interval" })
-        #expect(interval["kind"] as? String == "number" && interval["minimum"] as? Double == 0.1 && interval["maximum"] as? Int == 60
-            && interval["default"] as? Int == 2 && interval["step"] as? Double == 0.1)
+        let stages = try JSON(parsing: json.output)["stages"].list
+        #expect(stages.map { $0["name"].text } == StageRegistry.standard.names)
+        let tint = try #require(stages.first { $0["name"] == "tint" })
+        let interval = try #require(tint["parameters"].list.first { $0["name"] == "interval" })
+        #expect(interval["kind"] == "number" && interval["minimum"] == 0.1 && interval["maximum"] == 60
+            && interval["default"] == 2 && interval["step"] == 0.1)
     }
 
     @Test("stages --category keeps one category; stages describe prints one declaration as JSON; mistakes are named")
@@ -88,16 +87,16 @@ struct StagesCLITests {
         #expect(blur.status == 0 && blur.output.hasPrefix("gaussianBlur — Gaussian blur (blur)"), "\(blur.output)")
         #expect(!blur.output.contains("sepiaTone"))
         let geometry = try ocular("stages", "--category", "geometry", "--json")
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(geometry.output.utf8)) as? [String: [[String: Any]]])
-        #expect(listed["stages"]?.compactMap { $0["name"] as? String } == ["zoom", "straighten", "affineTransform", "crop"])
+        let listed = try JSON(parsing: geometry.output)
+        #expect(listed["stages"].list.compactMap { $0["name"].text } == ["zoom", "straighten", "affineTransform", "crop"])
         // Core Image's spelling of colour works too.
         #expect(try ocular("stages", "--category", "colorEffect").output.contains("sepiaTone — Sepia tone"))
         let described = try ocular("stages", "describe", "gammaAdjust")
         #expect(described.status == 0, "\(described.errors)")
-        let gamma = try #require(try JSONSerialization.jsonObject(with: Data(described.output.utf8)) as? [String: Any])
-        #expect(gamma["name"] as? String == "gammaAdjust" && gamma["category"] as? String == "colourAdjustment" && gamma["filter"] as? Bool == true)
-        let power = try #require((gamma["parameters"] as? [[String: Any]])?.first)
-        #expect(power["name"] as? String == "power" && power["minimum"] as? Double == 0.25 && power["maximum"] as? Int == 4 && power["default"] as? Int == 1)
+        let gamma = try JSON(parsing: described.output)
+        #expect(gamma["name"] == "gammaAdjust" && gamma["category"] == "colourAdjustment" && gamma["filter"] == true)
+        let power = gamma["parameters"][0]
+        #expect(power["name"] == "power" && power["minimum"] == 0.25 && power["maximum"] == 4 && power["default"] == 1)
         expectCleanFailure(try ocular("stages", "describe", "glitter"), mentioning: "unknown stage 'glitter'")
         expectCleanFailure(try ocular("stages", "--category", "sparkle"), mentioning: "no category 'sparkle'; the categories are colourAdjustment")
     }
@@ -106,9 +105,9 @@ struct StagesCLITests {
     func filtersCommand() throws {
         let listed = try ocular("filters", "--json")
         #expect(listed.status == 0, "\(listed.errors)")
-        let filters = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: [[String: Any]]])
-        #expect(filters["stages"]?.compactMap { $0["name"] as? String } == StageRegistry.standard.descriptions.filter(\.filter).map(\.name))
-        #expect(filters["stages"]?.count == 17)
+        let filters = try JSON(parsing: listed.output)["stages"].list
+        #expect(filters.compactMap { $0["name"].text } == StageRegistry.standard.descriptions.filter(\.filter).map(\.name))
+        #expect(filters.count == 17)
         #expect(try ocular("filters", "list", "--category", "blur").output.hasPrefix("gaussianBlur — Gaussian blur (blur)"))
         let sepia = try ocular("filters", "describe", "sepiaTone")
         #expect(sepia.status == 0 && sepia.output.contains(#""name" : "sepiaTone""#), "\(sepia.output)")

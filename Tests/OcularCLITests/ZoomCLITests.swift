@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularTestSupport
 import Testing
 
 @Suite("ocular zoom and ocular sharpness")
@@ -12,15 +13,14 @@ struct ZoomCLITests {
         #expect(run.output.contains("1.7×  full     1920×1080") && run.output.contains("108×  full     31×17"), "\(run.output)")
         let binned = try ocular("zoom", "plan", "--sensor", "3264x2448", "--output", "1920x1080", "--binned", "--json")
         #expect(binned.status == 0, "\(binned.errors)")
-        let plan = try #require(try JSONSerialization.jsonObject(with: Data(binned.output.utf8)) as? [String: Any], "\(binned.output)")
-        #expect(plan["losslessThreshold"] as? Double == 0.85 && plan["maximumZoom"] as? Double == 108)
-        let captures = try #require(plan["captures"] as? [[String: Any]])
-        #expect((captures.first?["crop"] as? [String: Int]) == ["width": 1632, "height": 918])
+        let plan = try JSON(parsing: binned.output)
+        #expect(plan["losslessThreshold"] == 0.85 && plan["maximumZoom"] == 108, "\(binned.output)")
+        #expect(plan["captures"][0]["crop"] == ["width": 1632, "height": 918])
         let one = try ocular("zoom", "plan", "--sensor", "4000x3000", "--output", "1280x720", "--zoom", "2", "--json")
-        let single = try #require(try JSONSerialization.jsonObject(with: Data(one.output.utf8)) as? [String: Any], "\(one.output) \(one.errors)")
+        let single = try JSON(parsing: one.output)
         // At 2× the binned readout's crop (1000 wide) is under 1280: the full readout's (2000×1125) covers it.
-        let capture = (single["captures"] as? [[String: Any]])?.first
-        #expect(capture?["lossless"] as? Bool == true && capture?["readout"] as? String == "full")
+        let capture = single["captures"][0]
+        #expect(capture["lossless"] == true && capture["readout"] == "full", "\(one.output) \(one.errors)")
         // At 1.5× the binned readout's crop (1334 wide) still covers 1280, and is the smaller capture.
         let low = try ocular("zoom", "plan", "--sensor", "4000x3000", "--output", "1280x720", "--zoom", "1.5")
         #expect(low.output.contains("1.5×  binned   1334×750"), "\(low.output)")
@@ -33,10 +33,10 @@ struct ZoomCLITests {
         #expect(run.output.contains("lossless zoom up to 24×") && run.output.contains("the threshold lies past the maximum zoom of 9×"), "\(run.output)")
         #expect(run.output.contains("maximum zoom 9×") && run.output.contains("9×  "), "\(run.output)")
         let json = try ocular("zoom", "plan", "--sensor", "3840x2160", "--output", "160x90", "--json")
-        let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output) \(json.errors)")
-        let zooms = (plan["captures"] as? [[String: Any]])?.compactMap { $0["zoom"] as? Double } ?? []
-        #expect(zooms.first == 1 && zooms.last == 9 && zooms.allSatisfy { $0 <= 9 }, "\(zooms)")
-        #expect((plan["captures"] as? [[String: Any]])?.allSatisfy { $0["lossless"] as? Bool == true } == true)
+        let plan = try JSON(parsing: json.output)
+        let zooms = plan["captures"].list.compactMap { $0["zoom"].double }
+        #expect(zooms.first == 1 && zooms.last == 9 && zooms.allSatisfy { $0 <= 9 }, "\(zooms) \(json.errors)")
+        #expect(plan["captures"].list.allSatisfy { $0["lossless"] == true })
     }
 
     @Test("zoom plan refuses impossible sizes and zooms in words")
@@ -53,11 +53,10 @@ struct ZoomCLITests {
         let folder = try Folder()
         let run = try ocular("zoom", "prove", "--sensor", "1632x1224", "--output", "960x540", "--json", "--plot", folder.file("proof.png"))
         #expect(run.status == 0, "\(run.errors)")
-        let result = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output)")
-        let rows = try #require(result["rows"] as? [[String: Any]])
+        let rows = try JSON(parsing: run.output)["rows"].list
         let figures = rows.compactMap { row -> (zoom: Double, mtf50: Double, binned: Double, enlarged: Double)? in
-            guard let zoom = row["zoom"] as? Double, let mtf50 = row["mtf50"] as? Double, let binned = row["binnedMTF50"] as? Double,
-                  let enlarged = row["enlargedMTF50"] as? Double else { return nil }
+            guard let zoom = row["zoom"].double, let mtf50 = row["mtf50"].double, let binned = row["binnedMTF50"].double,
+                  let enlarged = row["enlargedMTF50"].double else { return nil }
             return (zoom, mtf50, binned, enlarged)
         }
         #expect(figures.count == 12)
@@ -91,11 +90,10 @@ struct ZoomCLITests {
         #expect(text.output.contains("vertical edge 4.00°") && text.output.contains("MTF50       0.12"), "\(text.output)")
         let run = try ocular("sharpness", folder.file("edge.png"), "--roi", "20,10,160,140", "--json", "--plot", folder.file("mtf.png"))
         #expect(run.status == 0, "\(run.errors)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output)")
-        let measurement = try #require(report["measurement"] as? [String: Any])
-        let mtf50 = try #require(measurement["mtf50"] as? Double)
+        let measurement = try JSON(parsing: run.output)["measurement"]
+        let mtf50 = try #require(measurement["mtf50"].double, "\(run.output)")
         #expect(abs(mtf50 / SlantedEdgeChart.gaussianMTF50(sigma: 1.5) - 1) < 0.03)
-        #expect((measurement["curve"] as? [[String: Double]])?.count == 101)
+        #expect(measurement["curve"].list.count == 101)
         #expect(try Image(contentsOfFile: folder.file("mtf.png")).width == 1000)
     }
 

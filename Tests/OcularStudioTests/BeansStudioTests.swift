@@ -3,6 +3,7 @@ import HummingbirdTesting
 import NIOCore
 import Ocular
 import OcularGallery
+import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
@@ -32,30 +33,30 @@ struct BeansStudioTests {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery), beans: beans)
         let scene = try Image(contentsOfFile: Self.demo + "/beans.jpg").encoded(as: .jpeg(quality: 90))
 
-        #expect(try FacesStudioTests.object(session.receive(#"{"type":"saveBlob"}"#))["message"] as? String
+        #expect(try FacesStudioTests.object(session.receive(declared: "saveBlob")).message
                 == "nothing to save: classify a blob first")
-        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"blobs"}]}}"#)
+        _ = try session.receive(Recipe(stages: [.init("blobs")]))
         guard case .frame(let jpeg, let found, _) = session.process(ByteBuffer(bytes: scene)) else { Issue.record("refused"); return }
         let annotations = try FacesStudioTests.object(found)
-        let blobs = try #require(annotations["blobs"] as? [[String: Any]])
+        let blobs = annotations["blobs"].list
         #expect(blobs.count == 7 && annotations["faces"] == nil)
         // Green boxes on the answer.
-        let bounds = try #require(blobs.first?["bounds"] as? [Int])
+        let bounds = try FacesStudioTests.bounds(blobs.first)
         let edge = try Image(decoding: jpeg).pixel(x: bounds[0] + 1, y: bounds[1] + bounds[3] / 2)
         #expect(edge[1] > 200 && edge[0] < 90 && edge[2] < 90, "\(edge)")
 
         await beans.waitUntilPrepared()
-        let classified = try FacesStudioTests.object(session.receive(#"{"type":"classify"}"#))
-        #expect(classified["type"] as? String == "classified", "\(classified)")
-        let blob = try #require(classified["blob"] as? [String: Any])
-        #expect(blob["label"] as? Int == 6 && blob["description"] as? String == "toonie, Canadian two-dollar")
-        #expect(blob["bounds"] as? [Int] == bounds)
-        #expect(((blob["distance"] as? Double) ?? 1) < 0.33)
+        let classified = try FacesStudioTests.object(session.receive(declared: "classify"))
+        #expect(classified.type == "classified", "\(classified)")
+        let blob = classified["blob"]
+        #expect(blob["label"] == 6 && blob["description"] == "toonie, Canadian two-dollar")
+        #expect(try FacesStudioTests.bounds(blob) == bounds)
+        #expect((blob["distance"].double ?? 1) < 0.33)
         let picture = try FacesStudioTests.picture(classified["image"])
         #expect(picture.width == bounds[2] && picture.height == bounds[3])
 
-        let saved = try FacesStudioTests.object(session.receive(#"{"type":"saveBlob"}"#))
-        #expect(saved["type"] as? String == "saved", "\(saved)")
+        let saved = try FacesStudioTests.object(session.receive(declared: "saveBlob"))
+        #expect(saved.type == "saved", "\(saved)")
         let item = try #require(try gallery.items().first)
         #expect(item.caption == "toonie, Canadian two-dollar" && item.source == "bean counter")
         // Saved losslessly: the blob's own pixels.
@@ -67,7 +68,7 @@ struct BeansStudioTests {
         let plain = try Image(width: 320, height: 240, format: .bgr8, filledWith: [200, 205, 210]).encoded(as: .png())
         guard case .frame(_, let none, _) = session.process(ByteBuffer(bytes: plain)) else { Issue.record("refused"); return }
         #expect(try #require(none).json == #"{"blobs":[],"type":"annotations"}"#)
-        #expect(try FacesStudioTests.object(session.receive(#"{"type":"classify"}"#))["message"] as? String
+        #expect(try FacesStudioTests.object(session.receive(declared: "classify")).message
                 == "no blob in the frame just shown: classify while a blob is boxed")
     }
 
@@ -83,12 +84,12 @@ struct BeansStudioTests {
             for _ in 0..<500 where state != "ready" {
                 try await client.execute(uri: "/api/beans", method: .get) { response in
                     #expect(response.status == .ok)
-                    let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
-                    state = body["state"] as? String ?? ""
+                    let body = try JSON(parsing: Data(buffer: response.body))
+                    state = body["state"].text ?? ""
                     #expect(["training", "ready"].contains(state))
                     if state == "ready" {
-                        #expect((body["labels"] as? [String])?.count == 9 && body["references"] as? Int == 7)
-                        #expect(body["profile"] as? String == "default" && (body["problems"] as? [String]) == [])
+                        #expect(body["labels"].list.count == 9 && body["references"] == 7)
+                        #expect(body["profile"] == "default" && body["problems"] == [])
                     }
                 }
                 if state != "ready" { try await Task.sleep(for: .milliseconds(20)) }
@@ -103,13 +104,14 @@ struct BeansStudioTests {
         await broken.waitUntilPrepared()
         #expect(broken.status.state == "failed" && broken.status.message?.contains("no such file") == true)
         let session = try StreamSession(configuration: StudioConfiguration(port: 0), beans: broken)
-        #expect(try FacesStudioTests.object(session.receive(#"{"type":"classify"}"#))["message"] as? String
+        #expect(try FacesStudioTests.object(session.receive(declared: "classify")).message
                 == "there is no classifier: cannot read '\(folder)/none.json': no such file")
     }
 
     @Test("damaged Bean Counter messages are refused by name")
     func badMessages() throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
+        // Sent as text: the first two are messages the studio must refuse.
         let cases = [
             (#"{"type":"classify","blob":1}"#, "a classify message has no 'blob'; it has only its type"),
             (#"{"type":"saveBlob","caption":[]}"#, "a saveBlob message's caption must be text"),
@@ -117,7 +119,7 @@ struct BeansStudioTests {
         ]
         for (text, reason) in cases {
             let reply = try FacesStudioTests.object(session.receive(text))
-            #expect(reply["type"] as? String == "error" && reply["message"] as? String == reason, "\(text): \(reply)")
+            #expect(reply.type == "error" && reply.message == reason, "\(text): \(reply)")
         }
     }
 }

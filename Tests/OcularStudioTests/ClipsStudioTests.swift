@@ -37,8 +37,8 @@ struct ClipsStudioTests {
         "/api/gallery/clips?page=lightWork&recipe=" + (recipe.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
 
-    static func object(_ buffer: ByteBuffer) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any])
+    static func object(_ buffer: ByteBuffer) throws -> JSON {
+        try JSON(parsing: Data(buffer: buffer))
     }
 
     @Test("a browser's WebM becomes video item 0.webm with its recipe, 1.5 s, sound, a thumbnail of its first frame; it is served")
@@ -50,21 +50,21 @@ struct ClipsStudioTests {
                                                    body: ByteBuffer(bytes: clip))
             #expect(created.status == .created, "\(String(buffer: created.body))")
             let item = try Self.object(created.body)
-            #expect(item["kind"] as? String == "video")
-            #expect(item["fileName"] as? String == "0.webm")
-            #expect(item["hasAudio"] as? Bool == true)
-            #expect(abs((item["duration"] as? Double ?? 0) - 1.5) < 0.1)
-            #expect(item["width"] as? Int == 320 && item["height"] as? Int == 240)
-            #expect(item["source"] as? String == "studio lightWork recording")
-            #expect(((item["recipe"] as? [String: Any])?["stages"] as? [[String: Any]])?.first?["stage"] as? String == "gray")
-            #expect(item["byteCount"] as? Int == clip.count)
-            let served = try await client.execute(uri: "/api/gallery/\(item["id"] ?? 0)", method: .get)
+            #expect(item["kind"] == "video")
+            #expect(item["fileName"] == "0.webm")
+            #expect(item["hasAudio"] == true)
+            #expect(abs((item["duration"].double ?? 0) - 1.5) < 0.1)
+            #expect(item["width"] == 320 && item["height"] == 240)
+            #expect(item["source"] == "studio lightWork recording")
+            #expect(item["recipe"]["stages"][0]["stage"] == "gray")
+            #expect(item["byteCount"].int == clip.count)
+            let served = try await client.execute(uri: "/api/gallery/\(item["id"].int ?? 0)", method: .get)
             #expect(served.headers[.contentType] == "video/webm")
             #expect(Data(buffer: served.body) == clip)
-            let thumbnail = try await client.execute(uri: "/api/gallery/\(item["id"] ?? 0)/thumbnail", method: .get)
+            let thumbnail = try await client.execute(uri: "/api/gallery/\(item["id"].int ?? 0)/thumbnail", method: .get)
             let picture = try Image(decoding: Data(buffer: thumbnail.body))
             #expect(picture.width == 256 && picture.height == 192)
-            let missing = try await client.execute(uri: "/api/gallery/\(item["id"] ?? 0)/alternate", method: .get)
+            let missing = try await client.execute(uri: "/api/gallery/\(item["id"].int ?? 0)/alternate", method: .get)
             #expect(missing.status == .notFound)
         }
         let gallery = try Gallery(folder: folder.path)
@@ -75,7 +75,7 @@ struct ClipsStudioTests {
             let second = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/mp4"],
                                                   body: ByteBuffer(bytes: try ClipFixtures.bytes("fragmented-h264-aac.mp4")))
             #expect(second.status == .created, "\(String(buffer: second.body))")
-            #expect(try Self.object(second.body)["fileName"] as? String == "1.mp4")
+            #expect(try Self.object(second.body)["fileName"] == "1.mp4")
         }
     }
 
@@ -97,7 +97,7 @@ struct ClipsStudioTests {
             for (name, headers, body, status, reason) in cases {
                 let answer = try await client.execute(uri: Self.uri(), method: .post, headers: headers, body: ByteBuffer(bytes: body))
                 #expect(answer.status == status, "\(name): \(answer.status) \(String(buffer: answer.body))")
-                #expect((try Self.object(answer.body)["error"] as? String ?? "").contains(reason), "\(name): \(String(buffer: answer.body))")
+                #expect((try Self.object(answer.body)["error"].text ?? "").contains(reason), "\(name): \(String(buffer: answer.body))")
             }
             // A whole container whose first frame is damaged: its VP8 key frame's start code wiped.
             var damaged = [UInt8](clip)
@@ -127,7 +127,7 @@ struct ClipsStudioTests {
             let fine = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
                                                 body: ByteBuffer(bytes: try ClipFixtures.bytes("ffmpeg-vp8-silent.webm")))
             #expect(fine.status == .created, "within the limit and its slack: \(String(buffer: fine.body))")
-            #expect(try Self.object(fine.body)["hasAudio"] as? Bool == false)
+            #expect(try Self.object(fine.body)["hasAudio"] == false)
         }
         #expect(try Gallery(folder: folder.path).count() == 1)
         #expect(folder.files == ["thumbnails/0.jpg", "videos/0.webm"], "\(folder.files)")
@@ -215,15 +215,15 @@ struct ClipsStudioTests {
         try await Self.application(folder, { $0.ffmpegPath = ffmpeg }).test(.router) { client in
             let created = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
                                                    body: ByteBuffer(bytes: try ClipFixtures.bytes("chrome-vp8-opus.webm")))
-            let id = try #require(try Self.object(created.body)["id"] as? Int)
-            var item: [String: Any] = [:]
-            for _ in 0..<200 where item["alternateURL"] == nil {
+            let id = try #require(try Self.object(created.body)["id"].int)
+            var item: JSON = [:]
+            for _ in 0..<200 where item["alternateURL"] == .null {
                 try await Task.sleep(for: .milliseconds(50))
                 let listed = try await client.execute(uri: "/api/gallery", method: .get)
-                item = (try Self.object(listed.body)["items"] as? [[String: Any]])?.first ?? [:]
+                item = try Self.object(listed.body)["items"][0]
             }
-            #expect(item["alternateURL"] as? String == "/api/gallery/\(id)/alternate")
-            #expect(item["alternateFileName"] as? String == "0.mp4")
+            #expect(item["alternateURL"] == .text("/api/gallery/\(id)/alternate"))
+            #expect(item["alternateFileName"] == "0.mp4")
             let alternate = try await client.execute(uri: "/api/gallery/\(id)/alternate", method: .get)
             #expect(alternate.headers[.contentType] == "video/mp4")
             let probe = try ClipProbe(bytes: Data(buffer: alternate.body), name: "alternate")
@@ -243,7 +243,7 @@ struct ClipsStudioTests {
         try await Self.application(folder, { $0.ffmpegPath = ffmpeg.path }).test(.router) { client in
             let created = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
                                                    body: ByteBuffer(bytes: try ClipFixtures.bytes("chrome-vp8-opus.webm")))
-            let id = try #require(try Self.object(created.body)["id"] as? Int)
+            let id = try #require(try Self.object(created.body)["id"].int)
             let pid = try #require(try await ffmpeg.waitForStart().first, "the conversion never started")
             #expect(StandInFFmpeg.isRunning(pid))
             let deleted = try await client.execute(uri: "/api/gallery/\(id)", method: .delete)
@@ -264,13 +264,13 @@ struct ClipsStudioTests {
         }
         #expect(try Gallery(folder: folder.path).clipsWithoutAlternate() == [1])
         try await Self.application(folder, { $0.ffmpegPath = ffmpeg }).test(.router) { client in
-            var item: [String: Any] = [:]
-            for _ in 0..<400 where item["alternateURL"] == nil {
+            var item: JSON = [:]
+            for _ in 0..<400 where item["alternateURL"] == .null {
                 try await Task.sleep(for: .milliseconds(50))
                 let listed = try await client.execute(uri: "/api/gallery", method: .get)
-                item = (try Self.object(listed.body)["items"] as? [[String: Any]])?.first ?? [:]
+                item = try Self.object(listed.body)["items"][0]
             }
-            #expect(item["alternateFileName"] as? String == "0.mp4", "\(item)")
+            #expect(item["alternateFileName"] == "0.mp4", "\(item)")
         }
         #expect(try Gallery(folder: folder.path).clipsWithoutAlternate() == [])
     }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Ocular
 import OcularGallery
+import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
@@ -15,15 +16,14 @@ struct FacesStudioTests {
         guard case .frame(_, let none, _) = session.process(ByteBuffer(bytes: astronaut)) else { Issue.record("refused"); return }
         #expect(none == nil)
 
-        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"faces"}]},"quality":100}"#)
+        _ = try session.receive(Recipe(stages: [.init("faces")]), quality: 100)
         guard case .frame(let jpeg, let found, _) = session.process(ByteBuffer(bytes: astronaut)) else { Issue.record("refused"); return }
-        let text = try #require(found).json
-        let message = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(message["type"] as? String == "annotations")
-        let faces = try #require(message["faces"] as? [[String: Any]])
+        let message = try Self.object(found)
+        #expect(message.type == "annotations")
+        let faces = message["faces"].list
         #expect(faces.count == 1)
-        #expect(faces.first?["species"] as? String == "human")
-        let bounds = try #require(faces.first?["bounds"] as? [Int])
+        #expect(faces.first?["species"] == "human")
+        let bounds = try Self.bounds(faces.first)
         // faces.json's tight cascade box: the default's square meets it at 0.72 (FaceDetectionTests).
         let label = PixelRectangle(x: 177, y: 67, width: 95, height: 95)
         #expect(PixelRectangle(x: bounds[0], y: bounds[1], width: bounds[2], height: bounds[3]).intersectionOverUnion(label) >= 0.7)
@@ -39,15 +39,21 @@ struct FacesStudioTests {
         #expect(try #require(empty).json == #"{"faces":[],"type":"annotations"}"#)
     }
 
-    /// The JSON object of a reply.
-    static func object(_ reply: StreamMessage.Outbound?) throws -> [String: Any] {
-        let text = try #require(reply).json
-        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    /// A reply as a client reads it, by the studio's declarations.
+    static func object(_ reply: StreamMessage.Outbound?) throws -> ServerMessage {
+        try StreamProtocol().answer(reply)
+    }
+
+    /// A finding's box, `[x, y, width, height]` in whole pixels.
+    static func bounds(_ finding: JSON?) throws -> [Int] {
+        let bounds = try #require(finding)["bounds"].list.compactMap(\.int)
+        try #require(bounds.count == 4, "no box: \(String(describing: finding))")
+        return bounds
     }
 
     /// The picture of a `data:image/jpeg;base64,` URL.
-    static func picture(_ url: Any?) throws -> Image {
-        let text = try #require(url as? String)
+    static func picture(_ url: JSON) throws -> Image {
+        let text = try #require(url.text)
         #expect(text.hasPrefix("data:image/jpeg;base64,"))
         let data = try #require(Data(base64Encoded: String(text.dropFirst("data:image/jpeg;base64,".count))))
         return try Image(decoding: [UInt8](data))
@@ -64,53 +70,52 @@ struct FacesStudioTests {
         let coffee = try Image(contentsOfFile: dataRoot + "/images/coffee.png").encoded(as: .png())
 
         // Nothing seen yet, nothing merged yet.
-        #expect(try Self.object(session.receive(#"{"type":"capture","slot":1}"#))["message"] as? String
+        #expect(try Self.object(session.receive(declared: "capture", ["slot": 1])).message
                 == "no face in the frame just shown: capture while a face is listed")
-        #expect(try Self.object(session.receive(#"{"type":"merge"}"#))["message"] as? String == "capture Face 1 and Face 2 first")
-        #expect(try Self.object(session.receive(#"{"type":"saveMerge"}"#))["message"] as? String == "nothing to save: merge two faces first")
+        #expect(try Self.object(session.receive(declared: "merge")).message == "capture Face 1 and Face 2 first")
+        #expect(try Self.object(session.receive(declared: "saveMerge")).message == "nothing to save: merge two faces first")
 
-        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"faces"}]}}"#)
+        _ = try session.receive(Recipe(stages: [.init("faces")]))
         _ = session.process(ByteBuffer(bytes: astronaut))
-        let first = try Self.object(session.receive(#"{"type":"capture","slot":1}"#))
-        #expect(first["type"] as? String == "captured" && first["slot"] as? Int == 1)
-        let human = try #require(first["face"] as? [String: Any])
-        #expect(human["species"] as? String == "human")
-        let humanBounds = try #require(human["bounds"] as? [Int])
+        let first = try Self.object(session.receive(declared: "capture", ["slot": 1]))
+        #expect(first.type == "captured" && first["slot"] == 1)
+        let human = first["face"]
+        #expect(human["species"] == "human")
+        let humanBounds = try Self.bounds(human)
         let thumbnail = try Self.picture(first["thumbnail"])
         #expect(thumbnail.width == humanBounds[2] && thumbnail.height == humanBounds[3])
-        #expect(try Self.object(session.receive(#"{"type":"merge"}"#))["message"] as? String == "capture Face 2 first")
+        #expect(try Self.object(session.receive(declared: "merge")).message == "capture Face 2 first")
 
         // A frame without a face: nothing to capture, and face 1 stays.
         _ = session.process(ByteBuffer(bytes: coffee))
-        let none = try Self.object(session.receive(#"{"type":"capture","slot":2}"#))
-        #expect(none["type"] as? String == "error" && none["about"] as? String == "capture")
-        #expect(try Self.object(session.receive(#"{"type":"capture","slot":3}"#))["message"] as? String == "slot must be 1 or 2, got 3")
+        let none = try Self.object(session.receive(declared: "capture", ["slot": 2]))
+        #expect(none.type == "error" && none["about"] == "capture")
+        #expect(try Self.object(session.receive(declared: "capture", ["slot": 3])).message == "slot must be 1 or 2, got 3")
 
         // A stream looks for close-up cats only now and then (FaceTracker): show chelsea until it is listed.
         var shown = 0
         while shown < 60 {
             shown += 1
             guard case .frame(_, let found, _) = session.process(ByteBuffer(bytes: chelsea)) else { break }
-            if try Self.object(found)["faces"].map({ ($0 as? [Any])?.isEmpty == false }) == true { break }
+            if try !Self.object(found)["faces"].list.isEmpty { break }
         }
         #expect(shown < 60, "chelsea's cat was never listed")
-        let second = try Self.object(session.receive(#"{"type":"capture","slot":2}"#))
-        let cat = try #require(second["face"] as? [String: Any])
-        #expect(cat["species"] as? String == "cat")
-        let catBounds = try #require(cat["bounds"] as? [Int])
+        let second = try Self.object(session.receive(declared: "capture", ["slot": 2]))
+        let cat = second["face"]
+        #expect(cat["species"] == "cat")
+        let catBounds = try Self.bounds(cat)
         // Thumbnails are at most 160 pixels across.
         #expect(max(try Self.picture(second["thumbnail"]).width, try Self.picture(second["thumbnail"]).height) == 160)
 
-        let merged = try Self.object(session.receive(#"{"type":"merge"}"#))
-        #expect(merged["type"] as? String == "merged")
-        let face = try #require(merged["face"] as? [String: Any])
-        #expect(face["species"] as? String == "hybrid")
-        #expect(face["bounds"] as? [Int] == catBounds)
+        let merged = try Self.object(session.receive(declared: "merge"))
+        #expect(merged.type == "merged")
+        #expect(merged["face"]["species"] == "hybrid")
+        #expect(try Self.bounds(merged["face"]) == catBounds)
         let picture = try Self.picture(merged["image"])
         #expect(picture.width == catBounds[2] && picture.height == catBounds[3])
 
-        let saved = try Self.object(session.receive(#"{"type":"saveMerge"}"#))
-        #expect(saved["type"] as? String == "saved", "\(saved)")
+        let saved = try Self.object(session.receive(declared: "saveMerge"))
+        #expect(saved.type == "saved", "\(saved)")
         let items = try gallery.items()
         #expect(items.count == 1)
         #expect(items.first?.caption == "hybrid" && items.first?.source == "many masks")
@@ -132,38 +137,40 @@ struct FacesStudioTests {
         var canvas = try Image(width: 1024, height: 512, format: .bgr8, filledWith: [128, 128, 128])
         canvas = try astronaut.warped(by: try AffineMatrix(coefficients: [1, 0, 0, 0, 1, 0]), over: canvas)
         canvas = try astronaut.warped(by: try AffineMatrix(coefficients: [0.6, 0, 600, 0, 0.6, 100]), over: canvas)
-        #expect(try Self.object(session.receive(#"{"type":"captureBiggest"}"#))["message"] as? String
+        #expect(try Self.object(session.receive(declared: "captureBiggest")).message
                 == "no face in the frame just shown: two are needed to pick both")
-        _ = session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"faces","cats":false}]}}"#)
+        _ = try session.receive(Recipe(stages: [.init("faces", ["cats": false])]))
         guard case .frame(_, let found, _) = session.process(ByteBuffer(bytes: try canvas.encoded(as: .png()))) else {
             Issue.record("the frame was not answered")
             return
         }
-        let listed = try #require(try Self.object(found)["faces"] as? [[String: Any]])
+        let listed = try Self.object(found)["faces"].list
         #expect(listed.count == 2, "\(listed)")
 
-        let both = try Self.object(session.receive(#"{"type":"captureBiggest"}"#))
-        #expect(both["type"] as? String == "capturedBiggest", "\(both)")
-        let picked = try #require(both["faces"] as? [[String: Any]])
-        #expect(picked.map { $0["slot"] as? Int } == [1, 2])
-        let widths = picked.map { (($0["face"] as? [String: Any])?["bounds"] as? [Int])?[2] ?? 0 }
+        let both = try Self.object(session.receive(declared: "captureBiggest"))
+        #expect(both.type == "capturedBiggest", "\(both)")
+        let picked = both["faces"].list
+        #expect(picked.map(\.["slot"]) == [1, 2])
+        let widths = try picked.map { try Self.bounds($0["face"])[2] }
+        try #require(widths.count == 2)
         #expect(widths[0] > widths[1] && widths[1] > 0, "the bigger first: \(widths)")
-        #expect(try Self.object(session.receive(#"{"type":"merge"}"#))["type"] as? String == "merged")
+        #expect(try Self.object(session.receive(declared: "merge")).type == "merged")
 
         // A tap on the smaller face (right half, 0.6 × her face's centre + the shift) keeps it as face 1.
-        let smaller = try #require(listed.min { (($0["bounds"] as? [Int])?[2] ?? 0) < (($1["bounds"] as? [Int])?[2] ?? 0) }?["bounds"] as? [Int])
+        let smaller = try #require(try listed.map(Self.bounds).min { $0[2] < $1[2] })
         let point = [(Double(smaller[0]) + Double(smaller[2]) / 2) / 1024, (Double(smaller[1]) + Double(smaller[3]) / 2) / 512]
-        let tapped = try Self.object(session.receive(#"{"type":"capture","slot":1,"at":[\#(point[0]),\#(point[1])]}"#))
-        #expect(tapped["type"] as? String == "captured" && ((tapped["face"] as? [String: Any])?["bounds"] as? [Int]) == smaller, "\(tapped)")
-        let beside = try Self.object(session.receive(#"{"type":"capture","slot":2,"at":[0.02,0.98]}"#))
-        #expect(beside["message"] as? String == "no face where you tapped: tap inside a face's box", "\(beside)")
-        let outside = try Self.object(session.receive(#"{"type":"capture","slot":2,"at":[1.5,0.5]}"#))
-        #expect(outside["type"] as? String == "error" && (outside["message"] as? String ?? "").contains("each 0 to 1"), "\(outside)")
+        let tapped = try Self.object(session.receive(declared: "capture", ["slot": 1, "at": [.number(point[0]), .number(point[1])]]))
+        #expect(try tapped.type == "captured" && Self.bounds(tapped["face"]) == smaller, "\(tapped)")
+        let beside = try Self.object(session.receive(declared: "capture", ["slot": 2, "at": [0.02, 0.98]]))
+        #expect(beside.message == "no face where you tapped: tap inside a face's box", "\(beside)")
+        let outside = try Self.object(session.receive(declared: "capture", ["slot": 2, "at": [1.5, 0.5]]))
+        #expect(outside.type == "error" && outside.message.contains("each 0 to 1"), "\(outside)")
     }
 
     @Test("damaged Many Masks messages are refused by name")
     func badMasksMessages() throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
+        // Sent as text: each is a message the studio must refuse.
         let cases = [
             (#"{"type":"capture"}"#, "a capture message needs a slot, 1 or 2"),
             (#"{"type":"capture","slot":"one"}"#, "a capture message's slot must be 1 or 2"),
@@ -183,7 +190,7 @@ struct FacesStudioTests {
         ]
         for (text, reason) in cases {
             let reply = try Self.object(session.receive(text))
-            #expect(reply["type"] as? String == "error" && reply["message"] as? String == reason, "\(text): \(reply)")
+            #expect(reply.type == "error" && reply.message == reason, "\(text): \(reply)")
         }
     }
 }

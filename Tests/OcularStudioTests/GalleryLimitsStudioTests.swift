@@ -28,7 +28,7 @@ struct GalleryLimitsStudioTests {
 
     /// Asks for a save, sends a frame, and returns what the save answered.
     static func save(_ session: StreamSession, caption: String = "x") -> String {
-        if let refusal = session.receive(#"{"type":"save","caption":"\#(caption)"}"#) { return refusal.json }
+        if let refusal = try? session.receive(declared: "save", ["caption": .text(caption)]) { return refusal.json }
         guard case .frame(_, _, let answers) = session.process(ByteBuffer(bytes: frame)), let saved = answers.first else { return "no save answer" }
         return saved.json
     }

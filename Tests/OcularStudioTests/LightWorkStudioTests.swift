@@ -2,12 +2,17 @@ import Foundation
 import NIOCore
 import Ocular
 import OcularGallery
+import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
-private func object(_ reply: StreamMessage.Outbound?) throws -> [String: Any] {
-    let json = try #require(reply).json
-    return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+private func object(_ reply: StreamMessage.Outbound?) throws -> ServerMessage {
+    try StreamProtocol().answer(reply)
+}
+
+/// A tap on a 1000 × 600 view of a 640 × 480 frame, with what else it says.
+private func tap(x: Double, y: Double, _ more: [String: JSON] = [:]) -> [String: JSON] {
+    ["x": .number(x), "y": .number(y), "viewWidth": 1000, "viewHeight": 600, "frameWidth": 640, "frameHeight": 480].merging(more) { $1 }
 }
 
 @Suite("Ocular Studio's Light Work: taps to points of interest, gallery photos as blend sources")
@@ -15,21 +20,19 @@ struct LightWorkStudioTests {
     @Test("a tap is mapped through the camera geometry: letterbox offset, size, front-camera mirror")
     func tapMapping() throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
-        let tap = #"{"type":"tap","x":300,"y":60,"viewWidth":1000,"viewHeight":600,"frameWidth":640,"frameHeight":480,"position":"front"}"#
-        let answer = try object(session.receive(tap))
-        #expect(answer["type"] as? String == "tapped")
-        let preview = try #require(answer["preview"] as? [String: Double])
-        #expect(preview == ["x": 100, "y": 0, "width": 800, "height": 600])
-        let point = try #require(answer["pointOfInterest"] as? [String: Double])
-        #expect(point == ["x": 0.75, "y": 0.1])
+        let answer = try object(session.receive(declared: "tap", tap(x: 300, y: 60, ["position": "front"])))
+        #expect(answer.type == "tapped")
+        #expect(answer["preview"] == ["x": 100, "y": 0, "width": 800, "height": 600])
+        #expect(answer["pointOfInterest"] == ["x": 0.75, "y": 0.1])
         // Portrait, back camera: (0.25, 0.1) → (0.1, 0.75).
-        let portrait = try object(session.receive(#"{"type":"tap","x":300,"y":60,"viewWidth":1000,"viewHeight":600,"frameWidth":640,"frameHeight":480,"orientation":"portrait"}"#))
-        #expect(portrait["pointOfInterest"] as? [String: Double] == ["x": 0.1, "y": 0.75])
+        let portrait = try object(session.receive(declared: "tap", tap(x: 300, y: 60, ["orientation": "portrait"])))
+        #expect(portrait["pointOfInterest"] == ["x": 0.1, "y": 0.75])
         // On the letterbox bar: no point.
-        let bar = try object(session.receive(#"{"type":"tap","x":50,"y":300,"viewWidth":1000,"viewHeight":600,"frameWidth":640,"frameHeight":480}"#))
-        #expect(bar["type"] as? String == "tapped" && bar["pointOfInterest"] is NSNull)
+        let bar = try object(session.receive(declared: "tap", tap(x: 50, y: 300)))
+        #expect(bar.type == "tapped" && bar.body.keys.contains("pointOfInterest") && bar["pointOfInterest"] == nil)
     }
 
+    // Sent as text: each is a tap the studio must refuse.
     @Test("a malformed tap is an error saying what is wrong", arguments: [
         (#"{"type":"tap","x":1,"y":2}"#, "a tap's viewWidth must be a number of pixels"),
         (#"{"type":"tap","x":"a","y":2,"viewWidth":1,"viewHeight":1,"frameWidth":1,"frameHeight":1}"#, "a tap's x must be a number"),
@@ -40,8 +43,8 @@ struct LightWorkStudioTests {
     func badTaps(message: String, expected: String) throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
         let answer = try object(session.receive(message))
-        #expect(answer["type"] as? String == "error")
-        #expect((answer["message"] as? String)?.contains(expected) == true, "\(answer)")
+        #expect(answer.type == "error" && answer["about"] == "tap")
+        #expect(answer.message.contains(expected), "\(answer)")
     }
 
     @Test("a gallery photo named gallery:ID is a blend source; unknown and malformed ids are refused")
@@ -56,8 +59,8 @@ struct LightWorkStudioTests {
         let pictures = StudioPictures(uploads: UploadedSources(capacity: 2, byteLimit: 1 << 26), gallery: studioGallery,
                                       readOptions: ImageReadOptions())
         let session = try StreamSession(configuration: configuration, images: pictures, gallery: studioGallery)
-        let settings = try object(session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"blend","source":"gallery:\#(item.id)","mode":"screen"}]},"quality":100}"#))
-        #expect(settings["type"] as? String == "settings", "\(settings)")
+        let settings = try object(session.receive(Recipe(stages: [.init("blend", ["source": .text("gallery:\(item.id)"), "mode": "screen"])]), quality: 100))
+        #expect(settings.type == "settings", "\(settings)")
         let frame = try Image(contentsOfFile: dataRoot + "/images/coffee.png")
         let png = try frame.encoded(as: .png())
         guard case .frame(let answer, _, _) = session.process(ByteBuffer(bytes: png)) else { Issue.record("the frame was refused"); return }
@@ -73,9 +76,9 @@ struct LightWorkStudioTests {
         #expect(meanDifference(received, frame) > 20)
 
         for (id, message) in [("gallery:99", "no item 99"), ("gallery:x", "names no gallery photo"), ("gallery:-1", "names no gallery photo")] {
-            let refused = try object(session.receive(#"{"type":"settings","recipe":{"stages":[{"stage":"blend","source":"\#(id)"}]}}"#))
-            #expect(refused["type"] as? String == "error")
-            let text = refused["message"] as? String ?? ""
+            let refused = try object(session.receive(Recipe(stages: [.init("blend", ["source": .text(id)])])))
+            #expect(refused.type == "error")
+            let text = refused.message
             #expect(text.contains(message) && !text.contains(folder), "\(text)")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import OcularTestSupport
 @testable import OcularStudio
 
 /// The page builds every message it sends with `/api/protocol.js`'s builders and names every message it
@@ -189,6 +190,20 @@ struct ProtocolModuleTests {
             """#
         #expect(Self.answerReads(in: made, file: "made.js").map(\.type) == ["captured", "mergedFaces"])
         #expect(Self.typesWrittenOut(in: made, file: "made.js") == [#"made.js: .type === "saved""#, #"made.js: case "merged""#])
+    }
+
+    @Test("the tests' client reads the server's messages by the same declarations: an undeclared type or field is refused by name")
+    func clientReadsByDeclarations() throws {
+        let declared = StreamProtocol()
+        #expect(try declared.answer(#"{"type":"dropped","frame":3,"message":"later"}"#)["frame"] == 3)
+        #expect(throws: ProtocolMismatch.self) { try declared.answer(#"{"type":"dropped","frame":3,"frameNumber":3}"#) }
+        #expect(throws: ProtocolMismatch.self) { try declared.answer(#"{"type":"mergedFaces","face":{}}"#) }
+        // Every field of the annotations is a kind's group.
+        #expect(try declared.answer(#"{"type":"annotations","quadrants":[]}"#)["quadrants"] == [])
+        // And its requests by the declarations the session decodes by.
+        #expect(try declared.request("capture", ["slot": 1]) == #"{"slot":1,"type":"capture"}"#)
+        #expect(throws: ProtocolMismatch.self) { try declared.request("capture", ["slott": 1]) }
+        #expect(throws: ProtocolMismatch.self) { try declared.request("mergeFaces") }
     }
 
     @Test("a field or type renamed on one side is found: the reading is not vacuous")

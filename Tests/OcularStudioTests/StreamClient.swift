@@ -186,8 +186,8 @@ struct StreamClient {
 }
 
 extension StreamSession {
-    /// Receives a declared message, built as a client builds it: `receive("capture", ["slot": 1])`.
-    func receive(_ type: String, _ fields: [String: JSON] = [:]) throws -> StreamMessage.Outbound? {
+    /// Receives a declared message, built as a client builds it: `receive(declared: "capture", ["slot": 1])`.
+    func receive(declared type: String, _ fields: [String: JSON] = [:]) throws -> StreamMessage.Outbound? {
         receive(try StreamProtocol().request(type, fields))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Ocular
+import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
@@ -40,7 +41,7 @@ struct StreamMessageFuzzTests {
                 // Between them, valid acknowledgements: a link report at first and once a second, else nothing.
                 if round % 6 == 3 {
                     let before = session.currentSettings
-                    switch session.receive(#"{"type":"received","next":\#(Bool.random(using: &generator))}"#) {
+                    switch try session.receive(declared: "received", ["next": .bool(Bool.random(using: &generator))]) {
                     case nil: acknowledgements += 1
                     case .link: acknowledgements += 1
                     case let other: failures.append("an acknowledgement answered \(String(describing: other))")
@@ -51,9 +52,9 @@ struct StreamMessageFuzzTests {
                 // Every third message is a valid one, so the settings an error must keep vary.
                 if round.isMultiple(of: 3) {
                     let quality = Int.random(in: 1...100, using: &generator), seed = Int.random(in: 0...1000, using: &generator)
-                    let stages = [#"{"stage":"gray"}"#, #"{"stage":"tint","seed":\#(seed)}"#, #"{"stage":"whiteBalance"}"#]
-                        .filter { _ in Bool.random(using: &generator) }.joined(separator: ",")
-                    let text = #"{"type":"settings","quality":\#(quality),"recipe":{"stages":[\#(stages)]}}"#
+                    let stages: [Recipe.Step] = [.init("gray"), .init("tint", ["seed": .number(Double(seed))]), .init("whiteBalance")]
+                        .filter { _ in Bool.random(using: &generator) }
+                    let text = try StreamProtocol().settings(Recipe(stages: stages), quality: quality)
                     guard case .settings(let applied) = session.receive(text), applied.quality == quality, session.currentSettings.quality == quality else {
                         failures.append("\(text): a valid message was not applied")
                         continue
@@ -75,7 +76,7 @@ struct StreamMessageFuzzTests {
                 let text = String(characters)
                 let before = session.currentSettings
                 // A JSON object with a key named twice is refused (for that, or for what is wrong before it: no type).
-                let repeated = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any]
+                let repeated = Self.isObject(text)
                     ? JSONDuplicateKeys.first(in: Data(text.utf8)) : nil
                 let reply = session.receive(text)
                 if let repeated {
@@ -162,7 +163,7 @@ struct StreamMessageFuzzTests {
                     characters.insert(contentsOf: Self.fragments.randomElement(using: &generator)!, at: position)
                 }
                 let text = String(characters)
-                guard (try? JSONSerialization.jsonObject(with: Data(text.utf8))) is [String: Any],
+                guard Self.isObject(text),
                       let key = JSONDuplicateKeys.first(in: Data(text.utf8)) else { continue }
                 repeated += 1
                 let before = session.currentSettings
@@ -180,6 +181,11 @@ struct StreamMessageFuzzTests {
         }
         #expect(repeated >= 300, "\(repeated) messages with a key named twice")
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// Whether `text` is a JSON object, whatever its keys (a key named twice included).
+    static func isObject(_ text: String) -> Bool {
+        if case .object = try? JSON(parsing: Data(text.utf8)) { true } else { false }
     }
 
     /// The message's last key and value with a comma before it (`,"quality":95`), to be written again.

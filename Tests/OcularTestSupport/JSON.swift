@@ -74,8 +74,16 @@ package enum JSON: Codable, Equatable, Sendable, CustomStringConvertible,
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
-    /// Reads JSON text or bytes: a CLI's output, an HTTP body, a message.
+    /// Reads JSON bytes: an HTTP body, a message.
     package init(parsing data: some DataProtocol) throws {
         self = try JSONDecoder().decode(JSON.self, from: Data(data))
     }
+
+    /// Reads JSON text: a CLI's output.
+    package init(parsing text: String) throws {
+        try self.init(parsing: Data(text.utf8))
+    }
+
+    /// A list's values as text: `["gray", "tint"]`.
+    package var texts: [String] { list.compactMap(\.text) }
 }

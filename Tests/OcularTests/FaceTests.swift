@@ -299,15 +299,15 @@ struct FaceDetectionTests {
         let face = Face(species: .cat, image: try Image(width: 1, height: 1, format: .gray8, filledWith: [0]),
                         bounds: PixelRectangle(x: 10, y: 20, width: 100, height: 80),
                         leftEye: Point(x: 25, y: 32), rightEye: Point(x: 75, y: 32), nose: Point(x: 50, y: 60))
-        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(face)) as? [String: Any])
-        #expect(object["species"] as? String == "cat")
-        #expect(object["bounds"] as? [Int] == [10, 20, 100, 80])
-        #expect(object["leftEye"] as? [Double] == [35, 52])
-        #expect(object["rightEye"] as? [Double] == [85, 52])
-        #expect(object["nose"] as? [Double] == [60, 80])
-        #expect(object["mouth"] is NSNull)
-        #expect(object["smile"] as? Bool == false)
-        #expect(object["angle"] as? Double == 0)
+        let object = try JSON(encoding: face)
+        #expect(object["species"] == "cat")
+        #expect(object["bounds"] == [10, 20, 100, 80])
+        #expect(object["leftEye"] == [35, 52])
+        #expect(object["rightEye"] == [85, 52])
+        #expect(object["nose"] == [60, 80])
+        #expect(object.keys.contains("mouth") && object["mouth"] == nil)
+        #expect(object["smile"] == false)
+        #expect(object["angle"] == 0)
     }
 }
 
