@@ -24,6 +24,11 @@ func ocular(_ arguments: String...) throws -> Run {
     try ocular(arguments)
 }
 
+/// Runs the CLI and waits for it, holding the calling thread (one of the two cooperative threads
+/// here) until it ends. That only slows the other tests of this process, which wait on children too:
+/// nothing in it serves a socket in-process (the studio's in-process tests run in a process of their
+/// own, `scripts/swift-tests.sh studio`), so no thread is needed while a child runs.
+///
 /// - Parameter deadline: For a run that once hung: killed (SIGKILL) if still running this long after it started, so
 ///   that the test fails (no message, status 9) instead of waiting for ever.
 /// - Parameter folder: The working folder, for arguments that are relative names; the tests' own when nil.

@@ -22,11 +22,7 @@ struct GalleryKillTests {
     static let saver = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery-save-loop").path
 
     @Test("20 (a sample run) or 60 (make eval) kills mid-save beside a second writer: every announced photo committed and intact, no partial file left, the database sound")
-    func killsLoseNothing() async throws {
-        try await HeavyWork.runWaiting { try killLoop() }
-    }
-
-    func killLoop() throws {
+    func killsLoseNothing() throws {
         let folder = try Folder()
         let galleryFolder = folder.file("gallery")
         var random = SystemRandomNumberGenerator()

@@ -28,11 +28,7 @@ struct SharedGalleryCLITests {
     }
 
     @Test("studio and CLI save, list, delete and check on one gallery; studio killed, then stopped: nothing acknowledged is lost")
-    func studioAndCommandLineTogether() async throws {
-        try await HeavyWork.runWaiting { try together() }
-    }
-
-    func together() throws {
+    func studioAndCommandLineTogether() throws {
         let folder = try Folder()
         let gallery = folder.file("gallery")
         var acknowledged: Set<Int64> = []

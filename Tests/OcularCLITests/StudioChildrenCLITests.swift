@@ -14,10 +14,6 @@ import Glibc
 struct StudioChildrenCLITests {
     @Test("stopped or killed mid-conversion, the studio leaves no FFmpeg running; restarted, it makes the missing MP4s", arguments: [SIGTERM, SIGINT, SIGKILL])
     func conversionEndsWithTheStudio(signal: Int32) async throws {
-        try await HeavyWork.runWaiting { try await endsWithTheStudio(signal: signal) }
-    }
-
-    func endsWithTheStudio(signal: Int32) async throws {
         let folder = try Folder()
         let gallery = folder.file("gallery")
         let standIn = try StandInFFmpeg(in: folder.file("bin"))
