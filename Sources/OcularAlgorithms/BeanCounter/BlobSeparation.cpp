@@ -63,9 +63,7 @@ OCVStatus ocular_blob_finder_separate(OcularBlobFinder *finder, const OCVImage *
                          s.objects, s.brightness, s.lean, s.ratio);
         const cv::Mat marked = s.objects.clone();
         // Specks go, holes (a coin's shine) fill, and what is smaller than the smallest blob goes.
-        const cv::Mat square = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
-        cv::morphologyEx(s.objects, s.objects, cv::MORPH_OPEN, square);
-        cv::morphologyEx(s.objects, s.objects, cv::MORPH_CLOSE, square);
+        cleanMask(s.objects);
         const double smallestSide = shortSide * settings->minimumFraction * s.scale;
         keepLarge(s.objects, smallestSide, finder->contours);
         // A hole that looks like table is table: the paper showing between a ring of beans and its coin.

@@ -29,6 +29,10 @@ void compareWithTable(const cv::Mat &working, const BackgroundSurface &table, fl
 void clearTablePockets(cv::Mat &objects, const cv::Mat &marked, const cv::Mat &brightnessMap, const cv::Mat &leanMap,
                        const OcularBlobSeparationSettings &settings);
 
+/// Cleans `mask` of what a pixel's noise makes: specks a pixel wide go (a 3 × 3 opening), and pinholes
+/// (a coin's shine) fill (a 3 × 3 closing).
+void cleanMask(cv::Mat &mask);
+
 /// Keeps the outer outlines of `mask` whose rectangle reaches `smallestSide` on some side, filled
 /// (holes close); the rest goes. `contours` is scratch kept from frame to frame.
 void keepLarge(cv::Mat &mask, double smallestSide, std::vector<std::vector<cv::Point>> &contours);

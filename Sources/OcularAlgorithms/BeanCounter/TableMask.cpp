@@ -9,6 +9,12 @@
 
 namespace ocular_bean_counter {
 
+void cleanMask(cv::Mat &mask) {
+    const cv::Mat square = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3));
+    cv::morphologyEx(mask, mask, cv::MORPH_OPEN, square);
+    cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, square);
+}
+
 void keepLarge(cv::Mat &mask, double smallestSide, std::vector<std::vector<cv::Point>> &contours) {
     contours.clear();
     cv::findContours(mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
