@@ -14,8 +14,7 @@ struct StreamProtocol: Sendable {
 
     init(actions: PageActionRegistry = .standard) {
         requests = Dictionary(ProtocolController.requests(of: actions).map { ($0.type, $0.fields) }, uniquingKeysWith: { first, _ in first })
-        let declared = StreamMessage.Outbound.declarations + actions.actions.flatMap { $0.answers }
-        answers = Dictionary(declared.map { ($0.type, $0) }, uniquingKeysWith: { first, _ in first })
+        answers = Dictionary(ProtocolController.answerDeclarations(of: actions).map { ($0.type, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A message of `type` with `fields`, as text: `request("capture", ["slot": 1])`.

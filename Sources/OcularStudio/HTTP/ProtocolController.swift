@@ -23,9 +23,14 @@ struct ProtocolController {
             + actions.actions.flatMap { $0.requestFields }
     }
 
-    /// Every message type the server sends: the session's own, then each action's answers.
+    /// Every message the server sends: the session's own, then each action's answers.
+    static func answerDeclarations(of actions: PageActionRegistry) -> [AnswerDeclaration] {
+        StreamMessage.Outbound.declarations + actions.actions.flatMap { $0.answers }
+    }
+
+    /// Every message type the server sends, in the same order.
     static func answers(of actions: PageActionRegistry) -> [String] {
-        StreamMessage.Outbound.ownTypes + actions.actions.flatMap { $0.answers.map(\.type) }
+        answerDeclarations(of: actions).map(\.type)
     }
 
     static func module(declaring requests: [(type: String, fields: [String])], answers: [String]) -> String {

@@ -1,24 +1,30 @@
 import Foundation
 import Ocular
 
-/// The fields of one text message a page may send, beside its `type`: a `Decodable` type whose coding
-/// keys are the fields it may have. The session checks a message's keys against them (a misspelt
-/// field is refused by name), decodes the message once, and the hello publishes each as JSON Schema.
-protocol MessageBody: Decodable, Sendable {
-    /// Every field, in the order the hello lists them: the keys the decoder reads.
+/// A message's fields beside its `type`, whichever way it goes: its coding keys, each described.
+protocol DescribedFields {
+    /// Every field, in the order the hello lists them: the keys the coder reads or writes.
     associatedtype CodingKeys: CodingKey & CaseIterable
     /// How the hello publishes a field and errors name what it must be.
     static func describe(_ field: CodingKeys) -> MessageField
+}
+
+extension DescribedFields {
+    static var fields: [(name: String, field: MessageField)] {
+        CodingKeys.allCases.map { ($0.stringValue, describe($0)) }
+    }
+}
+
+/// The fields of one text message a page may send, beside its `type`: a `Decodable` type whose coding
+/// keys are the fields it may have. The session checks a message's keys against them (a misspelt
+/// field is refused by name), decodes the message once, and the hello publishes each as JSON Schema.
+protocol MessageBody: Decodable, Sendable, DescribedFields {
     /// What the types cannot say (a caption's length, a point inside the frame).
     func check(as type: String) throws(StreamMessageError)
 }
 
 extension MessageBody {
     func check(as type: String) throws(StreamMessageError) {}
-
-    static var fields: [(name: String, field: MessageField)] {
-        CodingKeys.allCases.map { ($0.stringValue, describe($0)) }
-    }
 }
 
 /// A field of a message as the hello publishes it and errors name it.

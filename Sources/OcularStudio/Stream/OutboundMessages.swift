@@ -4,12 +4,7 @@ import Ocular
 /// The fields of a text message the server sends, beside its `type`: an `Encodable` whose coding keys
 /// are its fields, declared as a page's messages are (``MessageBody``) so that the hello publishes each
 /// with its JSON Schema and every client reads it by the same names.
-protocol AnswerBody: Encodable, Sendable {
-    /// Every field, in the order the hello lists them: the keys the encoder writes.
-    associatedtype CodingKeys: CodingKey & CaseIterable
-    /// How the hello publishes a field: its kind and what it holds.
-    static func describe(_ field: CodingKeys) -> MessageField
-}
+protocol AnswerBody: Encodable, Sendable, DescribedFields {}
 
 /// One message type the server sends (the session or a page action): its `type` and its fields.
 struct AnswerDeclaration: Sendable {
@@ -22,7 +17,7 @@ struct AnswerDeclaration: Sendable {
     /// A message with a body: `.init("captured", Captured.self)`.
     init<Body: AnswerBody>(_ type: String, _ body: Body.Type) {
         self.type = type
-        fields = Body.CodingKeys.allCases.map { ($0.stringValue, Body.describe($0)) }
+        fields = Body.fields
         otherFields = nil
     }
 
