@@ -240,7 +240,7 @@ def measure_bean_counter(playwright, url, folder, seconds):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-framerate", "30", "-i", str(scene),
                     "-vf", "crop=1264:712:8+4*sin(n/3):4+3*cos(n/4),scale=640:360,pad=640:480:0:60:0xD0CBC4", "-pix_fmt", "yuv420p",
                     "-frames:v", "90", str(camera)], check=True)
-    row = measure_page(playwright, camera, url + "beans.html",
+    row = measure_page(playwright, camera, url + "bean-counter.html",
                        "window.ocularStudio.stats().tally && window.ocularStudio.stats().framesReceived > 30", "beans, tally", seconds)
     row["tally"] = row.pop("stats")["tally"]["text"]
     return row
@@ -257,7 +257,7 @@ def measure_many_masks(playwright, ocular, url, folder, seconds):
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-framerate", "30", "-i", str(sweep / f"{scene}.png"),
                     "-vf", "pad=1296:736:8:8:0x808080,crop=1280:720:8+4*sin(n/3):8+3*cos(n/4)", "-pix_fmt", "yuv420p",
                     "-frames:v", "90", str(camera)], check=True)
-    row = measure_page(playwright, camera, url + "masks.html",
+    row = measure_page(playwright, camera, url + "many-masks.html",
                        "window.ocularStudio.stats().faces.length >= 8 && window.ocularStudio.stats().framesReceived > 30", "masks, group", seconds)
     row["faces"] = len(row.pop("stats")["faces"])
     return row
@@ -335,10 +335,10 @@ def main():
               f" {plain['page_cpu']:.1f}: {'met' if plain['page_cpu'] <= goal else 'NOT met'}")
     tallies = [row for row in rows if "tally" in row]
     for row in tallies:
-        print(f"  {row['recipe']}: the Bean Counter page (beans.html) over the demo's coins and beans; its tally read {row['tally']!r}")
+        print(f"  {row['recipe']}: the Bean Counter page (bean-counter.html) over the demo's coins and beans; its tally read {row['tally']!r}")
     for row in rows:
         if "faces" in row:
-            print(f"  {row['recipe']}: the Many Masks page (masks.html) over a 12-person group at 1280×720; {row['faces']} faces listed at the end"
+            print(f"  {row['recipe']}: the Many Masks page (many-masks.html) over a 12-person group at 1280×720; {row['faces']} faces listed at the end"
                   f" (≥ 25 frames/s shown asked: {'met' if row['shown'] >= 25 else 'NOT met'})")
     if options.figures:
         # Times and rates on this machine alone ("absolute"): the page's frames shown a second and its round trip.

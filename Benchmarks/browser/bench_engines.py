@@ -38,8 +38,8 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # Firefox's, the astronaut in Chromium's), which the detections take from 5 ms to seconds a frame.
 PAGES = [
     ("lightWork", "", "true", None),
-    ("manyMasks", "masks.html", "true", "astronaut"),
-    ("beanCounter", "beans.html", "window.ocularStudio.stats().classifier === 'ready'", "beans"),
+    ("manyMasks", "many-masks.html", "true", "astronaut"),
+    ("beanCounter", "bean-counter.html", "window.ocularStudio.stats().classifier === 'ready'", "beans"),
 ]
 GOAL_FPS = 25
 GOAL_DELAY_RATIO = 1.5

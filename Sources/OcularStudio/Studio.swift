@@ -13,9 +13,10 @@ import OcularGallery
 /// Ocular Studio: the web app in which a browser's camera streams frames to the server and gets them
 /// back processed.
 ///
-/// Routes, one controller per resource: the single-page app's files at `/` (``FileMiddleware``),
+/// Routes, one controller per resource: the pages' files at `/` (``FileMiddleware``; the root page and
+/// the pages' former addresses by ``PageAddressMiddleware``),
 /// `GET /api/health` (``HealthController``), `GET /api/pages.js` (``PagesController``), `GET /api/protocol.js` (``ProtocolController``), `POST /api/sources` (``SourcesController``), `/api/gallery`
-/// (``GalleryController``), `POST /api/gallery/clips` (``ClipsController``), `GET /api/beans` (``BeanCounterController``), and the WebSocket
+/// (``GalleryController``), `POST /api/gallery/clips` (``ClipsController``), `GET /api/bean-counter` (``BeanCounterController``), and the WebSocket
 /// `/api/stream` (``StreamController``).
 /// Connections must send their request head in time and stay within the header size limit; idle
 /// keep-alive connections are closed (see ``StudioConfiguration``).
@@ -58,6 +59,7 @@ public enum Studio {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: AccessGuardMiddleware(access: configuration.access))
         router.add(middleware: RequestPathMiddleware())
+        router.add(middleware: PageAddressMiddleware())
         router.add(middleware: FileMiddleware(publicFolder, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true, logger: logger))
         let sources = UploadedSources(capacity: configuration.maxSources, byteLimit: configuration.maxSourcePixelBytes)
@@ -69,15 +71,15 @@ public enum Studio {
         } else {
             trainingList = try StudioResources.trainingList()
         }
-        let beans = BeanCounter(trainingList: trainingList)
+        let beanCounter = BeanCounter(trainingList: trainingList)
         let pictures = StudioPictures(uploads: sources, gallery: studioGallery,
-                                      readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels), beans: beans)
+                                      readOptions: ImageReadOptions(pixelLimit: configuration.maxFramePixels), beanCounter: beanCounter)
         let stream = StreamController(configuration: configuration, registry: registry, actions: actions, images: pictures, gallery: studioGallery,
-                                      beans: beans)
+                                      beanCounter: beanCounter)
         HealthController(activity: stream.activity).addRoutes(to: router)
         PagesController().addRoutes(to: router)
         ProtocolController(actions: actions).addRoutes(to: router)
-        BeanCounterController(beans: beans).addRoutes(to: router)
+        BeanCounterController(beanCounter: beanCounter).addRoutes(to: router)
         SourcesController(configuration: configuration, sources: sources).addRoutes(to: router)
         let converter = ClipConverter.make(configuration: configuration, logger: logger)
         // Conversions a stopped studio left undone (its FFmpeg ended with it) are made again.
@@ -184,7 +186,7 @@ enum StudioResources {
 
     /// The web app's folder, which the studio serves.
     static func publicFolder() throws(StudioError) -> String {
-        try resource("Public", containing: "index.html")
+        try resource("Public", containing: StudioPage.root.file)
     }
 
     /// The Bean Counter's shipped training list, outside the folder the studio serves.

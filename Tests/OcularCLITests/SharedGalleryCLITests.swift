@@ -74,7 +74,7 @@ extension RunningStudio {
     /// Uploads a clip as a recording; returns the id the studio acknowledged.
     func uploadClip(_ path: String, type: String) throws -> Int64 {
         let answer = try request(["-X", "POST", "-H", "Content-Type: \(type)", "--data-binary", "@" + path,
-                                  try address + "/api/gallery/clips?page=lightwork"])
+                                  try address + "/api/gallery/clips?page=lightWork"])
         #expect(answer.status == 201, "\(answer.body)")
         let item = try JSONDecoder().decode(SharedGalleryCLITests.Listed.self, from: Data(answer.body.utf8))
         return item.id

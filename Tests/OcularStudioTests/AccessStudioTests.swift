@@ -61,7 +61,7 @@ struct AccessStudioTests {
     func foreignHost() async throws {
         try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
             let port = try #require(client.port)
-            for path in ["/", "/index.html", "/api/gallery", "/api/health"] {
+            for path in ["/", "/light-work.html", "/api/gallery", "/api/health"] {
                 let answer = try await Self.raw(port, "GET \(path) HTTP/1.1\r\nHost: rebound.example:\(port)\r\n")
                 #expect(answer.hasPrefix("HTTP/1.1 403"), "\(path): \(answer.prefix(60))")
                 #expect(answer.contains("answers only to its own address"))
@@ -128,7 +128,7 @@ struct AccessStudioTests {
     func securityHeaders() async throws {
         try await Studio.makeApplication(configuration: StudioConfiguration(port: 0)).test(.live) { client in
             let port = try #require(client.port)
-            for (head, status) in [("GET / HTTP/1.1\r\nHost: localhost\r\n", "200"), ("GET /lightwork.js HTTP/1.1\r\nHost: localhost\r\n", "200"),
+            for (head, status) in [("GET / HTTP/1.1\r\nHost: localhost\r\n", "200"), ("GET /light-work.js HTTP/1.1\r\nHost: localhost\r\n", "200"),
                                    ("GET /api/gallery/x HTTP/1.1\r\nHost: localhost\r\n", "404"), ("GET / HTTP/1.1\r\nHost: evil.example\r\n", "403")] {
                 let answer = try await Self.raw(port, head).lowercased()
                 #expect(answer.hasPrefix("http/1.1 \(status)"), "\(head): \(answer.prefix(40))")
@@ -151,9 +151,9 @@ struct AccessStudioTests {
             #expect(bare.hasPrefix("HTTP/1.1 401") && bare.contains("access token"), "\(bare.prefix(60))")
             let wrong = try await Self.raw(port, "GET /?token=guess HTTP/1.1\r\n" + host)
             #expect(wrong.hasPrefix("HTTP/1.1 401"))
-            let exchanged = try await Self.raw(port, "GET /masks.html?token=sixteen-letters-token&x=1 HTTP/1.1\r\n" + host)
+            let exchanged = try await Self.raw(port, "GET /many-masks.html?token=sixteen-letters-token&x=1 HTTP/1.1\r\n" + host)
             #expect(exchanged.hasPrefix("HTTP/1.1 303"), "\(exchanged.prefix(60))")
-            #expect(exchanged.lowercased().contains("location: /masks.html?x=1\r\n"))
+            #expect(exchanged.lowercased().contains("location: /many-masks.html?x=1\r\n"))
             #expect(exchanged.contains("ocular-token=sixteen-letters-token; Path=/; HttpOnly; SameSite=Strict"))
             // Never off the studio: a protocol-relative path, or a backslash a browser reads as a slash.
             for (path, location) in [("//evil.example/", "/evil.example/"), ("/\\evil.example/", "/%5Cevil.example/"), ("///a//b", "/a/b")] {

@@ -49,7 +49,7 @@ struct LightWorkStudioTests {
 
     @Test("a gallery photo named gallery:ID is a blend source; unknown and malformed ids are refused")
     func galleryBlendSource() throws {
-        let folder = NSTemporaryDirectory() + "ocular-lightwork-" + UUID().uuidString
+        let folder = NSTemporaryDirectory() + "ocular-light-work-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let gallery = try Gallery(folder: folder)
         let picture = try Image(contentsOfFile: dataRoot + "/images/rocket.jpg")

@@ -130,9 +130,9 @@ struct PageActionStudioTests {
         #expect(settings["properties"]["quality"]["type"] == "integer")
 
         let actions = hello["actions"].list
-        let faceMerge = try #require(actions.first { $0["name"] == "faceMerge" })
-        #expect(faceMerge["messages"].list.compactMap { $0["type"].text } == ["capture", "captureBiggest", "merge", "saveMerge"])
-        let capture = faceMerge["messages"][0]
+        let manyMasks = try #require(actions.first { $0["name"] == "manyMasks" })
+        #expect(manyMasks["messages"].list.compactMap { $0["type"].text } == ["capture", "captureBiggest", "merge", "saveMerge"])
+        let capture = manyMasks["messages"][0]
         #expect(capture["fields"] == ["slot", "at"])
         #expect(capture["schema"]["required"] == ["type", "slot"])
         let properties = capture["schema"]["properties"]
@@ -155,9 +155,9 @@ struct PageActionStudioTests {
         #expect(error["schema"]["properties"]["frame"]["type"] == "integer")
         // The annotations' groups are the kinds found: any field, each a list.
         #expect(answers[6]["schema"]["additionalProperties"]["type"] == "array")
-        let faceMerge = try #require(hello["actions"].list.first { $0["name"] == "faceMerge" })
-        #expect(faceMerge["answers"].list.compactMap { $0["type"].text } == ["captured", "capturedBiggest", "merged"])
-        #expect(faceMerge["answers"][0]["schema"]["required"] == ["type", "slot", "face", "thumbnail"])
+        let manyMasks = try #require(hello["actions"].list.first { $0["name"] == "manyMasks" })
+        #expect(manyMasks["answers"].list.compactMap { $0["type"].text } == ["captured", "capturedBiggest", "merged"])
+        #expect(manyMasks["answers"][0]["schema"]["required"] == ["type", "slot", "face", "thumbnail"])
         // The hello reads by its own declaration: every field it has, it declares.
         #expect(Set(StreamMessage.Hello.CodingKeys.allCases.map(\.stringValue)).isSuperset(of: hello.body.keys.subtracting(["type"])))
     }
@@ -176,7 +176,7 @@ struct PageActionStudioTests {
         #expect(levels.count == LinkLevel.ladder.count && levels.first?["uploadQuality"].double == LinkLevel.ladder[0].uploadQuality)
         #expect(hello["cameras"] == ["static", "front", "back"])
         let pages = hello["pages"].list
-        #expect(pages.map { $0["name"].text } == StudioPage.allCases.map(\.rawValue) && pages[1] == ["name": "manyMasks", "title": "Many Masks", "href": "masks.html"])
+        #expect(pages.map { $0["name"].text } == StudioPage.allCases.map(\.rawValue) && pages[1] == ["name": "manyMasks", "title": "Many Masks", "href": "many-masks.html"])
         #expect(hello["recording"]["maxSeconds"] == 42)
         // The link meter measures against the same cap.
         #expect(abs(try StreamSession(configuration: configuration).linkMeter.frameIntervalMs - 1000.0 / 12) < 1e-9)
@@ -197,10 +197,10 @@ struct PageActionStudioTests {
         let names = { (page: String?) throws -> [String] in
             try StreamSession(configuration: StudioConfiguration(port: 0), page: page).actions.map { type(of: $0).name }
         }
-        #expect(try names("manyMasks") == ["saveFrame", "focusTap", "faceMerge"])
-        #expect(try names("beanCounter") == ["saveFrame", "focusTap", "blobReview"])
+        #expect(try names("manyMasks") == ["saveFrame", "focusTap", "manyMasks"])
+        #expect(try names("beanCounter") == ["saveFrame", "focusTap", "beanCounter"])
         #expect(try names("lightWork") == ["saveFrame", "focusTap"])
-        #expect(try names(nil) == ["saveFrame", "focusTap", "faceMerge", "blobReview"])
+        #expect(try names(nil) == ["saveFrame", "focusTap", "manyMasks", "beanCounter"])
     }
 
     @Test("two actions taking one message type, or an action taking settings, stop the program at registration")

@@ -162,7 +162,7 @@ struct ProtocolModuleTests {
         // The page sends its settings, the link's acknowledgements, taps and the two pages' own requests
         // this way; none of them is written out by hand.
         #expect(Set(calls.map(\.type)).isSuperset(of: ["settings", "received", "upload", "tap", "capture", "captureBiggest", "merge", "classify"]))
-        #expect(calls.contains(Call(file: "masks.js", type: "capture", fields: ["slot", "at"])))
+        #expect(calls.contains(Call(file: "many-masks.js", type: "capture", fields: ["slot", "at"])))
         #expect(calls.contains(Call(file: "focus.js", type: "tap", fields: ["x", "y", "viewWidth", "viewHeight", "frameWidth", "frameHeight",
                                                                             "layout", "orientation", "position"])))
     }

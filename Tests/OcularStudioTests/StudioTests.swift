@@ -58,7 +58,9 @@ struct StudioTests {
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("/api/stream"))
             }
-            for (page, script) in [("/masks.html", "masks.js"), ("/beans.html", "beans.js"), ("/gallery.html", "gallery.js")] {
+            // A feature's page and its module carry the feature's name; the root shows Light Work.
+            for (page, script) in [("/", "light-work.js"), ("/light-work.html", "light-work.js"), ("/many-masks.html", "many-masks.js"),
+                                   ("/bean-counter.html", "bean-counter.js"), ("/gallery.html", "gallery.js")] {
                 try await client.execute(uri: page, method: .get) { response in
                     #expect(response.status == .ok)
                     #expect(String(buffer: response.body).contains(#"<script src="\#(script)" type="module">"#))
@@ -71,9 +73,16 @@ struct StudioTests {
                     #expect(String(buffer: response.body).contains(#"data-page="\#(page.rawValue)""#), "\(page.file)")
                 }
             }
+            // The pages' former addresses answer 301 to their files now, the query kept.
+            for (former, location) in [("/masks.html?source=astronaut", "/many-masks.html?source=astronaut"), ("/beans.html", "/bean-counter.html"),
+                                       ("/index.html", "/")] {
+                try await client.execute(uri: former, method: .get) { response in
+                    #expect(response.status == .movedPermanently && response.headers[.location] == location, "\(former)")
+                }
+            }
             try await client.execute(uri: "/api/pages.js", method: .get) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "text/javascript; charset=utf-8")
-                #expect(String(buffer: response.body).contains(#"{"href":"masks.html","name":"manyMasks","title":"Many Masks"}"#))
+                #expect(String(buffer: response.body).contains(#"{"href":"many-masks.html","name":"manyMasks","title":"Many Masks"}"#))
                 #expect(String(buffer: response.body).contains(#"export const PAGES = [{"href":"./","name":"lightWork""#))
             }
             try await client.execute(uri: "/demo/chelsea.jpg", method: .get) { response in

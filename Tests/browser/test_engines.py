@@ -200,7 +200,7 @@ def test_a_camera_that_stops_is_said_and_the_still_shown(studio, engine_page, en
 
 def test_many_masks_picks_a_face_from_the_still(studio, engine_page, engine):
     page = engine_page
-    open_page(page, studio, "masks.html")
+    open_page(page, studio, "many-masks.html")
     page.select_option("#source", "astronaut")
     wait_until(page, "window.ocularStudio.stats().source === 'still' && (window.ocularStudio.stats().faces || []).length > 0")
     page.click("#capture-1")
@@ -213,7 +213,7 @@ def test_bean_counter_counts_and_classifies_the_table(studio, engine_page, engin
     # Opened on the demo's table by its address: no camera asked for. (Opened on the camera, the table waited
     # behind a camera frame under way: each engine's own camera pattern is a scene of ~100 blobs, 13 s a frame in a
     # debug build beside another engine's tests, and a switch cannot stop a frame the server has begun.)
-    page.goto(studio.url + "beans.html?source=beans")
+    page.goto(studio.url + "bean-counter.html?source=beans")
     # The classifier says it is training until it is ready (a fresh studio trains or loads its model).
     wait_until(page, "window.ocularStudio && window.ocularStudio.stats().classifier === 'ready'", timeout=60000)
     wait_until(page, "window.ocularStudio.stats().source === 'still' && window.ocularStudio.stats().blobs.length === 7")
@@ -304,7 +304,7 @@ def test_record_lands_in_the_gallery_or_the_page_says_why_not(studio, engine_pag
     assert listed["hasAudio"] is True, "the engine's fake microphone is recorded"
 
 
-PAGES = ["", "masks.html", "beans.html", "samples.html", "filters.html", "gallery.html"]
+PAGES = ["", "many-masks.html", "bean-counter.html", "samples.html", "filters.html", "gallery.html"]
 
 # Each <video> in the page: whether it plays inline (its playsinline attribute: an iPhone otherwise takes it full
 # screen; Firefox has no playsInline property) and whether it is muted (an iPhone plays a video unasked only then).
@@ -354,7 +354,7 @@ def test_the_phone_layouts(studio, engine_page, engine, orientation, size):
     page.set_viewport_size({"width": size[0], "height": size[1]})
     width, height = page.evaluate("[innerWidth, innerHeight]")
     assert (width, height) == size, (width, height)
-    for name, path in [("lightwork", "?source=astronaut"), ("beans", "beans.html?source=beans"), ("gallery", "gallery.html")]:
+    for name, path in [("light-work", "?source=astronaut"), ("bean-counter", "bean-counter.html?source=beans"), ("gallery", "gallery.html")]:
         page.goto(studio.url + path)
         wait_until(page, "document.querySelector('.nav') !== null", timeout=10000)
         nav = page.evaluate("(() => { const box = document.querySelector('.nav').getBoundingClientRect(); return [box.x, box.width]; })()")

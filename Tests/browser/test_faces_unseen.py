@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from conftest import DATA, OCULAR, REPOSITORY, browser_page, screenshot
-from test_masks import wait_until
+from test_many_masks import wait_until
 from test_studio import open_studio, stats, switch_on, wait_for_frames
 
 FIXTURES = REPOSITORY / "Tests" / "Fixtures" / "faces"
@@ -64,7 +64,7 @@ def test_light_work_and_many_masks_find_a_face_half_the_frame_high_and_merge_it(
     screenshot(page, "faces-unseen.png")
 
     # Many Masks: capture her, then the cat, and merge.
-    page.goto(studio.url + "masks.html")
+    page.goto(studio.url + "many-masks.html")
     wait_for_frames(page, 5)
     wait_until(page, "window.ocularStudio.stats().faces.some((face) => face.species === 'human')")
     assert page.inner_text("#seen").startswith("Human face in view")
@@ -83,7 +83,7 @@ def test_light_work_and_many_masks_find_a_face_half_the_frame_high_and_merge_it(
     wait_until(page, "document.getElementById('review-image').naturalWidth > 0", 5000)
     merged = stats(page)["merged"]
     assert merged["species"] == "hybrid", merged
-    screenshot(page, "masks-unseen-review.png")
+    screenshot(page, "many-masks-unseen-review.png")
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +116,7 @@ def pair_page(playwright_instance, pair_camera):
 
 def test_many_masks_picks_the_two_biggest_of_a_group_or_the_face_tapped(studio, pair_page):
     page = pair_page
-    page.goto(studio.url + "masks.html")
+    page.goto(studio.url + "many-masks.html")
     wait_for_frames(page, 5)
     wait_until(page, "window.ocularStudio.stats().faces.length === 2")
     assert page.inner_text("#seen").startswith("Human face in view (the biggest of 2)")
@@ -151,4 +151,4 @@ def test_many_masks_picks_the_two_biggest_of_a_group_or_the_face_tapped(studio, 
     page.mouse.click(x, y)
     wait_until(page, f"parseInt(document.querySelector('#slot-1 figcaption').textContent.slice(7)) < {(bigger[2] + smaller[2]) / 2}", 10000)
     assert abs(picked_width(1) - smaller[2]) <= smaller[2] / 10, (page.inner_text("#slot-1 figcaption"), smaller)
-    screenshot(page, "masks-pair.png")
+    screenshot(page, "many-masks-pair.png")

@@ -125,3 +125,18 @@ def test_the_page_sends_at_the_rate_the_studio_sets(tmp_path, cameraless_page):
         assert "static → front → back → static" in page.get_attribute("#switch-camera", "title")
     finally:
         server.stop()
+
+
+def test_a_former_address_opens_its_page_under_the_features_name(studio, cameraless_page):
+    """Bookmarks and home-screen icons made before the pages' files took their features' names still open
+    them: the browser follows the studio's 301 to the page's file now, the query kept."""
+    page = cameraless_page
+    for former, now, name, title in [("masks.html?source=chelsea", "many-masks.html?source=chelsea", "manyMasks", "Many Masks"),
+                                     ("beans.html", "bean-counter.html", "beanCounter", "Bean Counter"),
+                                     ("index.html", "", "lightWork", "Light Work")]:
+        page.goto(studio.url + former)
+        assert page.url == studio.url + now, (former, page.url)
+        page.wait_for_function(f"window.ocularStudio?.stats().page === '{name}'", timeout=10000)
+        assert page.locator(".nav [aria-current=page]").inner_text() == title, former
+        if "source=" in former:
+            page.wait_for_function("document.getElementById('source').value === 'chelsea'", timeout=10000)

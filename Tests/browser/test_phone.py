@@ -98,7 +98,7 @@ def test_plain_http_on_a_network_address_says_why_there_is_no_camera(playwright_
         server.stop()
 
 
-PHONE_PAGES = [("lightwork", ""), ("masks", "masks.html"), ("beans", "beans.html"), ("samples", "samples.html"), ("filters", "filters.html"), ("gallery", "gallery.html")]
+PHONE_PAGES = [("light-work", ""), ("many-masks", "many-masks.html"), ("bean-counter", "bean-counter.html"), ("samples", "samples.html"), ("filters", "filters.html"), ("gallery", "gallery.html")]
 
 
 @pytest.mark.parametrize("orientation, size", [("portrait", (390, 844)), ("landscape", (844, 390))])
@@ -148,5 +148,5 @@ def test_every_page_on_a_phone_fills_the_width_with_a_bottom_sheet_and_finger_si
             assert (closed["height"] if orientation == "portrait" else closed["width"]) <= 49, (name, closed)
             grown = page.locator(".stage").bounding_box()
             assert grown["width"] * grown["height"] > open_preview["width"] * open_preview["height"], "closing the sheet gives the preview its room"
-            if name == "lightwork":
+            if name == "light-work":
                 screenshot(page, f"phone-{orientation}-{name}-closed.png")

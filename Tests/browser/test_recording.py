@@ -305,7 +305,7 @@ def test_the_clip_upload_refuses_an_announced_size_over_the_limit_before_reading
 
 def test_every_live_page_records_and_the_player_offers_the_other_file_where_a_format_cannot_play(studio, playwright_instance, camera_file, tone_file):
     with browser_page(playwright_instance, camera_file, microphone=tone_file) as page:
-        page.goto(studio.url + "masks.html")
+        page.goto(studio.url + "many-masks.html")
         page.wait_for_function("window.ocularStudio.stats().framesReceived > 2", timeout=20000)
         record(page, 1)
         page.wait_for_function("window.ocularRecorder.uploads.length === 1", timeout=20000)

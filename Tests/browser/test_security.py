@@ -120,7 +120,7 @@ def test_the_pages_work_under_their_content_security_policy(playwright_instance,
     violations = []
     with browser_page(playwright_instance, beans_camera_file, bypass_csp=False) as page:
         page.on("console", lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None)
-        for name in ["", "masks.html", "beans.html"]:
+        for name in ["", "many-masks.html", "bean-counter.html"]:
             page.goto(studio.url + name)
             wait_for(page, "document.querySelector('canvas') !== null && window.ocularStudio && "
                            "window.ocularStudio.stats().framesReceived > 2")
@@ -153,7 +153,7 @@ def test_a_read_only_gallery_turns_saving_off_and_says_so(playwright_instance, t
     server = Studio(gallery)
     try:
         with browser_page(playwright_instance) as page:
-            for name in ["", "masks.html"]:
+            for name in ["", "many-masks.html"]:
                 page.goto(server.url + name)
                 page.wait_for_function("document.body?.dataset.saving === 'off'", timeout=20000)
                 assert "The gallery is read-only" in page.inner_text("#notice")

@@ -71,7 +71,7 @@ def test_without_a_camera_zoom_is_digital_and_enlarges_the_middle(studio, camera
     assert page.input_value("input[type=range][data-stage=zoom][data-parameter=factor]") == "2"
     compared = page.evaluate(COMPARE, 2)
     assert compared["toZoomed"] < 6 and compared["toOriginal"] > 3 * compared["toZoomed"], compared
-    screenshot(page, "lightwork-zoom.png")
+    screenshot(page, "light-work-zoom.png")
 
     # The card changes it too: the toolbar follows.
     page.eval_on_selector("input[type=range][data-stage=zoom][data-parameter=factor]",
@@ -160,7 +160,7 @@ def test_a_camera_with_a_4x_zoom_takes_the_first_4x_and_the_stage_the_rest(studi
     assert abs(zoom["camera"] - 4) < 1e-6 and zoom["digital"] == 1.5, zoom
     assert page.inner_text("#zoom-readout") == "6× (camera 4×, digital 1.5×)"
     wait_for_frames(page, stats(page)["framesReceived"] + 3)
-    screenshot(page, "lightwork-zoom-camera.png")
+    screenshot(page, "light-work-zoom-camera.png")
 
     # Switching to the still: no camera, so the whole 6× is digital.
     page.click("#switch-camera")

@@ -68,7 +68,7 @@ def test_no_module_imports_one_that_imports_it_back():
 def test_the_live_view_is_wired_in_one_module_that_only_pages_import():
     edges = graph()
     pages = set(entries())
-    assert {"beans.js", "filters.js", "lightwork.js", "masks.js", "samples.js"} <= pages
+    assert {"bean-counter.js", "filters.js", "light-work.js", "many-masks.js", "samples.js"} <= pages
     importers = sorted(name for name, targets in edges.items() if WIRING in targets)
     assert importers, "no page starts the live view"
     assert set(importers) <= pages, f"only pages import {WIRING}; these parts do too: {sorted(set(importers) - pages)}"

@@ -4,7 +4,7 @@ import Hummingbird
 /// Refuses request paths that could trick the file server, before any route sees them.
 ///
 /// - A NUL or another control character, raw or percent-encoded, answers 400: the file system reads
-///   a path only up to a NUL, so `/index.html%00.png` would serve index.html typed as a PNG.
+///   a path only up to a NUL, so `/gallery.html%00.png` would serve gallery.html typed as a PNG.
 /// - Repeated slashes answer a redirect to the same path with single slashes: `//demo` would
 ///   otherwise be redirected to `//demo/`, which a browser reads as a link to the host "demo".
 struct RequestPathMiddleware<Context: RequestContext>: RouterMiddleware {

@@ -46,7 +46,7 @@ export const sources = Object.freeze({
 
 /// Starts the sources: the page's menu and Switch camera, then the camera (the back one on a phone,
 /// which points it at the world; a laptop's faces its user), or the still where there is none. An
-/// address that names one of the page's stills (`beans.html?source=beans`) opens on it and asks for
+/// address that names one of the page's stills (`bean-counter.html?source=beans`) opens on it and asks for
 /// no camera until the person picks Camera: a link that shows the page at work anywhere.
 export function startSources(onPhone, on) {
   Object.assign(hooks, on);

@@ -13,7 +13,7 @@ protocol PageAction: AnyObject, Sendable {
     /// The messages it takes, each decoded before it arrives: an enum with a case per message type.
     associatedtype Message: InboundMessages
 
-    /// Names the action in the hello message: `faceMerge`.
+    /// Names the action in the hello message: `manyMasks`.
     static var name: String { get }
     /// The answers of its own it sends (`captured`, `merged`), beside the session's (``StreamMessage/Outbound/declarations``:
     /// an error, a save's `saved`), each with its body's fields.
@@ -64,7 +64,7 @@ extension PageAction {
 struct PageActionContext: Sendable {
     let configuration: StudioConfiguration
     let saves: GallerySaves
-    let beans: BeanCounter?
+    let beanCounter: BeanCounter?
 }
 
 /// The page actions a studio offers, in one place as ``StageRegistry`` holds the stages.
@@ -88,7 +88,7 @@ struct PageActionRegistry: Sendable {
     }
 
     /// Save and tap to focus on every page, Many Masks' faces and Bean Counter's blobs on theirs.
-    static let standard = PageActionRegistry([SaveFrameAction.self, FocusTapAction.self, FaceMergeAction.self, BlobReviewAction.self])
+    static let standard = PageActionRegistry([SaveFrameAction.self, FocusTapAction.self, ManyMasksAction.self, BeanCounterAction.self])
 
     /// This registry and more actions.
     func adding(_ more: [any PageAction.Type]) -> PageActionRegistry { PageActionRegistry(actions + more) }

@@ -18,7 +18,7 @@ struct StreamController {
     /// Where `save` messages put frames.
     let gallery: StudioGallery
     /// The Bean Counter's classifier, shared by every stream.
-    var beans: BeanCounter? = nil
+    var beanCounter: BeanCounter? = nil
     /// How many clients stream now (reported by the health answer).
     var activity = StreamActivity()
 
@@ -56,7 +56,7 @@ struct StreamController {
     func stream(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, page: String? = nil, adaptsToLink: Bool = true,
                 logger: Logger) async throws {
         let session = try StreamSession(configuration: configuration, registry: registry, actions: actions, page: page, images: images,
-                                        gallery: gallery, beans: beans, adaptsToLink: adaptsToLink)
+                                        gallery: gallery, beanCounter: beanCounter, adaptsToLink: adaptsToLink)
         activity.streams.add(1, ordering: .relaxed)
         var counted = true
         defer { if counted { activity.streams.subtract(1, ordering: .relaxed) } }

@@ -46,7 +46,7 @@ final class StreamSession: Sendable {
     ///   - page: The page the stream serves (`manyMasks`), whose actions are live; nil for every action.
     ///   - adaptsToLink: Whether the link's level may move (not for a page on this machine).
     init(configuration: StudioConfiguration, registry: StageRegistry = .standard, actions actionRegistry: PageActionRegistry = .standard,
-         page: String? = nil, images: any ImageCatalog = NoImages(), gallery: StudioGallery? = nil, beans: BeanCounter? = nil,
+         page: String? = nil, images: any ImageCatalog = NoImages(), gallery: StudioGallery? = nil, beanCounter: BeanCounter? = nil,
          adaptsToLink: Bool = true) throws(StageError) {
         self.configuration = configuration
         self.registry = registry
@@ -55,7 +55,7 @@ final class StreamSession: Sendable {
         self.gallery = gallery
         self.link = Mutex((meter: LinkMeter(adapts: configuration.adaptsToLink && adaptsToLink, framesPerSecond: configuration.framesPerSecond), reportedAt: -Double.infinity))
         self.settings = Mutex(Settings(pipeline: try Pipeline(Recipe(), registry: registry), quality: configuration.jpegQuality))
-        let context = PageActionContext(configuration: configuration, saves: GallerySaves(configuration: configuration, gallery: gallery), beans: beans)
+        let context = PageActionContext(configuration: configuration, saves: GallerySaves(configuration: configuration, gallery: gallery), beanCounter: beanCounter)
         actions = actionRegistry.actions.filter { $0.serves(page: page) }.map { $0.init(context: context) }
         var routes: [String: any PageAction] = [:]
         for action in actions {

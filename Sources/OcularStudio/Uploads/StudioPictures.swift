@@ -17,26 +17,26 @@ final class StudioPictures: TrainingListCatalog {
     private static let decodedCapacity = 4
 
     /// The Bean Counter's classifier, which "default" names.
-    let beans: BeanCounter?
+    let beanCounter: BeanCounter?
 
-    init(uploads: UploadedSources, gallery: StudioGallery, readOptions: ImageReadOptions, beans: BeanCounter? = nil) {
+    init(uploads: UploadedSources, gallery: StudioGallery, readOptions: ImageReadOptions, beanCounter: BeanCounter? = nil) {
         self.uploads = uploads
         self.gallery = gallery
         self.readOptions = readOptions
-        self.beans = beans
+        self.beanCounter = beanCounter
     }
 
     static let defaultTrainingList = "default"
 
     func classifier(trainingList name: String, profile: BlobProfile) throws(OcularError) -> BlobClassifier {
-        guard name == Self.defaultTrainingList, let beans else {
+        guard name == Self.defaultTrainingList, let beanCounter else {
             throw .invalidArgument("the studio names one training list, \"\(Self.defaultTrainingList)\" (its own), not '\(name.prefix(60))'")
         }
-        guard profile == beans.profile else {
-            throw .invalidArgument("the studio's classifier uses the \(beans.profile) profile, not the \(profile) one")
+        guard profile == beanCounter.profile else {
+            throw .invalidArgument("the studio's classifier uses the \(beanCounter.profile) profile, not the \(profile) one")
         }
         do {
-            return try beans.classifier()
+            return try beanCounter.classifier()
         } catch {
             throw .invalidArgument(error.reason)
         }

@@ -8,7 +8,7 @@ import Synchronization
 /// ready instead of stalling the first Classify. It starts when first asked for (the Bean Counter
 /// page asks as it opens): a studio whose pages never count beans never trains.
 final class BeanCounter: Sendable {
-    /// How far the classifier is: what `GET /api/beans` answers.
+    /// How far the classifier is: what `GET /api/bean-counter` answers.
     enum State: Sendable {
         case training(done: Int, total: Int)
         case ready(BlobClassifier, BlobModel.Report)
@@ -46,7 +46,7 @@ final class BeanCounter: Sendable {
         }
         if starts {
             let thread = Thread { [self] in self.prepare() }
-            thread.name = "ocular.beans.training"
+            thread.name = "ocular.beanCounter.training"
             thread.start()
         }
         return state
@@ -70,7 +70,7 @@ final class BeanCounter: Sendable {
         }
     }
 
-    /// The JSON of `GET /api/beans`.
+    /// The JSON of `GET /api/bean-counter`.
     struct Status: ResponseEncodable {
         var state: String
         var done: Int?
@@ -95,11 +95,11 @@ final class BeanCounter: Sendable {
     }
 }
 
-/// `GET /api/beans`: the Bean Counter's classifier, training or ready.
+/// `GET /api/bean-counter`: the Bean Counter's classifier, training or ready.
 struct BeanCounterController: Sendable {
-    let beans: BeanCounter
+    let beanCounter: BeanCounter
 
     func addRoutes(to router: Router<BasicRequestContext>) {
-        router.get("/api/beans") { _, _ in beans.status }
+        router.get("/api/bean-counter") { _, _ in beanCounter.status }
     }
 }

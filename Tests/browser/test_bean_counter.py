@@ -32,7 +32,7 @@ def beans_page(playwright_instance, beans_camera_file):
 
 def test_count_classify_review_save_and_share_the_biggest_coin(studio, beans_page):
     page = beans_page
-    page.goto(studio.url + "beans.html")
+    page.goto(studio.url + "bean-counter.html")
     assert page.eval_on_selector_all(".nav a", NAVIGATION) == [
         ["Light Work", None], ["Many Masks", None], ["Bean Counter", "page"], ["Samples", None], ["Filters", None], ["Gallery", None]]
     # The classifier says it is training until it is ready (a fresh studio trains or loads its model).
@@ -57,7 +57,7 @@ def test_count_classify_review_save_and_share_the_biggest_coin(studio, beans_pag
     assert page.inner_text("#tally-text") == tally["text"]
     assert sorted(blob["label"] for blob in stats(page)["blobs"]) == list(range(2, 9))
     assert all(blob["description"] and blob["distance"] < 0.33 for blob in stats(page)["blobs"])
-    screenshot(page, "beans.png")
+    screenshot(page, "bean-counter.png")
 
     # The mask: black objects on white, and back to the picture.
     page.click("#mask-mode")
@@ -65,7 +65,7 @@ def test_count_classify_review_save_and_share_the_biggest_coin(studio, beans_pag
     wait_for_frames(page, stats(page)["framesReceived"] + 3)
     # The paper is white in the mask (about 205 in the picture), the toonie black.
     assert page.evaluate(PAPER_BRIGHTNESS) > 245
-    screenshot(page, "beans-mask.png")
+    screenshot(page, "bean-counter-mask.png")
     assert page.get_attribute("#mask-mode", "aria-pressed") == "true"
     page.click("#image-mode")
     wait_until(page, "window.ocularStudio.stats().recipe.stages[0].mask === false")
@@ -81,7 +81,7 @@ def test_count_classify_review_save_and_share_the_biggest_coin(studio, beans_pag
     assert 0 < blob["distance"] < 0.33
     assert page.inner_text("#review-title") == "Toonie, Canadian two-dollar"
     assert page.inner_text("#review-meta").startswith("Label 6, distance 0.")
-    screenshot(page, "beans-review.png")
+    screenshot(page, "bean-counter-review.png")
 
     # Save: captioned with the label, then Share downloads the saved file (no Web Share here).
     page.click("#review-save")
@@ -98,7 +98,7 @@ def test_count_classify_review_save_and_share_the_biggest_coin(studio, beans_pag
 
 def test_bean_counter_without_a_camera_shows_the_coins_still(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url + "beans.html")
+    page.goto(studio.url + "bean-counter.html")
     wait_for_frames(page, 3)
     assert "No camera found" in page.inner_text("#notice")
     assert stats(page)["source"] == "still" and page.input_value("#source") == "beans"
@@ -115,7 +115,7 @@ def test_bean_counter_without_a_camera_shows_the_coins_still(studio, cameraless_
 def test_on_a_phone_the_bean_counter_panel_is_unclipped(studio, cameraless_page):
     page = cameraless_page
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(studio.url + "beans.html")
+    page.goto(studio.url + "bean-counter.html")
     wait_for_frames(page, 3)
     wait_until(page, "!document.getElementById('classify').disabled")
     panel = page.locator(".side-panel").bounding_box()
@@ -124,4 +124,4 @@ def test_on_a_phone_the_bean_counter_panel_is_unclipped(studio, cameraless_page)
         assert panel["y"] <= box["y"] and box["y"] + box["height"] <= panel["y"] + panel["height"] + 0.5, (selector, box, panel)
     nav = page.locator(".nav").bounding_box()
     assert nav["x"] + nav["width"] <= 390, nav
-    screenshot(page, "beans-phone.png")
+    screenshot(page, "bean-counter-phone.png")

@@ -9,8 +9,8 @@ import Synchronization
 /// classifier, answered `classified` with the blob (label, description, distance) and its picture as
 /// a JPEG `data:` URL; `{"type":"saveBlob","caption":"…"}` saves that blob in the gallery, the caption
 /// defaulting to its label's description.
-final class BlobReviewAction: PageAction {
-    static let name = "blobReview"
+final class BeanCounterAction: PageAction {
+    static let name = "beanCounter"
     static let pages: [StudioPage] = [.beanCounter]
     static let answers: [AnswerDeclaration] = [.init("classified", Classified.self)]
 
@@ -27,11 +27,11 @@ final class BlobReviewAction: PageAction {
 
     private let contents = Mutex(Contents())
     private let saves: GallerySaves
-    private let beans: BeanCounter?
+    private let beanCounter: BeanCounter?
 
     init(context: PageActionContext) {
         saves = context.saves
-        beans = context.beans
+        beanCounter = context.beanCounter
     }
 
     func observe(_ frame: Frame, recipe: Recipe) -> StreamMessage.Outbound? {
@@ -43,8 +43,8 @@ final class BlobReviewAction: PageAction {
     func receive(_ message: Message) throws(StreamMessageError) -> StreamMessage.Outbound? {
         switch message {
         case .classify:
-            guard let beans else { throw StreamMessageError("this studio has no classifier") }
-            let blob = try classify(with: try beans.classifier())
+            guard let beanCounter else { throw StreamMessageError("this studio has no classifier") }
+            let blob = try classify(with: try beanCounter.classifier())
             do throws(OcularError) {
                 return .answer("classified", Classified(blob: blob, image: try blob.image.jpegDataURL(longestSide: 1024, quality: 92)))
             } catch {

@@ -14,8 +14,8 @@ import Synchronization
 /// one frame), answered `capturedBiggest` with both; `{"type":"merge"}` merges
 /// face 1 and face 2, answered `merged` with the face and its picture; `{"type":"saveMerge",
 /// "caption":"…"}` saves the merge under review in the gallery, the caption defaulting to its species.
-final class FaceMergeAction: PageAction {
-    static let name = "faceMerge"
+final class ManyMasksAction: PageAction {
+    static let name = "manyMasks"
     static let pages: [StudioPage] = [.manyMasks]
     static let slots = 1...2
 

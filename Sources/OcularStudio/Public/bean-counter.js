@@ -4,7 +4,7 @@
 // 1 loonie: $1.00") is shown beside it. Classify names the biggest blob in view and opens
 // it for review, where it is discarded or saved in the gallery captioned with its label, then shared.
 //
-// The classifier is the studio's (GET /api/beans: {"state": "training", done, total} until it is
+// The classifier is the studio's (GET /api/bean-counter: {"state": "training", done, total} until it is
 // "ready" with its labels, or "failed" with a message). Messages of its own (StreamMessage in the
 // server): {"type": "classify"} classifies the biggest blob of the frame just answered, answered
 // {"type": "classified", blob: {bounds, label, description, distance}, image}; {"type": "saveBlob"}
@@ -59,7 +59,7 @@ const booth = createBooth({
 async function watchClassifier() {
   let status;
   try {
-    const response = await fetch("api/beans", { cache: "no-store" });
+    const response = await fetch("api/bean-counter", { cache: "no-store" });
     status = await response.json();
   } catch (error) {
     status = { state: "training" };  // the server may be restarting: ask again

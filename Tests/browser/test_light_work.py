@@ -65,7 +65,7 @@ def test_switch_camera_tap_to_focus_gray_blend_save_and_blend_from_the_gallery(s
     assert "(0.75, 0.10)" in mark, mark
     if not focus["applied"]:
         assert "marked" in mark and focus["reason"] in page.get_attribute("#focus-mark", "title"), focus
-    screenshot(page, "lightwork-focus.png")
+    screenshot(page, "light-work-focus.png")
     # The server's preview rectangle is the letterbox this test computes from the page.
     left, top, width, height = letterboxed(preview_box(page))
     preview = focus["preview"]
@@ -113,7 +113,7 @@ def test_switch_camera_tap_to_focus_gray_blend_save_and_blend_from_the_gallery(s
                            timeout=5000)
     wait_for_frames(page, stats(page)["framesReceived"] + 3)
     assert page.get_attribute("#notice", "data-kind") != "error" or not page.is_visible("#notice"), page.inner_text("#notice")
-    screenshot(page, "lightwork.png")
+    screenshot(page, "light-work.png")
 
     page.select_option("#blend-source", "")
     page.wait_for_function("!window.ocularStudio.stats().recipe.stages.some((step) => step.stage === 'blend')", timeout=5000)
@@ -142,4 +142,4 @@ def test_the_preview_stays_letterboxed_at_two_window_sizes(studio, playwright_in
             else:
                 assert box["width"] / box["height"] < 4 / 3 and preview["y"] > 1 and abs(preview["x"]) < 0.5, (name, preview, box)
             assert abs(focus["x"] - 0.5) < 0.01 and abs(focus["y"] - 0.5) < 0.01, focus
-            screenshot(page, f"lightwork-{name}.png")
+            screenshot(page, f"light-work-{name}.png")

@@ -8,7 +8,7 @@ import Testing
 @testable import OcularStudio
 
 @Suite("Ocular Studio's Bean Counter: the classifier, blobs beside each frame, classify and save", .timeLimit(.minutes(1)))
-struct BeansStudioTests {
+struct BeanCounterStudioTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/OcularStudio").path
     static let demo = sources + "/Public/demo"
@@ -30,32 +30,32 @@ struct BeansStudioTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let gallery = try Gallery(folder: folder + "/gallery")
         let beans = BeanCounter(trainingList: try Self.trainingSet(in: folder))
-        let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery), beans: beans)
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery), beanCounter: beans)
         let scene = try Image(contentsOfFile: Self.demo + "/beans.jpg").encoded(as: .jpeg(quality: 90))
 
-        #expect(try FacesStudioTests.object(session.receive(declared: "saveBlob")).message
+        #expect(try AnswerReading.object(session.receive(declared: "saveBlob")).message
                 == "nothing to save: classify a blob first")
         _ = try session.receive(Recipe(stages: [.init("blobs")]))
         guard case .frame(let jpeg, let found, _) = session.process(ByteBuffer(bytes: scene)) else { Issue.record("refused"); return }
-        let annotations = try FacesStudioTests.object(found)
+        let annotations = try AnswerReading.object(found)
         let blobs = annotations["blobs"].list
         #expect(blobs.count == 7 && annotations["faces"] == nil)
         // Green boxes on the answer.
-        let bounds = try FacesStudioTests.bounds(blobs.first)
+        let bounds = try AnswerReading.bounds(blobs.first)
         let edge = try Image(decoding: jpeg).pixel(x: bounds[0] + 1, y: bounds[1] + bounds[3] / 2)
         #expect(edge[1] > 200 && edge[0] < 90 && edge[2] < 90, "\(edge)")
 
         await beans.waitUntilPrepared()
-        let classified = try FacesStudioTests.object(session.receive(declared: "classify"))
+        let classified = try AnswerReading.object(session.receive(declared: "classify"))
         #expect(classified.type == "classified", "\(classified)")
         let blob = classified["blob"]
         #expect(blob["label"] == 6 && blob["description"] == "toonie, Canadian two-dollar")
-        #expect(try FacesStudioTests.bounds(blob) == bounds)
+        #expect(try AnswerReading.bounds(blob) == bounds)
         #expect((blob["distance"].double ?? 1) < 0.33)
-        let picture = try FacesStudioTests.picture(classified["image"])
+        let picture = try AnswerReading.picture(classified["image"])
         #expect(picture.width == bounds[2] && picture.height == bounds[3])
 
-        let saved = try FacesStudioTests.object(session.receive(declared: "saveBlob"))
+        let saved = try AnswerReading.object(session.receive(declared: "saveBlob"))
         #expect(saved.type == "saved", "\(saved)")
         let item = try #require(try gallery.items().first)
         #expect(item.caption == "toonie, Canadian two-dollar" && item.source == "bean counter")
@@ -68,11 +68,11 @@ struct BeansStudioTests {
         let plain = try Image(width: 320, height: 240, format: .bgr8, filledWith: [200, 205, 210]).encoded(as: .png())
         guard case .frame(_, let none, _) = session.process(ByteBuffer(bytes: plain)) else { Issue.record("refused"); return }
         #expect(try #require(none).json == #"{"blobs":[],"type":"annotations"}"#)
-        #expect(try FacesStudioTests.object(session.receive(declared: "classify")).message
+        #expect(try AnswerReading.object(session.receive(declared: "classify")).message
                 == "no blob in the frame just shown: classify while a blob is boxed")
     }
 
-    @Test("GET /api/beans says training, then ready with the labels; a bad list says failed with the reason")
+    @Test("GET /api/bean-counter says training, then ready with the labels; a bad list says failed with the reason")
     func status() async throws {
         let folder = NSTemporaryDirectory() + "ocular-beans-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -82,7 +82,7 @@ struct BeansStudioTests {
         try await application.test(.router) { client in
             var state = ""
             for _ in 0..<500 where state != "ready" {
-                try await client.execute(uri: "/api/beans", method: .get) { response in
+                try await client.execute(uri: "/api/bean-counter", method: .get) { response in
                     #expect(response.status == .ok)
                     let body = try JSON(parsing: Data(buffer: response.body))
                     state = body["state"].text ?? ""
@@ -103,8 +103,8 @@ struct BeansStudioTests {
         let broken = BeanCounter(trainingList: folder + "/none.json")
         await broken.waitUntilPrepared()
         #expect(broken.status.state == "failed" && broken.status.message?.contains("no such file") == true)
-        let session = try StreamSession(configuration: StudioConfiguration(port: 0), beans: broken)
-        #expect(try FacesStudioTests.object(session.receive(declared: "classify")).message
+        let session = try StreamSession(configuration: StudioConfiguration(port: 0), beanCounter: broken)
+        #expect(try AnswerReading.object(session.receive(declared: "classify")).message
                 == "there is no classifier: cannot read '\(folder)/none.json': no such file")
     }
 
@@ -118,7 +118,7 @@ struct BeansStudioTests {
             (#"{"type":"classify"}"#, "this studio has no classifier"),
         ]
         for (text, reason) in cases {
-            let reply = try FacesStudioTests.object(session.receive(text))
+            let reply = try AnswerReading.object(session.receive(text))
             #expect(reply.type == "error" && reply.message == reason, "\(text): \(reply)")
         }
     }

@@ -17,7 +17,7 @@ def picked(page, slot):
 
 def test_pick_two_faces_merge_review_save_and_find_the_hybrid_in_the_gallery(studio, camera_page):
     page = camera_page
-    page.goto(studio.url + "masks.html")
+    page.goto(studio.url + "many-masks.html")
     wait_for_frames(page, 5)
     assert page.eval_on_selector_all(".nav a", NAVIGATION) == [
         ["Light Work", None], ["Many Masks", "page"], ["Bean Counter", None], ["Samples", None], ["Filters", None], ["Gallery", None]]
@@ -47,7 +47,7 @@ def test_pick_two_faces_merge_review_save_and_find_the_hybrid_in_the_gallery(stu
     wait_until(page, "window.ocularStudio.stats().picked[2] === 'cat'", 10000)
     wait_until(page, "document.querySelector('#slot-2 img').naturalWidth > 0", 5000)
     assert page.is_enabled("#merge")
-    screenshot(page, "masks.png")
+    screenshot(page, "many-masks.png")
 
     # Merge: the review shows the hybrid at the cat face's size.
     cat = next(face for face in stats(page)["faces"] if face["species"] == "cat")
@@ -59,7 +59,7 @@ def test_pick_two_faces_merge_review_save_and_find_the_hybrid_in_the_gallery(stu
     assert page.inner_text("#review-title") == "Hybrid face"
     width = page.evaluate("document.getElementById('review-image').naturalWidth")
     assert width == merged["bounds"][2] and abs(width - cat["bounds"][2]) <= 4, (width, merged, cat)
-    screenshot(page, "masks-review.png")
+    screenshot(page, "many-masks-review.png")
 
     # Save: busy, then saved in the gallery with the species as caption; Share offers the file.
     page.click("#review-save")
@@ -95,12 +95,12 @@ def test_pick_two_faces_merge_review_save_and_find_the_hybrid_in_the_gallery(stu
     page.click("#grid .thumb")
     page.wait_for_selector("#viewer[open] #viewer-content")
     page.wait_for_function(f"document.getElementById('viewer-content').naturalWidth === {width}")
-    screenshot(page, "masks-gallery.png")
+    screenshot(page, "many-masks-gallery.png")
 
 
 def test_many_masks_without_a_camera_starts_on_the_still_and_says_what_is_missing(studio, cameraless_page):
     page = cameraless_page
-    page.goto(studio.url + "masks.html")
+    page.goto(studio.url + "many-masks.html")
     wait_for_frames(page, 3)
     assert "No camera found" in page.inner_text("#notice")
     # The built-in astronaut still has a face to pick; merging needs a second.
@@ -116,7 +116,7 @@ def test_many_masks_without_a_camera_starts_on_the_still_and_says_what_is_missin
 def test_on_a_phone_the_panel_shows_what_is_in_view_the_faces_and_merge_unclipped(studio, cameraless_page):
     page = cameraless_page
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(studio.url + "masks.html")
+    page.goto(studio.url + "many-masks.html")
     wait_for_frames(page, 3)
     wait_until(page, "!document.getElementById('capture-1').disabled")
     panel = page.locator(".side-panel").bounding_box()
@@ -125,4 +125,4 @@ def test_on_a_phone_the_panel_shows_what_is_in_view_the_faces_and_merge_unclippe
         assert panel["y"] <= box["y"] and box["y"] + box["height"] <= panel["y"] + panel["height"] + 0.5, (selector, box, panel)
     # The preview keeps at least 240 pixels above the panel.
     assert page.locator(".stage").bounding_box()["height"] >= 240
-    screenshot(page, "masks-phone.png")
+    screenshot(page, "many-masks-phone.png")
