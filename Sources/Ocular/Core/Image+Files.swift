@@ -119,6 +119,7 @@ extension Image {
     /// - Parameters:
     ///   - path: The file's name; only its extension is read.
     ///   - quality: JPEG quality 0 … 100 (default 95); ignored by other formats.
+    /// - Returns: The encoded file's bytes.
     /// - Throws: ``OcularError/unsupportedFileType(path:)`` for an unknown extension, or
     ///   ``OcularError`` when OpenCV cannot encode the image.
     public func encoded(forFile path: String, quality: Int = 95) throws(OcularError) -> [UInt8] {

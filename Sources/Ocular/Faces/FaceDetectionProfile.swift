@@ -165,6 +165,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
         public init() {}
 
         /// The cat's face box for the cat cascade's `window` (any coordinates).
+        /// - Parameter window: The window the cat cascade matched.
+        /// - Returns: The face box, in the window's coordinates.
         public func catFace(inWindow window: PixelRectangle) -> PixelRectangle {
             let side = Double(window.width), tall = Double(window.height)
             let width = catFaceWidth * side, height = catFaceHeight * tall
@@ -175,6 +177,8 @@ public struct FaceDetectionProfile: Sendable, Hashable {
 
         /// The cascade's square window for a cat's face box that the frame may have cut: placed by the
         /// box's width and bottom, as the ear tips above are what a frame cuts first.
+        /// - Parameter face: A cat's face box, as ``catFace(inWindow:)`` gives it.
+        /// - Returns: The window, in the face box's coordinates.
         public func catWindow(ofFace face: PixelRectangle) -> PixelRectangle {
             let side = Double(face.width) / catFaceWidth
             let bottom = Double(face.y + face.height) - (catFaceCentre.y + catFaceHeight / 2) * side

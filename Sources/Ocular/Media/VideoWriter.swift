@@ -19,6 +19,7 @@ public final class VideoWriter {
     /// by repeating the last column or row (FFmpeg otherwise dropped it: 321×241 became 320×240, and 1×1
     /// could not be written at all); an AVI's are the frames' own.
     public let writtenWidth: Int
+    /// The height in the file, made even for an MP4 as ``writtenWidth`` is.
     public let writtenHeight: Int
     /// The frame rate written into the file.
     public let framesPerSecond: Double
