@@ -111,15 +111,17 @@ struct BeanCounterStudioTests {
     @Test("damaged Bean Counter messages are refused by name")
     func badMessages() throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
-        // Sent as text: the first two are messages the studio must refuse.
+        // Sent as text: messages no builder makes, which the studio must refuse.
         let cases = [
             (#"{"type":"classify","blob":1}"#, "a classify message has no 'blob'; it has only its type"),
             (#"{"type":"saveBlob","caption":[]}"#, "a saveBlob message's caption must be text"),
-            (#"{"type":"classify"}"#, "this studio has no classifier"),
         ]
         for (text, reason) in cases {
             let reply = try AnswerReading.object(session.receive(text))
             #expect(reply.type == "error" && reply.message == reason, "\(text): \(reply)")
         }
+        // A well-made classify, to a session with no classifier: refused for that.
+        let unready = try AnswerReading.object(session.receive(declared: "classify"))
+        #expect(unready.type == "error" && unready.message == "this studio has no classifier", "\(unready)")
     }
 }
