@@ -43,11 +43,12 @@ private final class PingAction: PageAction {
         switch message {
         case .ping(let ping):
             let (frames, quadrant) = seen.withLock { $0 }
-            return .answer("pong", Pong(word: ping.word ?? "", frames: frames, quadrant: quadrant))
+            return Self.pong(Pong(word: ping.word ?? "", frames: frames, quadrant: quadrant))
         }
     }
 
-    static let answers: [AnswerDeclaration] = [.init("pong", Pong.self)]
+    static let pong = ActionAnswerType<Pong>("pong")
+    static let answers = [pong.declaration]
 
     struct Pong: AnswerBody {
         let word: String, frames: Int, quadrant: String?

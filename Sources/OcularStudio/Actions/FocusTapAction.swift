@@ -74,7 +74,8 @@ struct TapRequest: MessageBody, Equatable {
 /// picture.
 final class FocusTapAction: PageAction {
     static let name = "focusTap"
-    static let answers: [AnswerDeclaration] = [.init("tapped", Tapped.self)]
+    static let tapped = ActionAnswerType<Tapped>("tapped")
+    static let answers = [tapped.declaration]
 
     enum Message: InboundMessages {
         case tap(TapRequest)
@@ -87,7 +88,7 @@ final class FocusTapAction: PageAction {
         switch message {
         case .tap(let tap):
             let answer = tap.answer
-            return .answer("tapped", Tapped(preview: answer.preview, pointOfInterest: answer.point))
+            return Self.tapped(Tapped(preview: answer.preview, pointOfInterest: answer.point))
         }
     }
 

@@ -12,7 +12,8 @@ import Synchronization
 final class BeanCounterAction: PageAction {
     static let name = "beanCounter"
     static let pages: [StudioPage] = [.beanCounter]
-    static let answers: [AnswerDeclaration] = [.init("classified", Classified.self)]
+    static let classified = ActionAnswerType<Classified>("classified")
+    static let answers = [classified.declaration]
 
     enum Message: InboundMessages {
         case classify
@@ -46,7 +47,7 @@ final class BeanCounterAction: PageAction {
             guard let beanCounter else { throw StreamMessageError("this studio has no classifier") }
             let blob = try classify(with: try beanCounter.classifier())
             do throws(OcularError) {
-                return .answer("classified", Classified(blob: blob, image: try blob.image.jpegDataURL(longestSide: 1024, quality: 92)))
+                return Self.classified(Classified(blob: blob, image: try blob.image.jpegDataURL(longestSide: 1024, quality: 92)))
             } catch {
                 throw StreamMessageError("the blob could not be encoded: \(error)")
             }

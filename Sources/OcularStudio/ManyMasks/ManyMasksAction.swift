@@ -89,13 +89,13 @@ final class ManyMasksAction: PageAction {
             switch message {
             case .capture(let request):
                 let face = try capture(slot: request.slot, at: request.point)
-                return .answer("captured", try Captured(slot: request.slot, face: face))
+                return Self.captured(try Captured(slot: request.slot, face: face))
             case .captureBiggest:
                 let faces = try captureBiggest()
-                return .answer("capturedBiggest", CapturedBoth(faces: try zip(Self.slots, faces).map { try Captured(slot: $0, face: $1) }))
+                return Self.capturedBiggest(CapturedBoth(faces: try zip(Self.slots, faces).map { try Captured(slot: $0, face: $1) }))
             case .merge:
                 let merged = try merge()
-                return .answer("merged", Merged(face: merged, image: try merged.image.jpegDataURL(longestSide: 1024, quality: 92)))
+                return Self.merged(Merged(face: merged, image: try merged.image.jpegDataURL(longestSide: 1024, quality: 92)))
             case .saveMerge(let caption):
                 guard let merged else { throw StreamMessageError("nothing to save: merge two faces first") }
                 try saves.takeOne()
@@ -109,11 +109,10 @@ final class ManyMasksAction: PageAction {
         }
     }
 
-    static let answers: [AnswerDeclaration] = [
-        .init("captured", Captured.self),
-        .init("capturedBiggest", CapturedBoth.self),
-        .init("merged", Merged.self),
-    ]
+    static let captured = ActionAnswerType<Captured>("captured")
+    static let capturedBiggest = ActionAnswerType<CapturedBoth>("capturedBiggest")
+    static let merged = ActionAnswerType<Merged>("merged")
+    static let answers = [captured.declaration, capturedBiggest.declaration, merged.declaration]
 
     /// `{"type":"captured","slot":1,"face":{…},"thumbnail":"data:…"}`.
     struct Captured: AnswerBody {

@@ -6,6 +6,20 @@ import Ocular
 /// with its JSON Schema and every client reads it by the same names.
 protocol AnswerBody: Encodable, Sendable, DescribedFields {}
 
+/// A page action's answer type, with its body's: declared once, then both published (``declaration``) and
+/// sent (`Self.captured(Captured(…))`), so what the action sends is what the hello says, by construction.
+struct ActionAnswerType<Body: AnswerBody>: Sendable {
+    let type: String
+
+    init(_ type: String) { self.type = type }
+
+    /// What the hello publishes of it.
+    var declaration: AnswerDeclaration { AnswerDeclaration(type, Body.self) }
+
+    /// The message: `{"type": TYPE, …}` with the body's fields.
+    func callAsFunction(_ body: Body) -> StreamMessage.Outbound { .answer(ActionAnswer(type: type, body: body)) }
+}
+
 /// One message type the server sends (the session or a page action): its `type` and its fields.
 struct AnswerDeclaration: Sendable {
     let type: String

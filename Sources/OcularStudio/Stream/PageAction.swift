@@ -16,7 +16,8 @@ protocol PageAction: AnyObject, Sendable {
     /// Names the action in the hello message: `manyMasks`.
     static var name: String { get }
     /// The answers of its own it sends (`captured`, `merged`), beside the session's (``StreamMessage/Outbound/declarations``:
-    /// an error, a save's `saved`), each with its body's fields.
+    /// an error, a save's `saved`), each with its body's fields: the declarations of the
+    /// ``ActionAnswerType`` values it sends them by.
     static var answers: [AnswerDeclaration] { get }
     /// The pages it serves (`[.manyMasks]`); empty for every page.
     static var pages: [StudioPage] { get }

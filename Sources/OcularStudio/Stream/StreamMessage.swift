@@ -279,8 +279,6 @@ enum StreamMessage {
         static func frameRefused(frame: Int, message: String) -> Outbound { .error(Refusal(about: "frame", message: message, frame: frame)) }
         /// Frame `frame` was superseded before it was processed.
         static func dropped(frame: Int) -> Outbound { .dropped(Dropped(frame: frame)) }
-        /// A page action's answer: `.answer("captured", Captured(…))`, a type the action declares.
-        static func answer<Body: AnswerBody>(_ type: String, _ body: Body) -> Outbound { .answer(ActionAnswer(type: type, body: body)) }
 
         /// The message's `type`.
         var type: String {
