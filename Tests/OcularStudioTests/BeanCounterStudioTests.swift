@@ -33,11 +33,11 @@ struct BeanCounterStudioTests {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0), gallery: StudioGallery(gallery), beanCounter: beans)
         let scene = try Image(contentsOfFile: Self.demo + "/beans.jpg").encoded(as: .jpeg(quality: 90))
 
-        #expect(try AnswerReading.object(session.receive(declared: "saveBlob")).message
+        #expect(try StreamProtocol().answer(session.receive(declared: "saveBlob")).message
                 == "nothing to save: classify a blob first")
         _ = try session.receive(Recipe(stages: [.init("blobs")]))
         guard case .frame(let jpeg, let found, _) = session.process(ByteBuffer(bytes: scene)) else { Issue.record("refused"); return }
-        let annotations = try AnswerReading.object(found)
+        let annotations = try StreamProtocol().answer(found)
         let blobs = annotations["blobs"].list
         #expect(blobs.count == 7 && annotations["faces"] == nil)
         // Green boxes on the answer.
@@ -46,7 +46,7 @@ struct BeanCounterStudioTests {
         #expect(edge[1] > 200 && edge[0] < 90 && edge[2] < 90, "\(edge)")
 
         await beans.waitUntilPrepared()
-        let classified = try AnswerReading.object(session.receive(declared: "classify"))
+        let classified = try StreamProtocol().answer(session.receive(declared: "classify"))
         #expect(classified.type == "classified", "\(classified)")
         let blob = classified["blob"]
         #expect(blob["label"] == 6 && blob["description"] == "toonie, Canadian two-dollar")
@@ -55,7 +55,7 @@ struct BeanCounterStudioTests {
         let picture = try AnswerReading.picture(classified["image"])
         #expect(picture.width == bounds[2] && picture.height == bounds[3])
 
-        let saved = try AnswerReading.object(session.receive(declared: "saveBlob"))
+        let saved = try StreamProtocol().answer(session.receive(declared: "saveBlob"))
         #expect(saved.type == "saved", "\(saved)")
         let item = try #require(try gallery.items().first)
         #expect(item.caption == "toonie, Canadian two-dollar" && item.source == "bean counter")
@@ -68,7 +68,7 @@ struct BeanCounterStudioTests {
         let plain = try Image(width: 320, height: 240, format: .bgr8, filledWith: [200, 205, 210]).encoded(as: .png())
         guard case .frame(_, let none, _) = session.process(ByteBuffer(bytes: plain)) else { Issue.record("refused"); return }
         #expect(try #require(none).json == #"{"blobs":[],"type":"annotations"}"#)
-        #expect(try AnswerReading.object(session.receive(declared: "classify")).message
+        #expect(try StreamProtocol().answer(session.receive(declared: "classify")).message
                 == "no blob in the frame just shown: classify while a blob is boxed")
     }
 
@@ -104,7 +104,7 @@ struct BeanCounterStudioTests {
         await broken.waitUntilPrepared()
         #expect(broken.status.state == "failed" && broken.status.message?.contains("no such file") == true)
         let session = try StreamSession(configuration: StudioConfiguration(port: 0), beanCounter: broken)
-        #expect(try AnswerReading.object(session.receive(declared: "classify")).message
+        #expect(try StreamProtocol().answer(session.receive(declared: "classify")).message
                 == "there is no classifier: cannot read '\(folder)/none.json': no such file")
     }
 
@@ -117,11 +117,11 @@ struct BeanCounterStudioTests {
             (#"{"type":"saveBlob","caption":[]}"#, "a saveBlob message's caption must be text"),
         ]
         for (text, reason) in cases {
-            let reply = try AnswerReading.object(session.receive(text))
+            let reply = try StreamProtocol().answer(session.receive(text))
             #expect(reply.type == "error" && reply.message == reason, "\(text): \(reply)")
         }
         // A well-made classify, to a session with no classifier: refused for that.
-        let unready = try AnswerReading.object(session.receive(declared: "classify"))
+        let unready = try StreamProtocol().answer(session.receive(declared: "classify"))
         #expect(unready.type == "error" && unready.message == "this studio has no classifier", "\(unready)")
     }
 }

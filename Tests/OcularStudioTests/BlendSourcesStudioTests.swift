@@ -13,10 +13,6 @@ import Testing
 struct BlendSourcesStudioTests {
     func rocketFile() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: dataRoot + "/images/rocket.jpg")) }
 
-    func object(_ buffer: ByteBuffer) throws -> JSON {
-        try JSON(parsing: Data(buffer: buffer))
-    }
-
     @Test("POST /api/sources answers 201 with an id; too large 413, not a picture or empty 400, each with the reason")
     func upload() async throws {
         let rocket = try rocketFile()
@@ -24,22 +20,22 @@ struct BlendSourcesStudioTests {
         try await application.test(.router) { client in
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
                 #expect(response.status == .created)
-                let body = try object(response.body)
+                let body = try JSON(parsing: response.body)
                 #expect(body["id"].text?.count == 32)
                 #expect(body["width"] == 640 && body["height"] == 427)
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(string: "these are not pixels")) { response in
                 #expect(response.status == .badRequest)
-                let reason = try object(response.body)["error"].text
+                let reason = try JSON(parsing: response.body)["error"].text
                 #expect(reason?.contains("not an image") == true, "\(reason ?? "")")
-                #expect(try object(response.body)["code"] == "image.notAnImage")
+                #expect(try JSON(parsing: response.body)["code"] == "image.notAnImage")
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket.prefix(2000))) { response in
                 #expect(response.status == .badRequest, "a truncated JPEG")
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(repeating: 0, count: 200_001)) { response in
                 #expect(response.status == .contentTooLarge)
-                let reason = try object(response.body)["error"].text
+                let reason = try JSON(parsing: response.body)["error"].text
                 #expect(reason == "the picture is larger than the limit of 200000 bytes")
             }
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"]) { response in
@@ -55,7 +51,7 @@ struct BlendSourcesStudioTests {
         try await application.test(.router) { client in
             try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
                 #expect(response.status == .contentTooLarge)
-                let body = try object(response.body)
+                let body = try JSON(parsing: response.body)
                 #expect(body["code"] == "image.tooManyPixels")
                 #expect(body["error"].text?.contains("over the limit") == true, "\(body)")
             }
@@ -87,7 +83,7 @@ struct BlendSourcesStudioTests {
         let application = try Studio.makeApplication(configuration: StudioConfiguration(port: 0))
         _ = try await application.test(.live) { client in
             let id = try await client.execute(uri: "/api/sources", method: .post, headers: [.contentType: "image/jpeg"], body: ByteBuffer(bytes: rocket)) { response in
-                try #require(try object(response.body)["id"].text)
+                try #require(try JSON(parsing: response.body)["id"].text)
             }
             try await client.ws("/api/stream", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 26)) { inbound, outbound, _ in
                 var stream = StreamClient(inbound, outbound)

@@ -37,10 +37,6 @@ struct ClipsStudioTests {
         "/api/gallery/clips?page=lightWork&recipe=" + (recipe.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
 
-    static func object(_ buffer: ByteBuffer) throws -> JSON {
-        try JSON(parsing: Data(buffer: buffer))
-    }
-
     @Test("a browser's WebM becomes video item 0.webm with its recipe, 1.5 s, sound, a thumbnail of its first frame; it is served")
     func upload() async throws {
         let folder = Folder()
@@ -49,7 +45,7 @@ struct ClipsStudioTests {
             let created = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm;codecs=vp8,opus"],
                                                    body: ByteBuffer(bytes: clip))
             #expect(created.status == .created, "\(String(buffer: created.body))")
-            let item = try Self.object(created.body)
+            let item = try JSON(parsing: created.body)
             #expect(item["kind"] == "video")
             #expect(item["fileName"] == "0.webm")
             #expect(item["hasAudio"] == true)
@@ -75,7 +71,7 @@ struct ClipsStudioTests {
             let second = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/mp4"],
                                                   body: ByteBuffer(bytes: try ClipFixtures.bytes("fragmented-h264-aac.mp4")))
             #expect(second.status == .created, "\(String(buffer: second.body))")
-            #expect(try Self.object(second.body)["fileName"] == "1.mp4")
+            #expect(try JSON(parsing: second.body)["fileName"] == "1.mp4")
         }
     }
 
@@ -97,7 +93,7 @@ struct ClipsStudioTests {
             for (name, headers, body, status, reason) in cases {
                 let answer = try await client.execute(uri: Self.uri(), method: .post, headers: headers, body: ByteBuffer(bytes: body))
                 #expect(answer.status == status, "\(name): \(answer.status) \(String(buffer: answer.body))")
-                #expect((try Self.object(answer.body)["error"].text ?? "").contains(reason), "\(name): \(String(buffer: answer.body))")
+                #expect((try JSON(parsing: answer.body)["error"].text ?? "").contains(reason), "\(name): \(String(buffer: answer.body))")
             }
             // A whole container whose first frame is damaged: its VP8 key frame's start code wiped.
             var damaged = [UInt8](clip)
@@ -127,7 +123,7 @@ struct ClipsStudioTests {
             let fine = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
                                                 body: ByteBuffer(bytes: try ClipFixtures.bytes("ffmpeg-vp8-silent.webm")))
             #expect(fine.status == .created, "within the limit and its slack: \(String(buffer: fine.body))")
-            #expect(try Self.object(fine.body)["hasAudio"] == false)
+            #expect(try JSON(parsing: fine.body)["hasAudio"] == false)
         }
         #expect(try Gallery(folder: folder.path).count() == 1)
         #expect(folder.files == ["thumbnails/0.jpg", "videos/0.webm"], "\(folder.files)")
@@ -215,12 +211,12 @@ struct ClipsStudioTests {
         try await Self.application(folder, { $0.ffmpegPath = ffmpeg }).test(.router) { client in
             let created = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
                                                    body: ByteBuffer(bytes: try ClipFixtures.bytes("chrome-vp8-opus.webm")))
-            let id = try #require(try Self.object(created.body)["id"].int)
+            let id = try #require(try JSON(parsing: created.body)["id"].int)
             var item: JSON = [:]
             for _ in 0..<200 where item["alternateURL"] == .null {
                 try await Task.sleep(for: .milliseconds(50))
                 let listed = try await client.execute(uri: "/api/gallery", method: .get)
-                item = try Self.object(listed.body)["items"][0]
+                item = try JSON(parsing: listed.body)["items"][0]
             }
             #expect(item["alternateURL"] == .text("/api/gallery/\(id)/alternate"))
             #expect(item["alternateFileName"] == "0.mp4")
@@ -243,7 +239,7 @@ struct ClipsStudioTests {
         try await Self.application(folder, { $0.ffmpegPath = ffmpeg.path }).test(.router) { client in
             let created = try await client.execute(uri: Self.uri(), method: .post, headers: [.contentType: "video/webm"],
                                                    body: ByteBuffer(bytes: try ClipFixtures.bytes("chrome-vp8-opus.webm")))
-            let id = try #require(try Self.object(created.body)["id"].int)
+            let id = try #require(try JSON(parsing: created.body)["id"].int)
             let pid = try #require(try await ffmpeg.waitForStart().first, "the conversion never started")
             #expect(StandInFFmpeg.isRunning(pid))
             let deleted = try await client.execute(uri: "/api/gallery/\(id)", method: .delete)
@@ -268,7 +264,7 @@ struct ClipsStudioTests {
             for _ in 0..<400 where item["alternateURL"] == .null {
                 try await Task.sleep(for: .milliseconds(50))
                 let listed = try await client.execute(uri: "/api/gallery", method: .get)
-                item = try Self.object(listed.body)["items"][0]
+                item = try JSON(parsing: listed.body)["items"][0]
             }
             #expect(item["alternateFileName"] == "0.mp4", "\(item)")
         }

@@ -21,10 +21,6 @@ private final class TemporaryGallery: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 }
 
-private func object(_ buffer: ByteBuffer) throws -> JSON {
-    try JSON(parsing: Data(buffer: buffer))
-}
-
 @Suite("Ocular Studio's gallery: saving from the stream and /api/gallery", .timeLimit(.minutes(1)))
 struct GalleryStudioTests {
     @Test("a save message saves the next processed frame losslessly with its recipe, answered by saved with its URLs")
@@ -80,19 +76,19 @@ struct GalleryStudioTests {
             try await client.execute(uri: "/api/gallery", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(!String(buffer: response.body).contains(temporary.folder), "a server path reached the client")
-                let page = try object(response.body)
+                let page = try JSON(parsing: response.body)
                 let items = page["items"].list
                 #expect(page["total"] == 2 && items.map(\.["id"]) == [2, 1])
                 #expect(items[0]["kind"] == "video" && items[1]["caption"] == "rocket")
                 #expect(items[1]["url"] == "/api/gallery/1" && items[1]["createdAt"].text?.hasSuffix("Z") == true)
             }
             try await client.execute(uri: "/api/gallery?limit=1&offset=1", method: .get) { response in
-                let page = try object(response.body)
+                let page = try JSON(parsing: response.body)
                 #expect(page["items"].list.map(\.["id"]) == [1])
             }
             for query in ["limit=0", "limit=201", "limit=x", "offset=-1"] {
                 try await client.execute(uri: "/api/gallery?\(query)", method: .get) { response in
-                    let body = try object(response.body)
+                    let body = try JSON(parsing: response.body)
                     #expect(response.status == .badRequest && body["error"].text != nil, "\(query)")
                 }
             }
@@ -117,19 +113,19 @@ struct GalleryStudioTests {
             }
             for uri in ["/api/gallery/99", "/api/gallery/abc", "/api/gallery/99/thumbnail", "/api/gallery/-1"] {
                 try await client.execute(uri: uri, method: .get) { response in
-                    let body = try object(response.body)
+                    let body = try JSON(parsing: response.body)
                     #expect(response.status == .notFound && body["error"].text != nil, "\(uri)")
                 }
             }
             try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
-                let body = try object(response.body)
+                let body = try JSON(parsing: response.body)
                 #expect(response.status == .ok && body["deleted"] == 1)
             }
             try await client.execute(uri: "/api/gallery/1", method: .delete) { response in
                 #expect(response.status == .notFound)
             }
             try await client.execute(uri: "/api/gallery", method: .get) { response in
-                let body = try object(response.body)
+                let body = try JSON(parsing: response.body)
                 #expect(body["total"] == 1)
             }
         }

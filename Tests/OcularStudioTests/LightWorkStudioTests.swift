@@ -6,10 +6,6 @@ import OcularTestSupport
 import Testing
 @testable import OcularStudio
 
-private func object(_ reply: StreamMessage.Outbound?) throws -> ServerMessage {
-    try StreamProtocol().answer(reply)
-}
-
 /// A tap on a 1000 × 600 view of a 640 × 480 frame, with what else it says.
 private func tap(x: Double, y: Double, _ more: [String: JSON] = [:]) -> [String: JSON] {
     ["x": .number(x), "y": .number(y), "viewWidth": 1000, "viewHeight": 600, "frameWidth": 640, "frameHeight": 480].merging(more) { $1 }
@@ -20,15 +16,15 @@ struct LightWorkStudioTests {
     @Test("a tap is mapped through the camera geometry: letterbox offset, size, front-camera mirror")
     func tapMapping() throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
-        let answer = try object(session.receive(declared: "tap", tap(x: 300, y: 60, ["position": "front"])))
+        let answer = try StreamProtocol().answer(session.receive(declared: "tap", tap(x: 300, y: 60, ["position": "front"])))
         #expect(answer.type == "tapped")
         #expect(answer["preview"] == ["x": 100, "y": 0, "width": 800, "height": 600])
         #expect(answer["pointOfInterest"] == ["x": 0.75, "y": 0.1])
         // Portrait, back camera: (0.25, 0.1) → (0.1, 0.75).
-        let portrait = try object(session.receive(declared: "tap", tap(x: 300, y: 60, ["orientation": "portrait"])))
+        let portrait = try StreamProtocol().answer(session.receive(declared: "tap", tap(x: 300, y: 60, ["orientation": "portrait"])))
         #expect(portrait["pointOfInterest"] == ["x": 0.1, "y": 0.75])
         // On the letterbox bar: no point.
-        let bar = try object(session.receive(declared: "tap", tap(x: 50, y: 300)))
+        let bar = try StreamProtocol().answer(session.receive(declared: "tap", tap(x: 50, y: 300)))
         #expect(bar.type == "tapped" && bar.body.keys.contains("pointOfInterest") && bar["pointOfInterest"] == nil)
     }
 
@@ -42,7 +38,7 @@ struct LightWorkStudioTests {
     ])
     func badTaps(message: String, expected: String) throws {
         let session = try StreamSession(configuration: StudioConfiguration(port: 0))
-        let answer = try object(session.receive(message))
+        let answer = try StreamProtocol().answer(session.receive(message))
         #expect(answer.type == "error" && answer["about"] == "tap")
         #expect(answer.message.contains(expected), "\(answer)")
     }
@@ -59,7 +55,7 @@ struct LightWorkStudioTests {
         let pictures = StudioPictures(uploads: UploadedSources(capacity: 2, byteLimit: 1 << 26), gallery: studioGallery,
                                       readOptions: ImageReadOptions())
         let session = try StreamSession(configuration: configuration, images: pictures, gallery: studioGallery)
-        let settings = try object(session.receive(Recipe(stages: [.init("blend", ["source": .text("gallery:\(item.id)"), "mode": "screen"])]), quality: 100))
+        let settings = try StreamProtocol().answer(session.receive(Recipe(stages: [.init("blend", ["source": .text("gallery:\(item.id)"), "mode": "screen"])]), quality: 100))
         #expect(settings.type == "settings", "\(settings)")
         let frame = try Image(contentsOfFile: dataRoot + "/images/coffee.png")
         let png = try frame.encoded(as: .png())
@@ -76,7 +72,7 @@ struct LightWorkStudioTests {
         #expect(meanDifference(received, frame) > 20)
 
         for (id, message) in [("gallery:99", "no item 99"), ("gallery:x", "names no gallery photo"), ("gallery:-1", "names no gallery photo")] {
-            let refused = try object(session.receive(Recipe(stages: [.init("blend", ["source": .text(id)])])))
+            let refused = try StreamProtocol().answer(session.receive(Recipe(stages: [.init("blend", ["source": .text(id)])])))
             #expect(refused.type == "error")
             let text = refused.message
             #expect(text.contains(message) && !text.contains(folder), "\(text)")

@@ -204,9 +204,6 @@ struct LinkMeterTests {
 
 @Suite("the stream's link reports")
 struct StreamLinkTests {
-    static func report(_ message: StreamMessage.Outbound?) throws -> ServerMessage {
-        try StreamProtocol().answer(message)
-    }
 
     @Test("an acknowledged answer brings the link's figures; a bad acknowledgement is refused by name; answers follow the level's quality")
     func acknowledgements() throws {
@@ -216,7 +213,7 @@ struct StreamLinkTests {
         session.frameArrived(bytes: frame.readableBytes)
         guard case .frame(let jpeg, _, _) = session.process(frame) else { Issue.record("no answer"); return }
         session.answerWritten(bytes: jpeg.count)
-        let link = try Self.report(session.receive(declared: "received", ["next": true]))
+        let link = try StreamProtocol().answer(session.receive(declared: "received", ["next": true]))
         #expect(link.type == "link" && link["level"] == 0 && link["levels"].int == LinkLevel.ladder.count)
         #expect(link["processingMs"].double.map { $0 > 0 } == true)
         #expect(link["upload"]["quality"] == 0.85)
@@ -225,13 +222,13 @@ struct StreamLinkTests {
         session.answerWritten(bytes: jpeg.count)
         #expect(try session.receive(declared: "received", ["next": false]) == nil)
         // Sent as text: neither is an acknowledgement the studio takes.
-        let refused = try Self.report(session.receive(#"{"type":"received","next":"yes"}"#))
+        let refused = try StreamProtocol().answer(session.receive(#"{"type":"received","next":"yes"}"#))
         #expect(refused.type == "error" && refused.message == "next must be true or false")
-        let unknown = try Self.report(session.receive(#"{"type":"received","nxt":true}"#))
+        let unknown = try StreamProtocol().answer(session.receive(#"{"type":"received","nxt":true}"#))
         #expect(unknown.message == "a received message has no 'nxt'; it has next")
         // A frame sent ahead is announced, and nothing answers the announcement.
         #expect(try session.receive(declared: "upload") == nil)
-        let stray = try Self.report(session.receive(#"{"type":"upload","next":true}"#))
+        let stray = try StreamProtocol().answer(session.receive(#"{"type":"upload","next":true}"#))
         #expect(stray.type == "error" && stray.message == "an upload message has no 'next'; it has only its type")
     }
 }

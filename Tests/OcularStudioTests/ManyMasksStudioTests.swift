@@ -18,7 +18,7 @@ struct ManyMasksStudioTests {
 
         _ = try session.receive(Recipe(stages: [.init("faces")]), quality: 100)
         guard case .frame(let jpeg, let found, _) = session.process(ByteBuffer(bytes: astronaut)) else { Issue.record("refused"); return }
-        let message = try AnswerReading.object(found)
+        let message = try StreamProtocol().answer(found)
         #expect(message.type == "annotations")
         let faces = message["faces"].list
         #expect(faces.count == 1)
@@ -50,51 +50,51 @@ struct ManyMasksStudioTests {
         let coffee = try Image(contentsOfFile: dataRoot + "/images/coffee.png").encoded(as: .png())
 
         // Nothing seen yet, nothing merged yet.
-        #expect(try AnswerReading.object(session.receive(declared: "capture", ["slot": 1])).message
+        #expect(try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 1])).message
                 == "no face in the frame just shown: capture while a face is listed")
-        #expect(try AnswerReading.object(session.receive(declared: "merge")).message == "capture Face 1 and Face 2 first")
-        #expect(try AnswerReading.object(session.receive(declared: "saveMerge")).message == "nothing to save: merge two faces first")
+        #expect(try StreamProtocol().answer(session.receive(declared: "merge")).message == "capture Face 1 and Face 2 first")
+        #expect(try StreamProtocol().answer(session.receive(declared: "saveMerge")).message == "nothing to save: merge two faces first")
 
         _ = try session.receive(Recipe(stages: [.init("faces")]))
         _ = session.process(ByteBuffer(bytes: astronaut))
-        let first = try AnswerReading.object(session.receive(declared: "capture", ["slot": 1]))
+        let first = try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 1]))
         #expect(first.type == "captured" && first["slot"] == 1)
         let human = first["face"]
         #expect(human["species"] == "human")
         let humanBounds = try AnswerReading.bounds(human)
         let thumbnail = try AnswerReading.picture(first["thumbnail"])
         #expect(thumbnail.width == humanBounds[2] && thumbnail.height == humanBounds[3])
-        #expect(try AnswerReading.object(session.receive(declared: "merge")).message == "capture Face 2 first")
+        #expect(try StreamProtocol().answer(session.receive(declared: "merge")).message == "capture Face 2 first")
 
         // A frame without a face: nothing to capture, and face 1 stays.
         _ = session.process(ByteBuffer(bytes: coffee))
-        let none = try AnswerReading.object(session.receive(declared: "capture", ["slot": 2]))
+        let none = try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 2]))
         #expect(none.type == "error" && none["about"] == "capture")
-        #expect(try AnswerReading.object(session.receive(declared: "capture", ["slot": 3])).message == "slot must be 1 or 2, got 3")
+        #expect(try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 3])).message == "slot must be 1 or 2, got 3")
 
         // A stream looks for close-up cats only now and then (FaceTracker): show chelsea until it is listed.
         var shown = 0
         while shown < 60 {
             shown += 1
             guard case .frame(_, let found, _) = session.process(ByteBuffer(bytes: chelsea)) else { break }
-            if try !AnswerReading.object(found)["faces"].list.isEmpty { break }
+            if try !StreamProtocol().answer(found)["faces"].list.isEmpty { break }
         }
         #expect(shown < 60, "chelsea's cat was never listed")
-        let second = try AnswerReading.object(session.receive(declared: "capture", ["slot": 2]))
+        let second = try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 2]))
         let cat = second["face"]
         #expect(cat["species"] == "cat")
         let catBounds = try AnswerReading.bounds(cat)
         // Thumbnails are at most 160 pixels across.
         #expect(max(try AnswerReading.picture(second["thumbnail"]).width, try AnswerReading.picture(second["thumbnail"]).height) == 160)
 
-        let merged = try AnswerReading.object(session.receive(declared: "merge"))
+        let merged = try StreamProtocol().answer(session.receive(declared: "merge"))
         #expect(merged.type == "merged")
         #expect(merged["face"]["species"] == "hybrid")
         #expect(try AnswerReading.bounds(merged["face"]) == catBounds)
         let picture = try AnswerReading.picture(merged["image"])
         #expect(picture.width == catBounds[2] && picture.height == catBounds[3])
 
-        let saved = try AnswerReading.object(session.receive(declared: "saveMerge"))
+        let saved = try StreamProtocol().answer(session.receive(declared: "saveMerge"))
         #expect(saved.type == "saved", "\(saved)")
         let items = try gallery.items()
         #expect(items.count == 1)
@@ -117,33 +117,33 @@ struct ManyMasksStudioTests {
         var canvas = try Image(width: 1024, height: 512, format: .bgr8, filledWith: [128, 128, 128])
         canvas = try astronaut.warped(by: try AffineMatrix(coefficients: [1, 0, 0, 0, 1, 0]), over: canvas)
         canvas = try astronaut.warped(by: try AffineMatrix(coefficients: [0.6, 0, 600, 0, 0.6, 100]), over: canvas)
-        #expect(try AnswerReading.object(session.receive(declared: "captureBiggest")).message
+        #expect(try StreamProtocol().answer(session.receive(declared: "captureBiggest")).message
                 == "no face in the frame just shown: two are needed to pick both")
         _ = try session.receive(Recipe(stages: [.init("faces", ["cats": false])]))
         guard case .frame(_, let found, _) = session.process(ByteBuffer(bytes: try canvas.encoded(as: .png()))) else {
             Issue.record("the frame was not answered")
             return
         }
-        let listed = try AnswerReading.object(found)["faces"].list
+        let listed = try StreamProtocol().answer(found)["faces"].list
         #expect(listed.count == 2, "\(listed)")
 
-        let both = try AnswerReading.object(session.receive(declared: "captureBiggest"))
+        let both = try StreamProtocol().answer(session.receive(declared: "captureBiggest"))
         #expect(both.type == "capturedBiggest", "\(both)")
         let picked = both["faces"].list
         #expect(picked.map(\.["slot"]) == [1, 2])
         let widths = try picked.map { try AnswerReading.bounds($0["face"])[2] }
         try #require(widths.count == 2)
         #expect(widths[0] > widths[1] && widths[1] > 0, "the bigger first: \(widths)")
-        #expect(try AnswerReading.object(session.receive(declared: "merge")).type == "merged")
+        #expect(try StreamProtocol().answer(session.receive(declared: "merge")).type == "merged")
 
         // A tap on the smaller face (right half, 0.6 × her face's centre + the shift) keeps it as face 1.
         let smaller = try #require(try listed.map(AnswerReading.bounds).min { $0[2] < $1[2] })
         let point = [(Double(smaller[0]) + Double(smaller[2]) / 2) / 1024, (Double(smaller[1]) + Double(smaller[3]) / 2) / 512]
-        let tapped = try AnswerReading.object(session.receive(declared: "capture", ["slot": 1, "at": [.number(point[0]), .number(point[1])]]))
+        let tapped = try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 1, "at": [.number(point[0]), .number(point[1])]]))
         #expect(try tapped.type == "captured" && AnswerReading.bounds(tapped["face"]) == smaller, "\(tapped)")
-        let beside = try AnswerReading.object(session.receive(declared: "capture", ["slot": 2, "at": [0.02, 0.98]]))
+        let beside = try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 2, "at": [0.02, 0.98]]))
         #expect(beside.message == "no face where you tapped: tap inside a face's box", "\(beside)")
-        let outside = try AnswerReading.object(session.receive(declared: "capture", ["slot": 2, "at": [1.5, 0.5]]))
+        let outside = try StreamProtocol().answer(session.receive(declared: "capture", ["slot": 2, "at": [1.5, 0.5]]))
         #expect(outside.type == "error" && outside.message.contains("each 0 to 1"), "\(outside)")
     }
 
@@ -169,7 +169,7 @@ struct ManyMasksStudioTests {
              "a capture message's at must be [x, y], each 0 to 1 of the frame, got 10000 numbers"),
         ]
         for (text, reason) in cases {
-            let reply = try AnswerReading.object(session.receive(text))
+            let reply = try StreamProtocol().answer(session.receive(text))
             #expect(reply.type == "error" && reply.message == reason, "\(text): \(reply)")
         }
     }

@@ -199,14 +199,9 @@ extension StreamSession {
 /// A message that is not what the studio declares, or not the one expected.
 struct ProtocolMismatch: Error, CustomStringConvertible { let description: String }
 
-/// Reading what the studio's answers carry, as the page does: a reply by the declarations, a finding's box,
-/// a picture sent as a `data:` URL.
+/// Reading what the studio's answers carry, as the page does: a finding's box, a picture sent as a
+/// `data:` URL.
 enum AnswerReading {
-    /// A reply as a client reads it, by the studio's declarations.
-    static func object(_ reply: StreamMessage.Outbound?) throws -> ServerMessage {
-        try StreamProtocol().answer(reply)
-    }
-
     /// A finding's box, `[x, y, width, height]` in whole pixels.
     static func bounds(_ finding: JSON?) throws -> [Int] {
         let bounds = try #require(finding)["bounds"].list.compactMap(\.int)
@@ -220,5 +215,12 @@ enum AnswerReading {
         #expect(text.hasPrefix("data:image/jpeg;base64,"))
         let data = try #require(Data(base64Encoded: String(text.dropFirst("data:image/jpeg;base64,".count))))
         return try Image(decoding: [UInt8](data))
+    }
+}
+
+extension JSON {
+    /// An HTTP answer's body, parsed.
+    init(parsing buffer: ByteBuffer) throws {
+        try self.init(parsing: Data(buffer: buffer))
     }
 }

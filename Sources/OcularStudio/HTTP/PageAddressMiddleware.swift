@@ -7,11 +7,9 @@ import Hummingbird
 /// so bookmarks and home-screen icons made before the files took their pages' names still open them.
 struct PageAddressMiddleware<Context: RequestContext>: RouterMiddleware {
     /// `/masks.html` → the Many Masks page.
-    static var formerPaths: [String: StudioPage] {
-        Dictionary(uniqueKeysWithValues: StudioPage.allCases.flatMap { page in page.formerFiles.map { ("/" + $0, page) } })
-    }
-
-    private let formerPaths = Self.formerPaths
+    private let formerPaths = Dictionary(uniqueKeysWithValues: StudioPage.allCases.flatMap { page in
+        page.formerFiles.map { ("/" + $0, page) }
+    })
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get || request.method == .head else { return try await next(request, context) }
